@@ -1,0 +1,1 @@
+"""irilint.rules: one module per rule family."""

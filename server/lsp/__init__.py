@@ -1,0 +1,1 @@
+"""The language server (imports pygls; the core never imports this)."""

@@ -1,0 +1,1 @@
+"""Scanners: find IRI references in documents of many formats, with exact spans."""

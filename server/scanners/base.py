@@ -1,0 +1,69 @@
+"""The contract every scanner fulfils.
+
+A scanner finds IRI references in a document and returns them as
+:class:`Candidate` objects.  Offsets are *code point* offsets into the
+document text (a Python ``str``); positions in lines/columns or UTF-16 units
+are derived later from a line index, never by the scanner.
+
+When the text of a reference in the source differs from the reference itself
+(HTML/XML character references such as ``&#x202E;`` or ``&amp;``, escapes in
+JSON strings), the scanner decodes it and records an *offset map*, so that a
+finding on one decoded character points at the characters in the file that
+produced it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable, List, Optional, Sequence, Tuple
+
+
+@dataclass(frozen=True)
+class CommentSyntax:
+    """How a line comment is written in a format: used for suppressions."""
+
+    prefix: str
+    suffix: str = ""
+
+
+@dataclass
+class Candidate:
+    """One IRI reference found in a document.
+
+    ``value`` is the reference as a reader means it (character references
+    decoded).  ``start``/``end`` delimit its source text in the document.
+    ``offsets``, when not ``None``, has ``len(value) + 1`` entries: the
+    document offset where each character of ``value`` starts, plus the end
+    offset.  ``None`` means ``value == document[start:end]``.
+    """
+
+    start: int
+    end: int
+    value: str
+    offsets: Optional[Sequence[int]] = None
+    #: what kind of place it was found in ("bare", "angle", "markdown-link",
+    #: "html-attr", "string", "comment", "turtle-iri", ...), for messages.
+    context: str = "bare"
+
+    def source_offset(self, i: int) -> int:
+        """Document offset of position ``i`` (0..len(value)) in ``value``."""
+        if self.offsets is None:
+            return self.start + i
+        return self.offsets[i]
+
+    def source_span(self, i: int, j: int) -> Tuple[int, int]:
+        """Document span of the value span ``[i, j)``."""
+        if i == j:
+            p = self.source_offset(i)
+            return p, p
+        return self.source_offset(i), self.source_offset(j)
+
+
+class Scanner:
+    """Base class: subclasses set ``name`` and implement :meth:`scan`."""
+
+    name: str = "text"
+    #: comment syntaxes a suppression may use in this format, preferred first.
+    comments: Tuple[CommentSyntax, ...] = (CommentSyntax("#"),)
+
+    def scan(self, text: str) -> List[Candidate]:  # pragma: no cover - abstract
+        raise NotImplementedError
