@@ -1,0 +1,114 @@
+"""Character classes of RFC 3987 and RFC 3986, and the sets s3.2 keeps encoded.
+
+Everything here is a pure function of a code point, so the rules, the parser
+and the conversions agree on what each character is.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+
+# RFC 3986 s2.3 / s2.2.
+ALPHA = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+DIGIT = "0123456789"
+HEXDIG = DIGIT + "ABCDEFabcdef"
+UNRESERVED_ASCII = ALPHA + DIGIT + "-._~"
+GEN_DELIMS = ":/?#[]@"
+SUB_DELIMS = "!$&'()*+,;="
+RESERVED = GEN_DELIMS + SUB_DELIMS
+#: Every ASCII character that may stand literally somewhere in a URI.
+URI_ASCII = UNRESERVED_ASCII + RESERVED + "%"
+
+# RFC 3987 s2.2, ucschar and iprivate, as (first, last) inclusive ranges.
+UCSCHAR_RANGES = (
+    (0xA0, 0xD7FF), (0xF900, 0xFDCF), (0xFDF0, 0xFFEF),
+    (0x10000, 0x1FFFD), (0x20000, 0x2FFFD), (0x30000, 0x3FFFD),
+    (0x40000, 0x4FFFD), (0x50000, 0x5FFFD), (0x60000, 0x6FFFD),
+    (0x70000, 0x7FFFD), (0x80000, 0x8FFFD), (0x90000, 0x9FFFD),
+    (0xA0000, 0xAFFFD), (0xB0000, 0xBFFFD), (0xC0000, 0xCFFFD),
+    (0xD0000, 0xDFFFD), (0xE1000, 0xEFFFD),
+)
+IPRIVATE_RANGES = ((0xE000, 0xF8FF), (0xF0000, 0xFFFFD), (0x100000, 0x10FFFD))
+
+
+def _class_of(ranges) -> str:
+    return "".join(
+        "%s-%s" % (re.escape(chr(a)), re.escape(chr(b))) for a, b in ranges
+    )
+
+
+UCSCHAR_CLASS = _class_of(UCSCHAR_RANGES)
+IPRIVATE_CLASS = _class_of(IPRIVATE_RANGES)
+
+#: The bidi formatting characters RFC 3987 s4.1 forbids (and ALM, U+061C,
+#: which Unicode 6.3 added with the same effect).
+BIDI_CONTROLS = frozenset(
+    [0x200E, 0x200F, 0x061C] + list(range(0x202A, 0x202F)) + list(range(0x2066, 0x206A))
+)
+BIDI_CONTROL_CHARS = "".join(chr(c) for c in sorted(BIDI_CONTROLS))
+
+#: Invisible characters that to_iri keeps percent-encoded (s3.2 step 5 with
+#: s6.1): a reader cannot see them, so decoding them would hide a difference
+#: between two IRIs.  ZWJ and ZWNJ are *not* here: Persian, Indic scripts and
+#: emoji sequences use them legitimately; the invisible-character rule judges
+#: their context instead.
+INVISIBLE = frozenset(
+    [0x00AD, 0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x180E, 0x200B, 0x2060,
+     0x2061, 0x2062, 0x2063, 0x2064, 0x3164, 0xFEFF, 0xFFA0]
+    + list(range(0x1D173, 0x1D17B))
+)
+
+
+def in_ranges(cp: int, ranges) -> bool:
+    for a, b in ranges:
+        if cp < a:
+            return False
+        if cp <= b:
+            return True
+    return False
+
+
+def is_ucschar(cp: int) -> bool:
+    return in_ranges(cp, UCSCHAR_RANGES)
+
+
+def is_iprivate(cp: int) -> bool:
+    return in_ranges(cp, IPRIVATE_RANGES)
+
+
+def is_noncharacter(cp: int) -> bool:
+    """Unicode noncharacters: U+FDD0..U+FDEF and U+xxFFFE/U+xxFFFF."""
+    return 0xFDD0 <= cp <= 0xFDEF or (cp & 0xFFFE) == 0xFFFE
+
+
+def is_surrogate(cp: int) -> bool:
+    return 0xD800 <= cp <= 0xDFFF
+
+
+def is_bidi_control(cp: int) -> bool:
+    return cp in BIDI_CONTROLS
+
+
+def is_unicode_space(cp: int) -> bool:
+    """Space separators, line and paragraph separators (Zs, Zl, Zp)."""
+    return unicodedata.category(chr(cp)) in ("Zs", "Zl", "Zp")
+
+
+def kept_encoded_in_iri(cp: int, in_query: bool) -> bool:
+    """True when s3.2 step 5 keeps this character percent-encoded.
+
+    ``cp`` is a non-ASCII code point decoded from UTF-8.
+    """
+    if cp in BIDI_CONTROLS or cp in INVISIBLE:
+        return True
+    if is_ucschar(cp):
+        # Whitespace is in ucschar but would split the IRI in running text
+        # and cannot be told apart from an ordinary space.
+        return is_unicode_space(cp)
+    if in_query and is_iprivate(cp):
+        return False
+    return True
+
+
+def is_hex(c: str) -> bool:
+    return c in HEXDIG and c != ""

@@ -1,0 +1,384 @@
+"""The RFC 3987 mappings between IRIs and URIs, and the helpers fixes use.
+
+* :func:`to_uri` maps an IRI to a URI (RFC 3987 s3.1).
+* :func:`to_iri` converts a URI to an IRI (RFC 3987 s3.2, steps 1-6).
+
+Neither raises, whatever the input.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from typing import List, Optional, Tuple
+
+import idna
+
+from .chars import UNRESERVED_ASCII, kept_encoded_in_iri
+from .iri import IDNA_DOTS, IRIReference, Span, parse
+
+__all__ = [
+    "DNS_SCHEMES",
+    "URIConversion",
+    "to_uri",
+    "to_uri_detailed",
+    "to_iri",
+    "nfc",
+    "uppercase_percent_encodings",
+    "decode_unreserved",
+    "percent_encode",
+    "percent_encode_component",
+    "percent_decode_utf8",
+    "remove_dot_segments",
+    "idna_to_unicode",
+]
+
+#: Schemes whose host is a DNS name, so it goes through IDNA (s3.1 step 2b).
+DNS_SCHEMES = frozenset(
+    "http https ws wss ftp ftps sftp ssh git telnet gopher irc ircs nntp "
+    "rtsp rtsps".split()
+)
+
+# Characters that may stand literally in a URI, besides "%" (checked apart).
+_NOT_URI_CHAR_RE = re.compile(r"[^A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=%]+")
+_STRAY_PERCENT_RE = re.compile(r"%(?![0-9A-Fa-f]{2})")
+_PCT_RUN_RE = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
+_PCT_LOWER_RE = re.compile(r"%([0-9A-Fa-f]{2})")
+_HOST_SPLIT_RE = re.compile("([.%s])" % IDNA_DOTS)
+
+_UNRESERVED_OCTETS = frozenset(UNRESERVED_ASCII.encode("ascii"))
+_HEX = "0123456789ABCDEF"
+
+
+@dataclass
+class URIConversion:
+    """The result of :func:`to_uri_detailed`.
+
+    ``host_errors`` lists the host labels IDNA rejected (their span in the
+    input and the reason); those labels were percent-encoded instead.
+    """
+
+    text: str
+    host_errors: List[Tuple[Span, str]] = field(default_factory=list)
+
+
+def _pct(octets: bytes) -> str:
+    return "".join("%" + _HEX[b >> 4] + _HEX[b & 15] for b in octets)
+
+
+def _utf8(s: str) -> bytes:
+    # surrogatepass: a lone surrogate in a Python str still maps to octets
+    # (an encoded surrogate), so to_uri never raises.
+    return s.encode("utf-8", "surrogatepass")
+
+
+def percent_encode(s: str) -> str:
+    """Percent-encode, as UTF-8 with uppercase hex, every character that may
+    not stand literally in a URI.  Valid ``%XX`` escapes are kept; a ``%``
+    that starts no valid escape becomes ``%25``."""
+    if "%" in s:
+        s = _STRAY_PERCENT_RE.sub("%25", s)
+    if s.isascii() and not _NOT_URI_CHAR_RE.search(s):
+        return s
+    return _NOT_URI_CHAR_RE.sub(lambda m: _pct(_utf8(m.group())), s)
+
+
+def percent_encode_component(s: str) -> str:
+    """Percent-encode every non-ASCII character of one component.
+
+    Used by the bidi fixes: the component then reads the same in any
+    direction.  ASCII delimiters are left alone so the structure stays.
+    """
+    return percent_encode(s)
+
+
+def uppercase_percent_encodings(s: str) -> str:
+    """``%e2%80%ae`` -> ``%E2%80%AE`` (RFC 3986 s6.2.2.1)."""
+    return _PCT_LOWER_RE.sub(lambda m: "%" + m.group(1).upper(), s)
+
+
+def _would_make_dot_segment(s: str, start: int, end: int, decoded: str) -> bool:
+    """Would decoding ``s[start:end]`` to ``decoded`` make a "." or ".."
+    path segment?  Such a segment is removed on resolution (RFC 3986
+    s5.2.4) while the encoded form is not, so decoding it would change
+    where the reference leads."""
+    seg_start = max(s.rfind(c, 0, start) for c in "/?#") + 1
+    ends = [i for i in (s.find(c, end) for c in "/?#") if i >= 0]
+    seg_end = min(ends) if ends else len(s)
+    segment = s[seg_start:start] + decoded + s[end:seg_end]
+    return _PCT_LOWER_RE.sub(
+        lambda m: "." if m.group(1) == "2E" or m.group(1) == "2e" else "x", segment
+    ) in (".", "..")
+
+
+def decode_unreserved(s: str) -> str:
+    """Decode percent-encoded unreserved ASCII (RFC 3986 s6.2.2.2), except
+    where that would create a dot-segment."""
+    if "%" not in s:
+        return s
+    out: List[str] = []
+    last = 0
+    for m in _PCT_LOWER_RE.finditer(s):
+        octet = int(m.group(1), 16)
+        if octet in _UNRESERVED_OCTETS:
+            ch = chr(octet)
+            if ch == "." and _would_make_dot_segment(s, m.start(), m.end(), "."):
+                continue
+            out.append(s[last:m.start()])
+            out.append(ch)
+            last = m.end()
+    out.append(s[last:])
+    return "".join(out)
+
+
+def nfc(s: str) -> str:
+    """Normalization Form C of an IRI (RFC 3987 s5.3.2.2)."""
+    return unicodedata.normalize("NFC", s)
+
+
+def remove_dot_segments(path: str) -> str:
+    """RFC 3986 s5.2.4."""
+    inp = path
+    out: List[str] = []
+    while inp:
+        if inp.startswith("../"):
+            inp = inp[3:]
+        elif inp.startswith("./"):
+            inp = inp[2:]
+        elif inp.startswith("/./"):
+            inp = inp[2:]
+        elif inp == "/.":
+            inp = "/"
+        elif inp.startswith("/../"):
+            inp = inp[3:]
+            if out:
+                out.pop()
+        elif inp == "/..":
+            inp = "/"
+            if out:
+                out.pop()
+        elif inp in (".", ".."):
+            inp = ""
+        else:
+            start = 1 if inp.startswith("/") else 0
+            slash = inp.find("/", start)
+            if slash < 0:
+                slash = len(inp)
+            out.append(inp[:slash])
+            inp = inp[slash:]
+    return "".join(out)
+
+
+def percent_decode_utf8(s: str) -> str:
+    """Decode every run of escapes that is valid UTF-8, whatever it decodes
+    to.  Rules use this to look behind the encoding; it is not a conversion
+    (the result may hold bidi controls on purpose)."""
+    if "%" not in s:
+        return s
+
+    def repl(m: "re.Match[str]") -> str:
+        return _decode_octets(bytes.fromhex(m.group().replace("%", "")), keep=None)
+
+    return _PCT_RUN_RE.sub(repl, s)
+
+
+def _host_is_dns(ref: IRIReference) -> bool:
+    if ref.host is None or ref.host_kind != "reg-name":
+        return False
+    scheme = ref.scheme_lower
+    return scheme is None or scheme in DNS_SCHEMES
+
+
+def idna_to_unicode(label: str) -> Optional[str]:
+    """The U-label of a valid A-label, or None.
+
+    Valid means it decodes and encodes back to exactly the same text, so
+    converting it is reversible."""
+    if not label[:4].lower() == "xn--" or not label.isascii():
+        return None
+    try:
+        u = idna.decode(label)
+        if idna.encode(u).decode("ascii") != label:
+            return None
+    except (idna.IDNAError, UnicodeError, ValueError):
+        return None
+    if "." in u:
+        return None
+    return u
+
+
+def _host_to_ascii(host: str, base: int, errors: List[Tuple[Span, str]]) -> str:
+    """IDNA ToASCII (UTS #46, non-transitional) label by label; a label IDNA
+    rejects is percent-encoded and reported."""
+    parts = _HOST_SPLIT_RE.split(host)
+    out: List[str] = []
+    pos = base
+    for i, part in enumerate(parts):
+        if i % 2 == 1:  # a separator: UTS #46 maps every one of them to "."
+            out.append(".")
+            pos += len(part)
+            continue
+        label = part
+        decoded = percent_decode_utf8(label) if "%" in label else label
+        if decoded.isascii():
+            out.append(label)
+        else:
+            try:
+                out.append(idna.encode(decoded, uts46=True, transitional=False).decode("ascii"))
+            except (idna.IDNAError, UnicodeError, ValueError) as exc:
+                errors.append((Span(pos, pos + len(part)), str(exc) or exc.__class__.__name__))
+                out.append(percent_encode(label))
+        pos += len(part)
+    return "".join(out)
+
+
+def to_uri_detailed(iri: str) -> URIConversion:
+    """:func:`to_uri`, also telling which host labels IDNA rejected."""
+    try:
+        if iri.isascii() and "%" not in iri and not _NOT_URI_CHAR_RE.search(iri):
+            return URIConversion(iri)  # the fast path: already a URI
+        ref = parse(iri)
+        errors: List[Tuple[Span, str]] = []
+        if ref.host is not None and _host_is_dns(ref):
+            h = ref.host
+            host = iri[h.start:h.end]
+            if host.isascii() and "%" not in host:
+                new_host = host
+            else:
+                new_host = _host_to_ascii(host, h.start, errors)
+            text = percent_encode(iri[:h.start]) + new_host + percent_encode(iri[h.end:])
+        else:
+            text = percent_encode(iri)
+        return URIConversion(text, errors)
+    except Exception:  # pragma: no cover - defensive: never raise
+        return URIConversion(percent_encode(iri))
+
+
+def to_uri(iri: str) -> str:
+    """Map an IRI (reference) to a URI (reference), RFC 3987 s3.1.
+
+    Every character that may not stand in a URI is percent-encoded as UTF-8
+    with uppercase hex; existing ``%XX`` and ASCII delimiters are kept; the
+    host of a DNS scheme goes through IDNA ToASCII (UTS #46).  Nothing is
+    normalized (s3.1, variant C).  Idempotent.
+    """
+    return to_uri_detailed(iri).text
+
+
+def _decode_octets(octets: bytes, keep, in_query: bool = False) -> str:
+    """Turn octets from step 3 into text: strictly legal UTF-8 becomes
+    characters (step 6), everything else is re-escaped (steps 4 and 5).
+
+    ``keep(cp, in_query)`` says whether a decoded character stays encoded;
+    ``None`` keeps nothing encoded.
+    """
+    out: List[str] = []
+    i = 0
+    n = len(octets)
+    while i < n:
+        b = octets[i]
+        if b < 0x80:
+            out.append(chr(b))
+            i += 1
+            continue
+        if 0xC2 <= b <= 0xDF:
+            size = 2
+        elif 0xE0 <= b <= 0xEF:
+            size = 3
+        elif 0xF0 <= b <= 0xF4:
+            size = 4
+        else:  # a stray continuation byte, C0/C1 (always overlong) or F5+
+            out.append(_pct(octets[i:i + 1]))
+            i += 1
+            continue
+        chunk = octets[i:i + size]
+        try:
+            # Python's strict decoder rejects overlongs, encoded surrogates
+            # and code points above U+10FFFF, which is exactly "strictly
+            # legal UTF-8" (RFC 3629).
+            ch = chunk.decode("utf-8")
+        except UnicodeDecodeError:
+            out.append(_pct(octets[i:i + 1]))
+            i += 1
+            continue
+        if keep is not None and keep(ord(ch), in_query):
+            out.append(_pct(chunk))
+        else:
+            out.append(ch)
+        i += size
+    return "".join(out)
+
+
+def to_iri(uri: str) -> str:
+    """Convert a URI (reference) to an IRI (reference), RFC 3987 s3.2.
+
+    1. The URI is taken as it is (non-ASCII text in the input is kept).
+    2. A valid ``xn--`` A-label of a DNS host becomes its U-label.
+    3. ``%XX`` escapes are decoded, except those of ``%``, reserved
+       characters and ASCII characters not allowed in URIs.
+    4. Octets that are not strictly legal UTF-8 are re-escaped.
+    5. Characters not appropriate in an IRI are re-escaped: bidi formatting
+       characters, characters outside ucschar (iprivate is allowed in the
+       query), noncharacters, controls, invisible characters and spaces.
+    6. The rest is UTF-8, taken as characters.  No other encoding is guessed.
+
+    One deviation, to keep resolution unchanged: ``%2E`` is not decoded
+    where that would create a "." or ".." segment.  Re-escapes use
+    uppercase hex; escapes that are not decoded keep their case.
+    """
+    try:
+        return _to_iri(uri)
+    except Exception:  # pragma: no cover - defensive: never raise
+        return uri
+
+
+def _to_iri(uri: str) -> str:
+    if "%" not in uri and "xn--" not in uri.lower():
+        return uri
+    ref = parse(uri)
+    text = uri
+    # Step 2: A-labels of a DNS host.
+    if ref.host is not None and _host_is_dns(ref) and "xn--" in text[ref.host.start:ref.host.end].lower():
+        h = ref.host
+        pieces = _HOST_SPLIT_RE.split(text[h.start:h.end])
+        for i in range(0, len(pieces), 2):
+            u = idna_to_unicode(pieces[i])
+            if u is not None:
+                pieces[i] = u
+        text = text[:h.start] + "".join(pieces) + text[h.end:]
+        ref = parse(text)
+    if "%" not in text:
+        return text
+    q = ref.query
+    query_range = (q.start, q.end) if q is not None else (-1, -1)
+    out: List[str] = []
+    last = 0
+    for m in _PCT_RUN_RE.finditer(text):
+        out.append(text[last:m.start()])
+        last = m.end()
+        in_query = query_range[0] <= m.start() < query_range[1]
+        run = m.group()
+        octets = bytes.fromhex(run.replace("%", ""))
+        # Step 3: ASCII octets that are not unreserved stay as they were
+        # written; the rest are decoded in groups of non-ASCII octets.
+        j = 0
+        n = len(octets)
+        while j < n:
+            b = octets[j]
+            if b < 0x80:
+                esc_start = m.start() + 3 * j
+                if b in _UNRESERVED_OCTETS and not (
+                    b == 0x2E and _would_make_dot_segment(text, esc_start, esc_start + 3, ".")
+                ):
+                    out.append(chr(b))
+                else:
+                    out.append(run[3 * j:3 * j + 3])
+                j += 1
+                continue
+            k = j
+            while k < n and octets[k] >= 0x80:
+                k += 1
+            out.append(_decode_octets(octets[j:k], kept_encoded_in_iri, in_query))
+            j = k
+    out.append(text[last:])
+    return "".join(out)

@@ -1,0 +1,439 @@
+"""Reading and writing documents without losing a byte.
+
+The linter reports offsets into the text and may rewrite files, so the text
+must correspond exactly to the bytes on disk:
+
+* no newline translation: ``"\\r\\n"`` stays in the text and is written back
+  as it was read;
+* the encoding (UTF-8, or UTF-16/UTF-32 announced by a byte order mark) and
+  the BOM itself are remembered and reused when writing;
+* decoding is strict, so that encoding the decoded text gives back the
+  original bytes exactly - anything else is refused rather than "repaired".
+
+Writes are atomic (temporary file in the same directory, fsync, rename) and
+refuse to clobber a file that changed since it was read.
+"""
+from __future__ import annotations
+
+import difflib
+import errno
+import hashlib
+import os
+import re
+import stat as stat_module
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, List, NamedTuple, Optional, Tuple, Union
+
+__all__ = [
+    "Document",
+    "DocumentError",
+    "FileStamp",
+    "TextEdit",
+    "apply_edits",
+    "decode_bytes",
+    "read_document",
+    "unified_diff",
+    "write_atomic",
+]
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+# UTF-32 marks first: the UTF-32-LE BOM starts with the UTF-16-LE one.
+_BOMS: Tuple[Tuple[bytes, str], ...] = (
+    (b"\x00\x00\xfe\xff", "utf-32-be"),
+    (b"\xff\xfe\x00\x00", "utf-32-le"),
+    (b"\xef\xbb\xbf", "utf-8"),
+    (b"\xfe\xff", "utf-16-be"),
+    (b"\xff\xfe", "utf-16-le"),
+)
+
+
+class DocumentError(Exception):
+    """A document that cannot be read or written.
+
+    ``kind`` is one of ``"decode"``, ``"binary"``, ``"too-large"``, ``"os"``,
+    ``"changed"`` (modified or deleted since it was read) and ``"encode"``
+    (the new text cannot be represented in the file's encoding).
+    """
+
+    def __init__(self, path: PathLike, reason: str, kind: str = "os") -> None:
+        self.path = os.fspath(path)
+        self.reason = reason
+        self.kind = kind
+        super().__init__(f"{self.path}: {reason}")
+
+    def __reduce__(self):  # keep pickling (multiprocessing) working
+        return (DocumentError, (self.path, self.reason, self.kind))
+
+
+class FileStamp(NamedTuple):
+    """What identifies a file's state cheaply: compared before writing."""
+
+    size: int
+    mtime_ns: int
+    ino: int
+
+    @classmethod
+    def of(cls, st: os.stat_result) -> "FileStamp":
+        return cls(st.st_size, st.st_mtime_ns, st.st_ino)
+
+
+@dataclass
+class Document:
+    """A decoded document and everything needed to write it back."""
+
+    path: str
+    text: str
+    encoding: str = "utf-8"
+    bom: bytes = b""
+    #: The dominant line ending ("\n", "\r\n" or "\r"); informational only -
+    #: the text keeps every line ending as it is in the file.
+    newline: str = "\n"
+    #: SHA-256 of the bytes read (the whole file, BOM included).
+    digest: str = ""
+    #: ``None`` when the bytes did not come from a file (stdin).
+    stat: Optional[FileStamp] = None
+
+    @property
+    def size(self) -> int:
+        return self.stat.size if self.stat is not None else len(self.encode(self.text))
+
+    def encode(self, text: str) -> bytes:
+        """``text`` as bytes in this document's encoding, BOM included."""
+        return self.bom + text.encode(self.encoding)
+
+
+@dataclass(frozen=True)
+class TextEdit:
+    """Replace ``text[start:end]`` with ``new_text`` (code point offsets)."""
+
+    start: int
+    end: int
+    new_text: str
+
+
+# ---------------------------------------------------------------------------
+# Reading
+
+
+def _format_size(n: int) -> str:
+    if n >= 1_000_000:
+        value, unit = n / 1_000_000, "MB"
+    elif n >= 1_000:
+        value, unit = n / 1_000, "kB"
+    else:
+        return f"{n} bytes"
+    text = f"{value:.1f}".rstrip("0").rstrip(".")
+    return f"{text} {unit}"
+
+
+def _too_large(path: PathLike, size: int, limit: int) -> DocumentError:
+    shown, shown_limit = _format_size(size), _format_size(limit)
+    if shown == shown_limit:  # "10 MB > 10 MB" would be nonsense
+        shown, shown_limit = f"{size} bytes", f"{limit} bytes"
+    return DocumentError(path, f"file too large ({shown} > {shown_limit} limit)", "too-large")
+
+
+def _os_reason(exc: OSError) -> str:
+    if isinstance(exc, FileNotFoundError):
+        return "no such file"
+    if isinstance(exc, PermissionError):
+        return "permission denied"
+    if isinstance(exc, IsADirectoryError):
+        return "is a directory"
+    if isinstance(exc, NotADirectoryError):
+        return "not a directory"
+    if exc.errno == errno.ELOOP:
+        return "symlink loop"
+    return (exc.strerror or str(exc)).lower()
+
+
+def _dominant_newline(text: str) -> str:
+    crlf = text.count("\r\n")
+    cr = text.count("\r") - crlf
+    lf = text.count("\n") - crlf
+    # Ties go to "\n", then "\r\n": the likelier intent for new lines.
+    best = max((lf, 2, "\n"), (crlf, 1, "\r\n"), (cr, 0, "\r"))
+    return best[2] if best[0] > 0 else "\n"
+
+
+def decode_bytes(data: bytes, path: PathLike = "<stdin>") -> Document:
+    """Decode ``data`` (a whole file) into a :class:`Document`.
+
+    UTF-8 without BOM is the default and is decoded strictly.  A NUL byte in
+    a file without a UTF-16/32 BOM means "binary": such files are skipped,
+    not linted.
+    """
+    encoding, bom = "utf-8", b""
+    for mark, codec in _BOMS:
+        if data.startswith(mark):
+            encoding, bom = codec, mark
+            break
+    if encoding == "utf-32-le" and (len(data) - 4) % 4 != 0:
+        # FF FE 00 00 is also a UTF-16-LE BOM followed by U+0000; only a
+        # length that fits UTF-32 lets the UTF-32 reading stand.
+        encoding, bom = "utf-16-le", b"\xff\xfe"
+    if not encoding.startswith(("utf-16", "utf-32")):
+        nul = data.find(b"\x00")
+        if nul != -1:
+            raise DocumentError(path, f"binary file (NUL byte at offset {nul})", "binary")
+    try:
+        text = data[len(bom):].decode(encoding)
+    except UnicodeDecodeError as exc:
+        name = encoding.upper()
+        raise DocumentError(
+            path,
+            f"cannot decode as {name} at byte {exc.start + len(bom)} ({exc.reason})",
+            "decode",
+        ) from None
+    return Document(
+        path=os.fspath(path),
+        text=text,
+        encoding=encoding,
+        bom=bom,
+        newline=_dominant_newline(text),
+        digest=hashlib.sha256(data).hexdigest(),
+        stat=None,
+    )
+
+
+def _read_all(fd: int, limit: Optional[int]) -> bytes:
+    chunks: List[bytes] = []
+    total = 0
+    while True:
+        want = 1 << 20
+        if limit is not None:
+            want = min(want, limit + 1 - total)  # one byte more reveals growth
+            if want <= 0:
+                break
+        chunk = os.read(fd, want)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        total += len(chunk)
+    return b"".join(chunks)
+
+
+def read_document(path: PathLike, max_size: Optional[int] = None) -> Document:
+    """Read and decode a file; raise :class:`DocumentError` if impossible.
+
+    The stat fingerprint is taken from the open file before and after
+    reading; if the file changes while being read, it is read again, so
+    the fingerprint and the digest always describe the same content.
+    """
+    path_str = os.fspath(path)
+    try:
+        st = os.stat(path_str)
+    except OSError as exc:
+        raise DocumentError(path_str, _os_reason(exc)) from None
+    if stat_module.S_ISDIR(st.st_mode):
+        raise DocumentError(path_str, "is a directory")
+    if not stat_module.S_ISREG(st.st_mode):
+        # A FIFO or device would block or never end.
+        raise DocumentError(path_str, "not a regular file")
+    if max_size is not None and st.st_size > max_size:
+        raise _too_large(path_str, st.st_size, max_size)
+    try:
+        fd = os.open(path_str, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+    except OSError as exc:
+        raise DocumentError(path_str, _os_reason(exc)) from None
+    try:
+        for _attempt in range(3):
+            before = os.fstat(fd)
+            if max_size is not None and before.st_size > max_size:
+                raise _too_large(path_str, before.st_size, max_size)
+            os.lseek(fd, 0, os.SEEK_SET)
+            data = _read_all(fd, max_size)
+            after = os.fstat(fd)
+            if FileStamp.of(before) == FileStamp.of(after) and len(data) == after.st_size:
+                break
+        else:
+            raise DocumentError(path_str, "file keeps changing while being read", "changed")
+    except OSError as exc:
+        raise DocumentError(path_str, _os_reason(exc)) from None
+    finally:
+        os.close(fd)
+    if max_size is not None and len(data) > max_size:
+        raise _too_large(path_str, len(data), max_size)
+    doc = decode_bytes(data, path_str)
+    doc.stat = FileStamp.of(after)
+    return doc
+
+
+# ---------------------------------------------------------------------------
+# Editing
+
+
+def apply_edits(text: str, edits: Iterable) -> str:
+    """Apply edits (objects with ``start``, ``end``, ``new_text``) to ``text``.
+
+    Offsets refer to the original ``text``.  Edits are sorted by position;
+    overlapping edits raise :class:`ValueError`.  Several insertions at one
+    offset are applied in the order given.  The result is assembled in one
+    forward pass over the original text, which is equivalent to applying the
+    edits back to front but linear in the size of the text.
+    """
+    ordered = sorted(edits, key=lambda e: (e.start, e.end))  # stable
+    pieces: List[str] = []
+    pos = 0
+    n = len(text)
+    for edit in ordered:
+        start, end = edit.start, edit.end
+        if not (0 <= start <= end <= n):
+            raise ValueError(f"edit [{start}, {end}) out of range for text of length {n}")
+        if start < pos:
+            raise ValueError(f"overlapping edits at offset {start} (previous edit ends at {pos})")
+        pieces.append(text[pos:start])
+        pieces.append(edit.new_text)
+        pos = end
+    pieces.append(text[pos:])
+    return "".join(pieces)
+
+
+# ---------------------------------------------------------------------------
+# Writing
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        view = view[written:]
+
+
+def _sha256_of_file(path: str) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def _check_unchanged(doc: Document, target: str, *, hash_check: bool) -> os.stat_result:
+    try:
+        st = os.stat(target)
+    except FileNotFoundError:
+        raise DocumentError(doc.path, "file was deleted since it was read", "changed") from None
+    except OSError as exc:
+        raise DocumentError(doc.path, _os_reason(exc)) from None
+    if FileStamp.of(st) != doc.stat:
+        raise DocumentError(doc.path, "file changed on disk since it was read", "changed")
+    # mtime granularity can hide a same-size rewrite; the digest cannot.
+    if hash_check:
+        try:
+            digest = _sha256_of_file(target)
+        except OSError as exc:
+            raise DocumentError(doc.path, _os_reason(exc)) from None
+        if digest != doc.digest:
+            raise DocumentError(doc.path, "file changed on disk since it was read", "changed")
+    return st
+
+
+def _fsync_directory(directory: str) -> None:
+    # Makes the rename itself durable; not possible everywhere (Windows).
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def write_atomic(doc: Document, new_text: str) -> None:
+    """Replace the file ``doc`` was read from with ``new_text``.
+
+    The text is encoded with the document's encoding and BOM, so bytes
+    outside the changed regions are the bytes that were read.  The file is
+    replaced atomically: either the old or the new content is on disk, never
+    a mixture.  A symlink is written through (its target is replaced and
+    the link stays a link).  After a successful write ``doc`` is stale; read
+    the file again before writing it another time.
+    """
+    if doc.stat is None:
+        raise ValueError(f"{doc.path}: document was not read from a file")
+    target = os.path.realpath(doc.path)
+    try:
+        data = doc.encode(new_text)
+    except UnicodeEncodeError as exc:
+        raise DocumentError(
+            doc.path,
+            f"cannot encode as {doc.encoding.upper()} at character {exc.start} ({exc.reason})",
+            "encode",
+        ) from None
+
+    st = _check_unchanged(doc, target, hash_check=True)
+    # Root may write anything, so os.access alone would let a fix edit a file
+    # its owner marked read-only; the owner write bit is respected too.
+    if not os.access(target, os.W_OK) or not (st.st_mode & stat_module.S_IWUSR):
+        raise DocumentError(doc.path, "permission denied")
+
+    directory = os.path.dirname(target)
+    try:
+        fd, tmp = tempfile.mkstemp(dir=directory, prefix=".irilint-", suffix=".tmp")
+    except OSError as exc:
+        raise DocumentError(doc.path, _os_reason(exc)) from None
+    try:
+        try:
+            _write_all(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.chmod(tmp, stat_module.S_IMODE(st.st_mode))
+        tmp_st = os.stat(tmp)
+        if (tmp_st.st_uid, tmp_st.st_gid) != (st.st_uid, st.st_gid) and hasattr(os, "chown"):
+            try:
+                os.chown(tmp, st.st_uid, st.st_gid)
+            except OSError:
+                pass  # not permitted for non-root: the file becomes ours
+        # Last check as close to the rename as possible, to keep the window
+        # in which a concurrent save could be lost small.
+        _check_unchanged(doc, target, hash_check=False)
+        os.replace(tmp, target)
+    except BaseException as exc:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        if isinstance(exc, OSError):
+            raise DocumentError(doc.path, _os_reason(exc)) from exc
+        raise
+    _fsync_directory(directory)
+
+
+# ---------------------------------------------------------------------------
+# Diffs
+
+_LINE = re.compile(r"[^\n]*\n|[^\n]+\Z")
+
+
+def _lines(text: str) -> List[str]:
+    # Only "\n" ends a line (as for git): str.splitlines would also split on
+    # U+2028, form feeds, etc. and a lone "\r" - which would make a diff of
+    # a file containing them misleading.
+    return _LINE.findall(text)
+
+
+def unified_diff(path: PathLike, old_text: str, new_text: str, *, context: int = 3) -> str:
+    """A unified diff with ``--- a/path`` / ``+++ b/path`` headers.
+
+    Lines keep their own endings (a CRLF line shows as such); a last line
+    without newline is marked as git does.  Returns ``""`` when equal.
+    """
+    if old_text == new_text:
+        return ""
+    name = os.fspath(path).replace(os.sep, "/").lstrip("/")
+    out: List[str] = []
+    for line in difflib.unified_diff(
+        _lines(old_text), _lines(new_text), fromfile=f"a/{name}", tofile=f"b/{name}", n=context
+    ):
+        if line.endswith("\n"):
+            out.append(line)
+        else:
+            out.append(line + "\n\\ No newline at end of file\n")
+    return "".join(out)

@@ -1,0 +1,347 @@
+"""The IRI reference model: parse any string per the ABNF of RFC 3987 s2.2.
+
+The split into components follows RFC 3986 Appendix B (first match wins),
+so every string parses; what the grammar does not allow is recorded as a
+:class:`SyntaxProblem` with its offsets instead of raising.  All offsets are
+``[start, end)`` code point offsets into the parsed string.
+"""
+from __future__ import annotations
+
+import ipaddress
+import re
+from dataclasses import dataclass, field
+from typing import List, Optional, Tuple
+
+from .chars import IPRIVATE_CLASS, UCSCHAR_CLASS, is_iprivate, is_noncharacter
+
+__all__ = ["Span", "SyntaxProblem", "IRIReference", "parse", "IDNA_DOTS"]
+
+#: Label separators that IDNA (UTS #46) maps to "." in a host.
+IDNA_DOTS = "\u3002\uff0e\uff61"
+
+_SCHEME_RE = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*\Z")
+_IPV4_RE = re.compile(
+    r"(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])\.){3}"
+    r"(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])\Z"
+)
+_IPVFUTURE_RE = re.compile(r"[vV][0-9A-Fa-f]+\.[A-Za-z0-9\-._~!$&'()*+,;=:]+\Z")
+_LABEL_SPLIT_RE = re.compile("[.%s]" % IDNA_DOTS)
+_BAD_PERCENT_RE = re.compile(r"%(?![0-9A-Fa-f]{2})")
+_QUERY_SEP_RE = re.compile("[&;]")
+
+# Characters allowed in each component, besides pct-encoded (checked apart).
+# iunreserved = ALPHA / DIGIT / "-" / "." / "_" / "~" / ucschar
+_IUNRESERVED = r"A-Za-z0-9\-._~" + UCSCHAR_CLASS
+_SUB_DELIMS = r"!$&'()*+,;="
+_USERINFO_OK = _IUNRESERVED + _SUB_DELIMS + ":%"
+_REGNAME_OK = _IUNRESERVED + _SUB_DELIMS + "%"
+_PCHAR_OK = _IUNRESERVED + _SUB_DELIMS + ":@%"
+_PATH_OK = _PCHAR_OK + "/"
+_QUERY_OK = _PCHAR_OK + "/?" + IPRIVATE_CLASS
+_FRAGMENT_OK = _PCHAR_OK + "/?"
+
+_BAD_CHAR = {
+    "userinfo": re.compile("[^%s]" % _USERINFO_OK),
+    "host": re.compile("[^%s]" % _REGNAME_OK),
+    "path": re.compile("[^%s]" % _PATH_OK),
+    "query": re.compile("[^%s]" % _QUERY_OK),
+    "fragment": re.compile("[^%s]" % _FRAGMENT_OK),
+}
+
+
+@dataclass(frozen=True)
+class Span:
+    start: int
+    end: int
+
+    def __len__(self) -> int:
+        return self.end - self.start
+
+    def text(self, s: str) -> str:
+        return s[self.start:self.end]
+
+
+@dataclass(frozen=True)
+class SyntaxProblem:
+    """Something the RFC 3987 grammar does not allow.
+
+    ``kind`` is one of: ``invalid-character``, ``noncharacter``,
+    ``private-use-outside-query``, ``invalid-scheme``, ``invalid-port``,
+    ``invalid-ip-literal``, ``bad-percent-encoding``, ``invalid-path``.
+    """
+
+    kind: str
+    start: int
+    end: int
+    component: str
+    message: str
+
+
+@dataclass
+class IRIReference:
+    """A parsed IRI reference.  Component spans are ``None`` when absent.
+
+    An empty but present component (``http://h/?`` has an empty query) has
+    an empty span, which is different from ``None``.
+    """
+
+    text: str
+    scheme: Optional[Span] = None
+    authority: Optional[Span] = None
+    userinfo: Optional[Span] = None
+    host: Optional[Span] = None
+    #: "reg-name", "ipv4", "ip-literal" or "ipvfuture"; None without a host.
+    host_kind: Optional[str] = None
+    port: Optional[Span] = None
+    path: Span = field(default_factory=lambda: Span(0, 0))
+    query: Optional[Span] = None
+    fragment: Optional[Span] = None
+    problems: List[SyntaxProblem] = field(default_factory=list)
+
+    # -- convenience -------------------------------------------------------
+    def get(self, name: str) -> Optional[str]:
+        """The text of a component by name ("scheme", "host", ...)."""
+        span = getattr(self, name)
+        return None if span is None else self.text[span.start:span.end]
+
+    @property
+    def is_absolute(self) -> bool:
+        return self.scheme is not None
+
+    @property
+    def scheme_lower(self) -> Optional[str]:
+        s = self.get("scheme")
+        return None if s is None else s.lower()
+
+    @property
+    def segments(self) -> List[Span]:
+        """The path segments, split at "/" (a leading "/" gives no segment)."""
+        out: List[Span] = []
+        p = self.path
+        if p.start == p.end:
+            return out
+        text = self.text
+        start = p.start
+        if text[start] == "/":
+            start += 1
+        while True:
+            slash = text.find("/", start, p.end)
+            if slash < 0:
+                out.append(Span(start, p.end))
+                return out
+            out.append(Span(start, slash))
+            start = slash + 1
+
+    @property
+    def host_labels(self) -> List[Span]:
+        """The labels of a reg-name host, split at "." and its IDNA variants."""
+        if self.host is None or self.host_kind != "reg-name":
+            return []
+        out: List[Span] = []
+        start = self.host.start
+        for m in _LABEL_SPLIT_RE.finditer(self.text, self.host.start, self.host.end):
+            out.append(Span(start, m.start()))
+            start = m.end()
+        out.append(Span(start, self.host.end))
+        return out
+
+    @property
+    def query_parts(self) -> List[Tuple[Span, Optional[Span]]]:
+        """``name=value`` pairs of the query, split at "&" and ";"."""
+        out: List[Tuple[Span, Optional[Span]]] = []
+        if self.query is None or self.query.start == self.query.end:
+            return out
+        text = self.text
+        start = self.query.start
+        end = self.query.end
+        while start <= end:
+            m = _QUERY_SEP_RE.search(text, start, end)
+            stop = m.start() if m else end
+            eq = text.find("=", start, stop)
+            if eq < 0:
+                out.append((Span(start, stop), None))
+            else:
+                out.append((Span(start, eq), Span(eq + 1, stop)))
+            if m is None:
+                break
+            start = stop + 1
+        return out
+
+    def component_at(self, offset: int) -> str:
+        """The name of the component that holds ``offset``."""
+        for name in ("scheme", "userinfo", "host", "port", "query", "fragment"):
+            span = getattr(self, name)
+            if span is not None and span.start <= offset < span.end:
+                return name
+        return "path"
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def parse(text: str) -> IRIReference:
+    """Parse ``text`` as an IRI reference.  Never raises."""
+    ref = IRIReference(text=text)
+    n = len(text)
+    problems = ref.problems
+
+    # RFC 3986 Appendix B: ^(([^:/?#]+):)?(//([^/?#]*))?([^?#]*)(\?([^#]*))?(#(.*))?
+    pos = 0
+    colon = _first_of(text, ":/?#", 0, n)
+    if colon < n and text[colon] == ":" and colon > 0:
+        ref.scheme = Span(0, colon)
+        if not _SCHEME_RE.match(text, 0, colon):
+            problems.append(SyntaxProblem(
+                "invalid-scheme", 0, colon, "scheme",
+                "scheme %r must start with a letter and hold only letters, "
+                "digits, '+', '-' and '.'" % text[:colon]))
+        pos = colon + 1
+    if text.startswith("//", pos):
+        a_start = pos + 2
+        a_end = _first_of(text, "/?#", a_start, n)
+        ref.authority = Span(a_start, a_end)
+        _parse_authority(ref, a_start, a_end)
+        pos = a_end
+    p_end = _first_of(text, "?#", pos, n)
+    ref.path = Span(pos, p_end)
+    pos = p_end
+    if pos < n and text[pos] == "?":
+        q_end = text.find("#", pos + 1)
+        if q_end < 0:
+            q_end = n
+        ref.query = Span(pos + 1, q_end)
+        pos = q_end
+    if pos < n and text[pos] == "#":
+        ref.fragment = Span(pos + 1, n)
+
+    if ref.authority is None and text.startswith("//", ref.path.start):
+        problems.append(SyntaxProblem(
+            "invalid-path", ref.path.start, ref.path.start + 2, "path",
+            "a path without an authority cannot start with '//'"))
+
+    _check_chars(ref, "path", ref.path)
+    if ref.query is not None:
+        _check_chars(ref, "query", ref.query)
+    if ref.fragment is not None:
+        _check_chars(ref, "fragment", ref.fragment)
+    problems.sort(key=lambda p: (p.start, p.end))
+    return ref
+
+
+def _first_of(text: str, chars: str, start: int, end: int) -> int:
+    """Index of the first of ``chars`` in ``text[start:end]``, else ``end``."""
+    best = end
+    for c in chars:
+        i = text.find(c, start, best)
+        if i >= 0:
+            best = i
+    return best
+
+
+def _parse_authority(ref: IRIReference, start: int, end: int) -> None:
+    text = ref.text
+    at = text.rfind("@", start, end)
+    host_start = start
+    if at >= 0:
+        ref.userinfo = Span(start, at)
+        _check_chars(ref, "userinfo", ref.userinfo)
+        host_start = at + 1
+    # The port follows the last ":" that is not inside an IP literal.
+    host_end = end
+    if host_start < end and text[host_start] == "[":
+        close = text.find("]", host_start, end)
+        if close < 0:
+            ref.host = Span(host_start, end)
+            ref.host_kind = "ip-literal"
+            ref.problems.append(SyntaxProblem(
+                "invalid-ip-literal", host_start, end, "host",
+                "IP literal is missing its closing ']'"))
+            return
+        host_end = close + 1
+        if host_end < end:
+            if text[host_end] == ":":
+                ref.port = Span(host_end + 1, end)
+            else:
+                ref.problems.append(SyntaxProblem(
+                    "invalid-character", host_end, end, "host",
+                    "unexpected text after the IP literal"))
+        ref.host = Span(host_start, host_end)
+        _check_ip_literal(ref, host_start, host_end)
+    else:
+        colon = text.rfind(":", host_start, end)
+        if colon >= 0:
+            host_end = colon
+            ref.port = Span(colon + 1, end)
+        ref.host = Span(host_start, host_end)
+        host = text[host_start:host_end]
+        ref.host_kind = "ipv4" if _IPV4_RE.match(host) else "reg-name"
+        if ref.host_kind == "reg-name":
+            _check_chars(ref, "host", ref.host)
+    if ref.port is not None:
+        _check_port(ref)
+
+
+def _check_port(ref: IRIReference) -> None:
+    port = ref.get("port") or ""
+    span = ref.port
+    assert span is not None
+    if not port:
+        return  # "http://h:/" is allowed by the grammar (empty port).
+    if not port.isascii() or not port.isdigit():
+        ref.problems.append(SyntaxProblem(
+            "invalid-port", span.start, span.end, "port",
+            "port %r is not a decimal number" % port))
+    elif int(port) > 65535:
+        ref.problems.append(SyntaxProblem(
+            "invalid-port", span.start, span.end, "port",
+            "port %s is out of range (0-65535)" % port))
+
+
+def _check_ip_literal(ref: IRIReference, start: int, end: int) -> None:
+    inner = ref.text[start + 1:end - 1]
+    if _IPVFUTURE_RE.match(inner):
+        ref.host_kind = "ipvfuture"
+        return
+    ref.host_kind = "ip-literal"
+    ok = False
+    if inner.isascii() and "%" not in inner and inner:
+        try:
+            ipaddress.IPv6Address(inner)
+            ok = True
+        except ValueError:
+            ok = False
+    if not ok:
+        ref.problems.append(SyntaxProblem(
+            "invalid-ip-literal", start, end, "host",
+            "[%s] is neither an IPv6 address nor an IPvFuture literal" % inner))
+
+
+def _check_chars(ref: IRIReference, component: str, span: Span) -> None:
+    text = ref.text
+    if span.start == span.end:
+        return
+    problems = ref.problems
+    for m in _BAD_CHAR[component].finditer(text, span.start, span.end):
+        i = m.start()
+        cp = ord(text[i])
+        if is_noncharacter(cp):
+            kind, why = "noncharacter", "a noncharacter"
+        elif is_iprivate(cp):
+            kind, why = ("private-use-outside-query",
+                         "a private-use character, allowed only in the query")
+        else:
+            kind, why = "invalid-character", "not allowed in the %s" % component
+        problems.append(SyntaxProblem(kind, i, i + 1, component, why))
+    for m in _BAD_PERCENT_RE.finditer(text, span.start, span.end):
+        i = m.start()
+        problems.append(SyntaxProblem(
+            "bad-percent-encoding", i, min(i + 3, span.end, _pct_end(text, i, span.end)),
+            component, "'%' is not followed by two hexadecimal digits"))
+
+
+def _pct_end(text: str, i: int, end: int) -> int:
+    """End of the malformed escape at ``i``: "%" plus any hex digits after it."""
+    j = i + 1
+    while j < end and j < i + 3 and text[j] in "0123456789ABCDEFabcdef":
+        j += 1
+    return j
