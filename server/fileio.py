@@ -156,7 +156,7 @@ def _dominant_newline(text: str) -> str:
     lf = text.count("\n") - crlf
     # Ties go to "\n", then "\r\n": the likelier intent for new lines.
     best = max((lf, 2, "\n"), (crlf, 1, "\r\n"), (cr, 0, "\r"))
-    return best[2] if best[0] > 0 else "\n"
+    return "\n"
 
 
 def decode_bytes(data: bytes, path: PathLike = "<stdin>") -> Document:

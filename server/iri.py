@@ -67,7 +67,7 @@ class SyntaxProblem:
 
     ``kind`` is one of: ``invalid-character``, ``noncharacter``,
     ``private-use-outside-query``, ``invalid-scheme``, ``invalid-port``,
-    ``invalid-ip-literal``, ``bad-percent-encoding``, ``invalid-path``.
+    ``invalid-ip-literal``, ``bad-percent-encoding``.
     """
 
     kind: str
@@ -213,11 +213,6 @@ def parse(text: str) -> IRIReference:
         pos = q_end
     if pos < n and text[pos] == "#":
         ref.fragment = Span(pos + 1, n)
-
-    if ref.authority is None and text.startswith("//", ref.path.start):
-        problems.append(SyntaxProblem(
-            "invalid-path", ref.path.start, ref.path.start + 2, "path",
-            "a path without an authority cannot start with '//'"))
 
     _check_chars(ref, "path", ref.path)
     if ref.query is not None:

@@ -308,10 +308,19 @@ def _nfd(s: str) -> str:
 def skeleton(s: str) -> str:
     """UTS #39 s4 skeleton: NFD, map each character to its confusable
     prototype, NFD again.  Two strings are confusable iff their skeletons are
-    equal; a skeleton is for comparing, not for display."""
+    equal; a skeleton is for comparing, not for display.  Default ignorable
+    characters map to nothing (their prototype is empty)."""
     table = _data.CONFUSABLES
-    mapped = "".join(table.get(ord(c), c) for c in _nfd(s))
-    return _nfd(mapped)
+    deleted = _data.CONFUSABLE_DELETED
+    out = []
+    for c in _nfd(s):
+        cp = ord(c)
+        proto = table.get(cp)
+        if proto is not None:
+            out.append(proto)
+        elif cp < 0x80 or not _in_boundaries(deleted, cp):
+            out.append(c)
+    return _nfd("".join(out))
 
 
 def is_confusable(a: str, b: str) -> bool:
@@ -321,12 +330,15 @@ def is_confusable(a: str, b: str) -> bool:
 
 def confusable_prototype(ch: str) -> Optional[str]:
     """The prototype ``ch`` maps to under UTS #39 s4 (in NFD), or None if
-    ``ch`` is its own prototype.  For characters that NFD decomposes, the
-    skeleton of the character is returned if it differs from its NFD."""
+    ``ch`` is its own prototype.  Default ignorable characters give "".
+    For characters that NFD decomposes, the skeleton of the character is
+    returned if it differs from its NFD."""
     cp = _cp(ch)
     proto = _data.CONFUSABLES.get(cp)
     if proto is not None:
         return proto
+    if _in_boundaries(_data.CONFUSABLE_DELETED, cp):
+        return ""
     decomposed = _nfd(ch)
     if decomposed == ch:
         return None

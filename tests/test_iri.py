@@ -107,13 +107,6 @@ def test_problem_table(text, expected):
     assert kinds(text) == expected
 
 
-def test_path_starting_with_double_slash_without_authority():
-    # Only reachable after a scheme whose authority is absent: "a:" then "//"
-    # would start an authority, so construct one via the relative form.
-    ref = parse("a:b//c")
-    assert ref.problems == []
-
-
 def test_never_raises_on_odd_inputs():
     for text in ["\ud800", "[", "]", "http://[", "::::", "%%%%", "@@@", "?#?#", "\x00" * 5,
                  "http://" + "a" * 10000, "http://[" + ":" * 100 + "]"]:

@@ -247,7 +247,7 @@ def extract_id_types():
     return sets, [s for s, _ in runs], [set_index[v] for _, v in runs]  # type: ignore[index]
 
 
-def extract_confusables(nfd) -> Dict[int, str]:
+def extract_confusables(nfd) -> Tuple[Dict[int, str], List[int]]:
     """UTS #39 s4 MA table, as seen through ICU's skeleton function.
 
     ICU exposes no accessor for the raw confusables.txt table, but since
@@ -258,19 +258,26 @@ def extract_confusables(nfd) -> Dict[int, str]:
     the final NFD step is applied anyway.  Characters that change under NFD
     are decomposed before the mapping step, so their own rows in
     confusables.txt can never take effect and are not stored.
+
+    confusables.txt maps the Default_Ignorable_Code_Points (assigned or not,
+    4000+ of them, mostly the E0000 block) to the empty string; those
+    deletions are returned separately as a compact boundary list.
+
+    Returns (mapping, deleted boundaries).
     """
     checker = icu.SpoofChecker()
     table: Dict[int, str] = {}
+    deleted: set = set()
     for cp in code_points():
-        if not is_assigned(cp):
-            continue
         ch = chr(cp)
         if nfd.normalize(ch) != ch:
             continue
         sk = checker.getSkeleton(0, ch)
-        if sk != ch:
+        if sk == "":
+            deleted.add(cp)
+        elif sk != ch:
             table[cp] = sk
-    return table
+    return table, boundaries(deleted.__contains__)
 
 
 def extract_nfd_supplement(nfd) -> Dict[int, str]:
@@ -355,7 +362,11 @@ CONFUSABLES
     UTS #39 s4 confusables.txt (the single MA table): code point -> its
     prototype, already in NFD.  Only characters that are their own NFD are
     listed (others are decomposed before mapping), so
-    skeleton(s) = NFD(''.join(CONFUSABLES.get(ord(c), c) for c in NFD(s))).
+    skeleton(s) = NFD(''.join(CONFUSABLES.get(ord(c), c) for c in NFD(s))),
+    except that characters in CONFUSABLE_DELETED map to the empty string.
+CONFUSABLE_DELETED
+    Code points whose prototype is empty (in practice exactly the
+    Default_Ignorable_Code_Points); boundary list like IDENTIFIER_ALLOWED.
 NFD_SUPPLEMENT, NAMES, NAME_RANGES
     Full canonical decompositions and names of characters added after
     Unicode {baseline}; NAME_RANGES holds (first, last, prefix) for names of
@@ -431,7 +442,9 @@ def generate() -> str:
         "DEFAULT_IGNORABLE",
         ["0x%X" % b for b in boundaries(lambda cp: icu.Char.hasBinaryProperty(cp, di))]))
 
-    parts.append(dict_block("CONFUSABLES", extract_confusables(nfd)))
+    confusables, deleted = extract_confusables(nfd)
+    parts.append(dict_block("CONFUSABLES", confusables))
+    parts.append(tuple_block("CONFUSABLE_DELETED", ["0x%X" % b for b in deleted]))
     parts.append(dict_block("NFD_SUPPLEMENT", extract_nfd_supplement(nfd)))
     char_names, name_ranges = extract_names()
     parts.append(dict_block("NAMES", char_names))

@@ -1,0 +1,1 @@
+"""Rules of the bidi family (being written)."""

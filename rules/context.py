@@ -1,0 +1,292 @@
+"""What a rule sees: one reference, its decoded view and its components.
+
+Spoofs cannot hide behind encoding: besides the reference as written
+(``ctx.value``), rules read ``ctx.view``, where percent-encoded UTF-8 and
+``xn--`` labels are decoded to the characters a browser would show.  Each
+character of the view maps back to the span of the value it came from, so a
+finding on a decoded U+202E points at the ``%E2%80%AE`` that encodes it.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
+
+from irilint.convert import idna_to_unicode
+from irilint.findings import Edit, Finding, Fix, Severity
+from irilint.iri import IRIReference, Span, parse
+
+if TYPE_CHECKING:  # pragma: no cover
+    from irilint.rules.registry import Rule
+    from irilint.scanners.base import Candidate
+
+_PCT_RUN_RE = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
+
+LITERAL, PERCENT, PUNYCODE = "literal", "percent", "punycode"
+
+
+@dataclass
+class DecodedView:
+    """The reference with percent-encoded UTF-8 and A-labels decoded.
+
+    ``spans[i]`` is the value span that produced ``text[i]``; ``origins[i]``
+    says how (literal, percent, punycode).  ASCII escapes stay as they are,
+    so the view has the same structure (delimiters) as the value.
+    """
+
+    text: str
+    spans: List[Tuple[int, int]]
+    origins: List[str]
+
+    @property
+    def decoded_any(self) -> bool:
+        return any(o != LITERAL for o in self.origins)
+
+    def value_span(self, i: int, j: int) -> Tuple[int, int]:
+        """Value span covering view characters ``[i, j)``."""
+        if i >= j:
+            if i < len(self.spans):
+                p = self.spans[i][0]
+            elif self.spans:
+                p = self.spans[-1][1]
+            else:
+                p = 0
+            return p, p
+        return self.spans[i][0], self.spans[j - 1][1]
+
+
+def build_view(value: str, ref: IRIReference) -> DecodedView:
+    text: List[str] = []
+    spans: List[Tuple[int, int]] = []
+    origins: List[str] = []
+    # A-labels in a reg-name host, by start offset.
+    labels: Dict[int, Tuple[int, str]] = {}
+    for lab in ref.host_labels:
+        s = value[lab.start:lab.end]
+        if s[:4].lower() == "xn--":
+            u = idna_to_unicode(s) or _lenient_punycode(s)
+            if u:
+                labels[lab.start] = (lab.end, u)
+    i = 0
+    n = len(value)
+    pct_iter = _PCT_RUN_RE.finditer(value) if "%" in value else iter(())
+    next_pct = next(pct_iter, None)
+    while i < n:
+        if i in labels:
+            end, u = labels[i]
+            for ch in u:
+                text.append(ch)
+                spans.append((i, end))
+                origins.append(PUNYCODE)
+            i = end
+            continue
+        while next_pct is not None and next_pct.start() < i:
+            next_pct = next(pct_iter, None)
+        if next_pct is not None and next_pct.start() == i:
+            _decode_run(value, next_pct.start(), next_pct.end(), text, spans, origins)
+            i = next_pct.end()
+            next_pct = next(pct_iter, None)
+            continue
+        text.append(value[i])
+        spans.append((i, i + 1))
+        origins.append(LITERAL)
+        i += 1
+    return DecodedView("".join(text), spans, origins)
+
+
+def _lenient_punycode(label: str) -> Optional[str]:
+    """Decode an A-label that IDNA rejects, to show what it hides."""
+    try:
+        u = label[4:].encode("ascii").decode("punycode")
+    except (UnicodeError, ValueError, IndexError):
+        return None
+    return u or None
+
+
+def _decode_run(value: str, start: int, end: int, text, spans, origins) -> None:
+    octets = bytes.fromhex(value[start:end].replace("%", ""))
+    j = 0
+    n = len(octets)
+    while j < n:
+        b = octets[j]
+        size = 2 if 0xC2 <= b <= 0xDF else 3 if 0xE0 <= b <= 0xEF else 4 if 0xF0 <= b <= 0xF4 else 0
+        ch = None
+        if size:
+            try:
+                ch = octets[j:j + size].decode("utf-8")
+            except UnicodeDecodeError:
+                ch = None
+        if ch is not None:
+            s = start + 3 * j
+            text.append(ch)
+            spans.append((s, s + 3 * size))
+            origins.append(PERCENT)
+            j += size
+        else:
+            s = start + 3 * j
+            for k in range(3):
+                text.append(value[s + k])
+                spans.append((s + k, s + k + 1))
+                origins.append(LITERAL)
+            j += 1
+
+
+@dataclass
+class Component:
+    """A bidi component (draft-ietf-iri-bidi-guidelines, "Bidi IRI
+    Structure"): the userinfo, each host label, each path segment (its
+    file extension apart), each query name and value, the fragment."""
+
+    kind: str  # userinfo, host-label, segment, extension, query-name, query-value, fragment
+    text: str  # in the decoded view
+    view_start: int
+    view_end: int
+    start: int  # in the value
+    end: int
+
+    @property
+    def label(self) -> str:
+        return {
+            "userinfo": "userinfo", "host-label": "host label", "segment": "path segment",
+            "extension": "file extension", "query-name": "query name",
+            "query-value": "query value", "fragment": "fragment",
+        }[self.kind]
+
+
+def view_components(view: DecodedView) -> List[Component]:
+    vref = parse(view.text)
+    out: List[Component] = []
+
+    def add(kind: str, s: int, e: int) -> None:
+        if s < e:
+            vs, ve = view.value_span(s, e)
+            out.append(Component(kind, view.text[s:e], s, e, vs, ve))
+
+    if vref.userinfo is not None:
+        add("userinfo", vref.userinfo.start, vref.userinfo.end)
+    for lab in vref.host_labels:
+        add("host-label", lab.start, lab.end)
+    for seg in vref.segments:
+        dot = view.text.rfind(".", seg.start, seg.end)
+        if dot > seg.start and dot < seg.end - 1:
+            add("segment", seg.start, dot)
+            add("extension", dot + 1, seg.end)
+        else:
+            add("segment", seg.start, seg.end)
+    for name, val in vref.query_parts:
+        add("query-name", name.start, name.end)
+        if val is not None:
+            add("query-value", val.start, val.end)
+    if vref.fragment is not None:
+        add("fragment", vref.fragment.start, vref.fragment.end)
+    return out
+
+
+@dataclass
+class DocumentInfo:
+    text: str
+    path: Optional[str]
+    scanner: str
+    settings: Any = None
+    #: shared across the files of one run (e.g. confusable-collision)
+    run_state: Dict[str, Any] = field(default_factory=dict)
+
+
+class RefContext:
+    """One reference as a rule sees it."""
+
+    def __init__(self, candidate: "Candidate", ref: IRIReference, doc: DocumentInfo) -> None:
+        self.candidate = candidate
+        self.ref = ref
+        self.value = candidate.value
+        self.doc = doc
+        self.rule: Optional["Rule"] = None
+        self.severity: Optional[Severity] = None
+        self._view: Optional[DecodedView] = None
+        self._components: Optional[List[Component]] = None
+        self._view_ref: Optional[IRIReference] = None
+
+    @property
+    def view(self) -> DecodedView:
+        if self._view is None:
+            self._view = build_view(self.value, self.ref)
+        return self._view
+
+    @property
+    def view_ref(self) -> IRIReference:
+        if self._view_ref is None:
+            self._view_ref = self.ref if not self.view.decoded_any else parse(self.view.text)
+        return self._view_ref
+
+    def components(self) -> List[Component]:
+        if self._components is None:
+            self._components = view_components(self.view)
+        return self._components
+
+    @property
+    def settings(self) -> Any:
+        return self.doc.settings
+
+    # -- making findings --------------------------------------------------
+    def edit(self, start: int, end: int, new_text: str) -> Edit:
+        """An edit in value offsets, mapped to the document."""
+        s, e = self.candidate.source_span(start, end)
+        return Edit(s, e, self._escape_for_source(new_text))
+
+    def fix(self, title: str, edits: Iterable[Tuple[int, int, str]], safe: bool) -> Fix:
+        return Fix(title, tuple(self.edit(s, e, t) for s, e, t in edits), safe)
+
+    def replace(self, title: str, start: int, end: int, new_text: str, safe: bool) -> Fix:
+        return self.fix(title, [(start, end, new_text)], safe)
+
+    def report(self, start: int, end: int, message: str, fixes: Sequence[Fix] = (),
+               severity: Optional[Severity] = None) -> Finding:
+        """A finding on value span ``[start, end)``."""
+        assert self.rule is not None
+        s, e = self.candidate.source_span(start, end)
+        return Finding(
+            rule=self.rule,
+            severity=severity or self.severity or self.rule.severity,
+            message=message, start=s, end=e, fixes=list(fixes),
+            ref_start=self.candidate.start, ref_end=self.candidate.end,
+            iri=self.value, path=self.doc.path,
+        )
+
+    def report_view(self, i: int, j: int, message: str, fixes: Sequence[Fix] = (),
+                    severity: Optional[Severity] = None) -> Finding:
+        """A finding on view characters ``[i, j)``."""
+        s, e = self.view.value_span(i, j)
+        return self.report(s, e, message, fixes, severity)
+
+    def origin_note(self, i: int) -> str:
+        """How view character ``i`` was written, for messages."""
+        o = self.view.origins[i]
+        s, e = self.view.spans[i]
+        if o == PERCENT:
+            return " (percent-encoded as %s)" % self.value[s:e]
+        if o == PUNYCODE:
+            return " (hidden in the Punycode label %s)" % self.value[s:e]
+        return ""
+
+    def _escape_for_source(self, text: str) -> str:
+        # Inside HTML/XML attributes "&", "<" and quotes must be written as
+        # character references, or the fix would change the markup.
+        if self.candidate.context in ("html-attr", "xml-attr", "attribute"):
+            return text.replace("&", "&amp;").replace("<", "&lt;").replace('"', "&quot;")
+        return text
+
+
+class DocContext:
+    """Every reference of one document, for document-wide rules."""
+
+    def __init__(self, doc: DocumentInfo, refs: List[RefContext]) -> None:
+        self.doc = doc
+        self.refs = refs
+        self.rule: Optional["Rule"] = None
+        self.severity: Optional[Severity] = None
+
+    def report(self, ctx: RefContext, start: int, end: int, message: str,
+               fixes: Sequence[Fix] = ()) -> Finding:
+        ctx.rule = self.rule
+        ctx.severity = self.severity
+        return ctx.report(start, end, message, fixes)

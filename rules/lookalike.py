@@ -1,0 +1,1 @@
+"""Rules of the lookalike family (being written)."""

@@ -1,0 +1,134 @@
+"""Normalization rules: NFC (RFC 3987 s5.3.2.2) and compatibility characters."""
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from irilint.convert import percent_encode
+from irilint.unicode_security import describe
+
+from .context import LITERAL, PERCENT
+from .registry import rule
+
+# A run of non-ASCII characters with the ASCII character before it: an ASCII
+# character never composes with what precedes it, so NFC never reaches
+# across one, and checking these runs alone finds every non-NFC spot.
+_RUN_RE = re.compile(r"[\x00-\x7f]?[^\x00-\x7f]+")
+
+
+def _is_nfc(s: str) -> bool:
+    return unicodedata.is_normalized("NFC", s)
+
+
+@rule(name="not-nfc", code="IRI301", family="normalization", severity="warning",
+      fix="safe", needs=("non_ascii", "percent"))
+def not_nfc(ctx):
+    """Text that is not in Normalization Form C.
+
+    ## What it does
+    Flags characters of an IRI that NFC would change, such as ``e`` followed
+    by U+0301 COMBINING ACUTE ACCENT where ``é`` is expected.  Percent-encoded
+    text that decodes to a non-NFC sequence is flagged too.
+
+    ## Why
+    RFC 3987 asks that IRIs be created in NFC.  Two IRIs that look the same
+    but differ in normalization map to different URIs: a server comparing
+    octets sees two resources, and a reader cannot tell them apart.
+
+    ## Example
+    ``http://example.org/re\\u0301sume\\u0301`` becomes
+    ``http://example.org/résumé``.
+
+    ## Fix safety
+    Safe for literal characters: NFC is an equivalence of IRIs
+    (RFC 3987 s5.3.2.2) and changes nothing a reader sees.  No fix is
+    offered for percent-encoded text, whose octets are the URI itself.
+
+    ## Reference
+    RFC 3987 s3.1 step 1, s5.3.2.2; UAX #15.
+    """
+    value = ctx.value
+    if not value.isascii():
+        for m in _RUN_RE.finditer(value):
+            run = m.group()
+            if _is_nfc(run):
+                continue
+            s, e = m.start(), m.end()
+            fixed = unicodedata.normalize("NFC", run)
+            changed = [c for c in run if c not in fixed] or list(run)
+            yield ctx.report(
+                s, e,
+                "not in NFC: %s; NFC gives %r" % (", ".join(describe(c) for c in changed[:4]), fixed),
+                [ctx.replace("Normalize to NFC", s, e, fixed, True)])
+    view = ctx.view
+    if "%" in value and view.decoded_any:
+        for m in _RUN_RE.finditer(view.text):
+            i, j = m.start(), m.end()
+            if not any(view.origins[k] == PERCENT for k in range(i, j)):
+                continue
+            if _is_nfc(m.group()):
+                continue
+            yield ctx.report_view(
+                i, j, "percent-encoded text decodes to %r, which is not in NFC (NFC: %r)"
+                % (m.group(), unicodedata.normalize("NFC", m.group())))
+
+
+def _compat(ch: str) -> str:
+    nfc = unicodedata.normalize("NFC", ch)
+    return unicodedata.normalize("NFKC", nfc)
+
+
+def _is_fullwidth_form(cp: int) -> bool:
+    # Left to the fullwidth-form rule, which explains them better.
+    return 0xFF01 <= cp <= 0xFF5E or 0xFF61 <= cp <= 0xFFDC or 0xFFE8 <= cp <= 0xFFEE
+
+
+@rule(name="compatibility-character", code="IRI302", family="normalization", severity="warning",
+      fix="unsafe", needs=("non_ascii", "percent", "punycode"))
+def compatibility_character(ctx):
+    """A compatibility character that NFKC would replace.
+
+    ## What it does
+    Flags characters such as ligatures (``ﬁ``), superscripts (``²``),
+    circled forms (``①``), Roman numerals (``Ⅻ``), Arabic presentation
+    forms and no-break spaces: characters whose NFKC form differs from
+    their NFC form.  Full-width and half-width forms are left to
+    ``fullwidth-form``.
+
+    ## Why
+    RFC 3987 s6.1 advises against them: they look like other text, IDNA
+    maps them away in host names but nothing does in paths, so the IRI a
+    reader types from what they see leads elsewhere.
+
+    ## Example
+    ``http://example.org/ﬁle`` holds U+FB01 LATIN SMALL LIGATURE FI;
+    ``http://example.org/file`` is meant.
+
+    ## Fix safety
+    Replacing with NFKC is unsafe: it changes the URI, and the author may
+    have meant the character.
+
+    ## Reference
+    RFC 3987 s6.1; UAX #15 (NFKC).
+    """
+    view = ctx.view
+    text = view.text
+    if text.isascii():
+        return
+    for i, ch in enumerate(text):
+        if ch.isascii() or _is_fullwidth_form(ord(ch)):
+            continue
+        compat = _compat(ch)
+        if compat == unicodedata.normalize("NFC", ch):
+            continue
+        origin = view.origins[i]
+        s, e = view.spans[i]
+        fixes = []
+        if origin == LITERAL:
+            fixes.append(ctx.replace("Replace with NFKC %r (unsafe)" % compat, s, e, compat, False))
+        elif origin == PERCENT:
+            enc = percent_encode(compat)
+            fixes.append(ctx.replace("Replace with NFKC %s (unsafe)" % enc, s, e, enc, False))
+        yield ctx.report_view(
+            i, i + 1, "%s is a compatibility character%s; NFKC gives %r"
+            % (describe(ch), ctx.origin_note(i), compat), fixes)

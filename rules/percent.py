@@ -1,0 +1,268 @@
+"""Percent-encoding rules (RFC 3986 s2.1, s2.4, s6.2.2; RFC 3987 s3.2)."""
+from __future__ import annotations
+
+import re
+
+from irilint.chars import UNRESERVED_ASCII, kept_encoded_in_iri
+from irilint.convert import _would_make_dot_segment, to_iri
+from irilint.unicode_security import describe
+
+from .registry import rule
+
+_ESCAPE_RE = re.compile(r"%([0-9A-Fa-f]{2})")
+_LOWER_ESCAPE_RE = re.compile(r"%(?:[a-f][0-9A-Fa-f]|[0-9A-F][a-f])")
+_RUN_RE = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
+_DOUBLE_RE = re.compile(r"%25([0-9A-Fa-f]{2})")
+
+
+@rule(name="bad-percent-encoding", code="IRI401", family="percent-encoding", severity="error",
+      fix="safe", needs=("percent",))
+def bad_percent_encoding(ctx):
+    """A ``%`` that is not followed by two hexadecimal digits.
+
+    ## What it does
+    Flags ``%`` signs that start no valid escape, like ``100%`` or ``%zz``.
+
+    ## Why
+    A ``%`` must start an escape.  Browsers and servers handle a stray one
+    differently: some pass it on, some reject the request, some decode what
+    follows.
+
+    ## Example
+    ``http://example.org/100%`` becomes ``http://example.org/100%25``.
+
+    ## Fix safety
+    Safe: encoding the ``%`` as ``%25`` is exactly what every URI mapping
+    (including ``to_uri``) does with it, so the URI does not change.
+
+    ## Reference
+    RFC 3986 s2.1 and s2.4; RFC 3987 s3.1.
+    """
+    for p in ctx.ref.problems:
+        if p.kind != "bad-percent-encoding":
+            continue
+        yield ctx.report(p.start, p.end, "'%%' is not followed by two hexadecimal digits in the %s"
+                         % p.component, [ctx.replace("Encode '%' as '%25'", p.start, p.start + 1, "%25", True)])
+
+
+@rule(name="lowercase-percent-encoding", code="IRI402", family="percent-encoding", severity="info",
+      fix="safe", needs=("percent",))
+def lowercase_percent_encoding(ctx):
+    """A percent-encoding written with lowercase hex digits.
+
+    ## What it does
+    Flags escapes like ``%e2`` and offers ``%E2``.
+
+    ## Why
+    RFC 3986 says producers should use uppercase; mixed case makes equal
+    URIs look different to tools that compare strings (caches, link
+    checkers, allow-lists).
+
+    ## Example
+    ``http://example.org/%e2%82%ac`` becomes ``http://example.org/%E2%82%AC``.
+
+    ## Fix safety
+    Safe: hex case is an equivalence (RFC 3986 s6.2.2.1).
+
+    ## Reference
+    RFC 3986 s2.1, s6.2.2.1.
+    """
+    value = ctx.value
+    for m in _RUN_RE.finditer(value):
+        run = m.group()
+        if not _LOWER_ESCAPE_RE.search(run):
+            continue
+        fixed = run.upper()
+        yield ctx.report(m.start(), m.end(), "percent-encoding %s uses lowercase hex digits" % run,
+                         [ctx.replace("Uppercase to %s" % fixed, m.start(), m.end(), fixed, True)])
+
+
+def _bad_utf8(octets: bytes):
+    """Yield (start, end, reason) of octet ranges that are not strict UTF-8."""
+    i, n = 0, len(octets)
+    while i < n:
+        b = octets[i]
+        if b < 0x80:
+            i += 1
+            continue
+        size = 2 if 0xC2 <= b <= 0xDF else 3 if 0xE0 <= b <= 0xEF else 4 if 0xF0 <= b <= 0xF4 else 0
+        if size == 0:
+            if 0x80 <= b <= 0xBF:
+                reason = "a continuation byte with no lead byte"
+            elif b in (0xC0, 0xC1):
+                reason = "an overlong encoding (lead byte %02X)" % b
+            else:
+                reason = "byte %02X, which never occurs in UTF-8" % b
+            yield i, i + 1, reason
+            i += 1
+            continue
+        chunk = octets[i:i + size]
+        if len(chunk) < size or any(not 0x80 <= c <= 0xBF for c in chunk[1:]):
+            # truncated: count the continuation bytes that are there
+            k = 1
+            while k < len(chunk) and 0x80 <= chunk[k] <= 0xBF:
+                k += 1
+            yield i, i + k, "a truncated UTF-8 sequence"
+            i += k
+            continue
+        if b == 0xE0 and chunk[1] < 0xA0 or b == 0xF0 and chunk[1] < 0x90:
+            yield i, i + size, "an overlong encoding"
+        elif b == 0xED and chunk[1] >= 0xA0:
+            yield i, i + size, "an encoded surrogate (U+%04X)" % (
+                ((b & 0x0F) << 12) | ((chunk[1] & 0x3F) << 6) | (chunk[2] & 0x3F))
+        elif b == 0xF4 and chunk[1] >= 0x90:
+            yield i, i + size, "a code point above U+10FFFF"
+        i += size
+
+
+@rule(name="percent-encoded-non-utf8", code="IRI403", family="percent-encoding", severity="warning",
+      needs=("percent",))
+def percent_encoded_non_utf8(ctx):
+    """Percent-encoded octets that are not strict UTF-8.
+
+    ## What it does
+    Flags escapes that do not form legal UTF-8: Latin-1 and other legacy
+    encodings (``%E9``), stray continuation bytes, truncated sequences,
+    and, as errors, overlong encodings and encoded surrogates.
+
+    ## Why
+    IRIs use UTF-8 only (RFC 3987 s3.2 forbids guessing another encoding),
+    so such text can never be shown as characters.  Overlongs and encoded
+    surrogates are worse: they are the classic way to smuggle ``/`` or
+    ``..`` past a filter that decodes differently from the server.
+
+    ## Example
+    ``http://example.org/r%E9sum%E9`` (Latin-1) should be
+    ``http://example.org/r%C3%A9sum%C3%A9``; ``%C0%AF`` is an overlong ``/``.
+
+    ## Fix safety
+    No fix: the intended encoding cannot be known.
+
+    ## Reference
+    RFC 3987 s3.2 steps 4 and 6; RFC 3629 s3 and s10.
+    """
+    from irilint.findings import Severity
+
+    value = ctx.value
+    for m in _RUN_RE.finditer(value):
+        octets = bytes.fromhex(m.group().replace("%", ""))
+        if octets.isascii():
+            continue
+        for s, e, reason in _bad_utf8(octets):
+            start, end = m.start() + 3 * s, m.start() + 3 * e
+            severe = "overlong" in reason or "surrogate" in reason
+            yield ctx.report(start, end, "%s is not UTF-8: %s" % (value[start:end], reason),
+                             severity=Severity.ERROR if severe else None)
+
+
+@rule(name="percent-encoded-unreserved", code="IRI404", family="percent-encoding", severity="info",
+      fix="sometimes", needs=("percent",))
+def percent_encoded_unreserved(ctx):
+    """An unreserved ASCII character that is percent-encoded.
+
+    ## What it does
+    Flags escapes of letters, digits, ``-``, ``.``, ``_`` and ``~``, which
+    never need encoding.
+
+    ## Why
+    They are equivalent to the plain character (RFC 3986 s6.2.2.2) but
+    defeat string comparison and hide readable text; they are also a
+    favourite of filter-evasion tricks (``%2E%2E``).
+
+    ## Example
+    ``http://example.org/%7Euser`` becomes ``http://example.org/~user``.
+
+    ## Fix safety
+    Safe, except where decoding creates a ``.`` or ``..`` segment: that
+    segment would be removed on resolution while the encoded one is not, so
+    the fix is offered as unsafe there.
+
+    ## Reference
+    RFC 3986 s2.3, s6.2.2.2, s5.2.4.
+    """
+    value = ctx.value
+    for m in _ESCAPE_RE.finditer(value):
+        ch = chr(int(m.group(1), 16))
+        if ch not in UNRESERVED_ASCII:
+            continue
+        dots = ch == "." and _would_make_dot_segment(value, m.start(), m.end(), ".")
+        title = "Decode %s to %r" % (m.group(), ch)
+        fix = ctx.replace(title + (" (unsafe: creates a dot-segment)" if dots else ""),
+                          m.start(), m.end(), ch, not dots)
+        yield ctx.report(m.start(), m.end(), "%s encodes the unreserved character %r, which needs no encoding"
+                         % (m.group(), ch), [fix])
+
+
+@rule(name="double-percent-encoding", code="IRI405", family="percent-encoding", severity="warning",
+      needs=("percent",))
+def double_percent_encoding(ctx):
+    """A percent-encoding that was encoded again (``%25`` + two hex digits).
+
+    ## What it does
+    Flags ``%25`` followed by two hexadecimal digits, such as ``%2520``.
+
+    ## Why
+    It usually means a URI went through an encoder twice: the link then
+    asks for a literal ``%20`` instead of a space.  Double encoding is also
+    used to slip ``../`` past filters that decode once.
+
+    ## Example
+    ``http://example.org/a%2520b`` was probably ``http://example.org/a%20b``.
+
+    ## Fix safety
+    No fix: a literal ``%`` followed by hex digits is sometimes meant.
+
+    ## Reference
+    RFC 3986 s2.4.
+    """
+    value = ctx.value
+    for m in _DOUBLE_RE.finditer(value):
+        yield ctx.report(m.start(), m.end(), "%s looks double-encoded: it decodes to the escape '%%%s', not to a character"
+                         % (m.group(), m.group(1)))
+
+
+@rule(name="percent-encoded-text", code="IRI406", family="percent-encoding", severity="hint",
+      fix="safe", needs=("percent",))
+def percent_encoded_text(ctx):
+    """Readable text that is percent-encoded where an IRI could show it.
+
+    ## What it does
+    Flags runs of escapes that RFC 3987 s3.2 would decode to readable
+    characters (``%D7%A9%D7%9C%D7%95%D7%9D`` is ``שלום``), and offers the
+    IRI form.
+
+    ## Why
+    IRIs exist so that people read and write identifiers in their own
+    script.  A run of ``%XX`` hides the text from readers and reviewers,
+    including whatever spoof it may hold.
+
+    ## Example
+    ``http://example.org/%E6%97%A5%E6%9C%AC`` becomes
+    ``http://example.org/日本``.
+
+    ## Fix safety
+    Safe: the conversion follows RFC 3987 s3.2 and maps back to the same
+    URI; characters s3.2 keeps encoded (bidi controls, invisibles, spaces)
+    stay encoded.
+
+    ## Reference
+    RFC 3987 s3.2.
+    """
+    value = ctx.value
+    q = ctx.ref.query
+    for m in _RUN_RE.finditer(value):
+        run = m.group()
+        octets = bytes.fromhex(run.replace("%", ""))
+        if octets.isascii():
+            continue
+        in_query = q is not None and q.start <= m.start() < q.end
+        try:
+            text = octets.decode("utf-8")
+        except UnicodeDecodeError:
+            continue  # percent-encoded-non-utf8 reports it; partial runs stay
+        if any(ord(c) >= 0x80 and kept_encoded_in_iri(ord(c), in_query) for c in text):
+            continue
+        if any(ord(c) < 0x80 for c in text):
+            continue  # mixes ASCII escapes: leave it to the other rules
+        yield ctx.report(m.start(), m.end(), "%s is the percent-encoded text %r" % (run, text),
+                         [ctx.replace("Convert to IRI: %r" % text, m.start(), m.end(), text, True)])

@@ -1,0 +1,1 @@
+"""Rules of the preferred family (being written)."""

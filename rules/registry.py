@@ -1,0 +1,241 @@
+"""The rule registry.
+
+A rule is one function decorated with :func:`rule` in its family's module.
+Its docstring is its documentation (``irilint explain``, ``docs/rules.md``):
+a one-line summary, then the sections ``What it does``, ``Why``,
+``Example``, ``Fix safety`` and ``Reference``, each introduced by a
+``## `` heading.
+
+Codes: ``IRI`` + family digit + number.
+
+====  ==================  =====================================
+code  family              what
+====  ==================  =====================================
+0xx   syntax              the RFC 3987 grammar
+1xx   bidi                bidi controls and per-component rules
+2xx   lookalike           confusables, scripts, invisibles
+3xx   normalization       NFC and compatibility characters
+4xx   percent-encoding    escapes
+5xx   host                IDNA and Punycode
+6xx   preferred-form      RFC 3986 s6.2 normal forms
+9xx   meta                suppressions
+====  ==================  =====================================
+"""
+from __future__ import annotations
+
+import importlib
+import re
+from dataclasses import dataclass, field
+from typing import Callable, Dict, FrozenSet, Iterable, List, Optional
+
+from irilint.findings import Severity
+
+FAMILIES = (
+    "syntax", "bidi", "lookalike", "normalization", "percent-encoding",
+    "host", "preferred-form", "meta",
+)
+
+#: The modules that hold rules, one per family (imported on first use).
+RULE_MODULES = (
+    "irilint.rules.syntax",
+    "irilint.rules.bidi",
+    "irilint.rules.lookalike",
+    "irilint.rules.normalization",
+    "irilint.rules.percent",
+    "irilint.rules.host",
+    "irilint.rules.preferred",
+    "irilint.rules.meta",
+)
+
+#: When a rule runs on a reference: "always", or only when the reference
+#: has one of these traits.  Pure-ASCII references without "%" or "xn--"
+#: skip every rule that needs one (the fast path).
+TRAITS = ("non_ascii", "percent", "punycode")
+
+DOC_SECTIONS = ("What it does", "Why", "Example", "Fix safety", "Reference")
+
+_NAME_RE = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*\Z")
+_CODE_RE = re.compile(r"IRI[0-9]{3}\Z")
+
+
+@dataclass(eq=False)
+class Rule:
+    name: str
+    code: str
+    family: str
+    severity: Severity
+    enabled: bool
+    #: "safe", "unsafe", "sometimes" (safe in some cases) or "none"
+    fix: str
+    check: Callable
+    #: None: runs on every reference; else the traits that make it run.
+    needs: Optional[FrozenSet[str]] = None
+    #: "reference" rules see one reference; "document" rules see them all.
+    scope: str = "reference"
+    doc: str = ""
+    summary: str = ""
+
+    def __hash__(self) -> int:
+        return hash(self.code)
+
+    def __repr__(self) -> str:
+        return "<Rule %s %s>" % (self.code, self.name)
+
+    @property
+    def url_fragment(self) -> str:
+        return "%s-%s" % (self.code.lower(), self.name)
+
+
+_RULES: Dict[str, Rule] = {}
+_loaded = False
+
+
+def rule(
+    *,
+    name: str,
+    code: str,
+    family: str,
+    severity: str,
+    enabled: bool = True,
+    fix: str = "none",
+    needs: Optional[Iterable[str]] = None,
+    scope: str = "reference",
+) -> Callable[[Callable], Callable]:
+    """Register the decorated function as a rule.
+
+    A reference rule is called as ``check(ctx)`` with a
+    :class:`irilint.rules.context.RefContext` and yields findings made by
+    ``ctx.report``.  A document rule is called as ``check(doc)`` with a
+    :class:`irilint.rules.context.DocContext`.
+    """
+    if not _NAME_RE.match(name):
+        raise ValueError("rule name %r is not kebab-case" % name)
+    if not _CODE_RE.match(code):
+        raise ValueError("rule code %r is not IRInnn" % code)
+    if family not in FAMILIES:
+        raise ValueError("unknown family %r" % family)
+    if fix not in ("safe", "unsafe", "sometimes", "none"):
+        raise ValueError("unknown fix safety %r" % fix)
+    if needs is not None:
+        bad = set(needs) - set(TRAITS)
+        if bad:
+            raise ValueError("unknown traits %r" % sorted(bad))
+
+    def decorate(fn: Callable) -> Callable:
+        doc = _dedent_doc(fn.__doc__ or "")
+        summary = doc.strip().splitlines()[0].strip() if doc.strip() else ""
+        r = Rule(
+            name=name, code=code, family=family, severity=Severity.parse(severity),
+            enabled=enabled, fix=fix, check=fn,
+            needs=None if needs is None else frozenset(needs),
+            scope=scope, doc=doc, summary=summary,
+        )
+        for other in _RULES.values():
+            if other.code == code and other.name != name:
+                raise ValueError("code %s used by %s and %s" % (code, other.name, name))
+        _RULES[name] = r
+        fn.rule = r  # type: ignore[attr-defined]
+        return fn
+
+    return decorate
+
+
+def _dedent_doc(doc: str) -> str:
+    lines = doc.expandtabs().splitlines()
+    if not lines:
+        return ""
+    indents = [len(l) - len(l.lstrip()) for l in lines[1:] if l.strip()]
+    cut = min(indents) if indents else 0
+    return "\n".join([lines[0].strip()] + [l[cut:] for l in lines[1:]]).strip() + "\n"
+
+
+def load_rules() -> None:
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    for mod in RULE_MODULES:
+        importlib.import_module(mod)
+
+
+def all_rules() -> List[Rule]:
+    """Every rule, ordered by code."""
+    load_rules()
+    return sorted(_RULES.values(), key=lambda r: r.code)
+
+
+def get_rule(key: str) -> Optional[Rule]:
+    """A rule by name or code (any case)."""
+    load_rules()
+    k = key.strip()
+    if k in _RULES:
+        return _RULES[k]
+    ku = k.upper()
+    for r in _RULES.values():
+        if r.code == ku or r.name == k.lower():
+            return r
+    return None
+
+
+def resolve_selector(selector: str) -> List[Rule]:
+    """Rules matched by a selector: ``ALL``, a family, a name, a code or a
+    code prefix (``IRI1`` is every bidi rule).  Raises KeyError if none."""
+    load_rules()
+    s = selector.strip()
+    if s.upper() == "ALL":
+        return all_rules()
+    if s.lower() in FAMILIES:
+        return [r for r in all_rules() if r.family == s.lower()]
+    r = get_rule(s)
+    if r is not None:
+        return [r]
+    su = s.upper()
+    if su.startswith("IRI") and su[3:].isdigit():
+        found = [r for r in all_rules() if r.code.startswith(su)]
+        if found:
+            return found
+    raise KeyError(selector)
+
+
+def is_selector(selector: str) -> bool:
+    try:
+        resolve_selector(selector)
+        return True
+    except KeyError:
+        return False
+
+
+@dataclass
+class Selection:
+    """The rules in force and their severities, from select/ignore lists."""
+
+    rules: List[Rule] = field(default_factory=list)
+    severities: Dict[str, Severity] = field(default_factory=dict)
+
+    def severity_of(self, r: Rule) -> Severity:
+        return self.severities.get(r.name, r.severity)
+
+
+def select_rules(
+    select: Iterable[str] = (),
+    ignore: Iterable[str] = (),
+    extend_select: Iterable[str] = (),
+    severity: Optional[Dict[str, str]] = None,
+) -> Selection:
+    """ruff's model: ``select`` replaces the default set, ``extend-select``
+    adds to it, ``ignore`` removes; the most specific selector does not
+    matter, ignore always wins."""
+    select = list(select)
+    if select:
+        chosen = {r for s in select for r in resolve_selector(s)}
+    else:
+        chosen = {r for r in all_rules() if r.enabled}
+    for s in extend_select:
+        chosen.update(resolve_selector(s))
+    for s in ignore:
+        chosen.difference_update(resolve_selector(s))
+    sev: Dict[str, Severity] = {}
+    for key, level in (severity or {}).items():
+        for r in resolve_selector(key):
+            sev[r.name] = level if isinstance(level, Severity) else Severity.parse(level)
+    return Selection(sorted(chosen, key=lambda r: r.code), sev)

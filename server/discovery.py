@@ -1,0 +1,370 @@
+"""Which files to check: walking the paths given on the command line.
+
+* Files named explicitly are always yielded (even hidden or git-ignored
+  ones): the user asked for them.
+* Directories are walked recursively in sorted order, so output and exit
+  status do not depend on the filesystem's listing order.
+* VCS folders, hidden files and folders, ``node_modules``, ``__pycache__``
+  and ``.irilint_cache`` are skipped.
+* What git ignores is skipped when the directory is in a git work tree.
+  Git is asked once per repository root (``git ls-files``), never once per
+  file; without git, or outside a repository, nothing is filtered.
+* Symlinks to directories are followed; a link back to one of its own
+  ancestors is reported as a loop and the walk goes on.
+* Problems are *yielded* as :class:`DiscoveryError` values, in order with
+  the files, so one unreadable directory does not stop the run.
+
+Whether a file is text or binary is decided when it is read (``fileio``).
+"""
+from __future__ import annotations
+
+import errno
+import os
+import shutil
+import stat as stat_module
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Dict, FrozenSet, Iterator, List, Optional, Sequence, Set, Tuple, Union
+
+__all__ = ["DiscoveryError", "SKIPPED_DIR_NAMES", "iter_files"]
+
+VCS_DIR_NAMES: FrozenSet[str] = frozenset({".git", ".hg", ".svn", ".bzr", "_darcs"})
+
+#: Directory names never entered during a walk (hidden names are skipped too).
+SKIPPED_DIR_NAMES: FrozenSet[str] = VCS_DIR_NAMES | {"node_modules", "__pycache__", ".irilint_cache"}
+
+# Variables that would point git at some other repository than the one the
+# directory is in (they are set, for example, inside git hooks).
+_GIT_LOCATION_VARS = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR", "GIT_PREFIX")
+
+
+class DiscoveryError(Exception):
+    """A path that could not be examined; yielded, not raised, by :func:`iter_files`."""
+
+    def __init__(self, path: Union[str, os.PathLike], reason: str) -> None:
+        self.path = Path(path)
+        self.reason = reason
+        super().__init__(f"{path}: {reason}")
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, DiscoveryError) and (self.path, self.reason) == (other.path, other.reason)
+
+    def __hash__(self) -> int:
+        return hash((self.path, self.reason))
+
+    def __reduce__(self):
+        return (DiscoveryError, (str(self.path), self.reason))
+
+
+# ---------------------------------------------------------------------------
+# git
+
+
+@dataclass
+class _GitRepo:
+    """Files git does not ignore in one work tree, relative to its top."""
+
+    top: str
+    files: Set[str]
+    #: Every directory that holds a listed file, plus untracked directories
+    #: git reported whole (nested repositories).
+    dirs: Set[str] = field(default_factory=set)
+
+    def keeps_file(self, rel: str) -> bool:
+        return rel in self.files
+
+    def keeps_dir(self, rel: str) -> bool:
+        # A submodule is listed as a single (gitlink) entry.
+        return rel == "" or rel in self.dirs or rel in self.files
+
+
+@dataclass(frozen=True)
+class _GitView:
+    """Where a directory sits in a repository: (repo, path relative to top)."""
+
+    repo: _GitRepo
+    rel: str
+
+    def child(self, name: str) -> str:
+        return f"{self.rel}/{name}" if self.rel else name
+
+
+class _Git:
+    """Runs git, at most once per repository root for the file list."""
+
+    def __init__(self) -> None:
+        self.executable = shutil.which("git")
+        self._repos: Dict[str, Optional[_GitRepo]] = {}
+        env = dict(os.environ)
+        for var in _GIT_LOCATION_VARS:
+            env.pop(var, None)
+        env["GIT_OPTIONAL_LOCKS"] = "0"  # never take the index lock just to read
+        self._env = env
+
+    def _run(self, directory: str, *args: str) -> Optional[bytes]:
+        if self.executable is None:
+            return None
+        try:
+            proc = subprocess.run(
+                [self.executable, "-C", directory, *args],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                env=self._env,
+                check=False,
+            )
+        except OSError:
+            return None
+        return proc.stdout if proc.returncode == 0 else None
+
+    def view(self, directory: str) -> Optional[_GitView]:
+        """The repository ``directory`` is in, or ``None`` (not in a work tree)."""
+        out = self._run(directory, "rev-parse", "--is-inside-work-tree", "--show-toplevel", "--show-prefix")
+        if out is None:
+            return None
+        lines = os.fsdecode(out).split("\n")
+        if len(lines) < 3 or lines[0] != "true":
+            return None  # e.g. inside .git itself
+        top, prefix = lines[1], lines[2].rstrip("/")
+        repo = self._repo(top)
+        return None if repo is None else _GitView(repo, prefix)
+
+    def _repo(self, top: str) -> Optional[_GitRepo]:
+        if top not in self._repos:
+            out = self._run(top, "ls-files", "--cached", "--others", "--exclude-standard", "-z")
+            repo = None
+            if out is not None:
+                repo = _GitRepo(top, set())
+                for raw in out.split(b"\0"):
+                    if not raw:
+                        continue
+                    entry = os.fsdecode(raw)
+                    if entry.endswith("/"):  # an untracked nested repository
+                        entry = entry.rstrip("/")
+                        repo.dirs.add(entry)
+                    else:
+                        repo.files.add(entry)
+                    parent = entry.rpartition("/")[0]
+                    while parent and parent not in repo.dirs:
+                        repo.dirs.add(parent)
+                        parent = parent.rpartition("/")[0]
+            self._repos[top] = repo
+        return self._repos[top]
+
+    def is_ignored(self, path: str) -> bool:
+        """Whether git ignores ``path`` itself (one call, for explicit dirs)."""
+        if self.executable is None:
+            return False
+        parent, name = os.path.split(os.path.abspath(path))
+        try:
+            proc = subprocess.run(
+                [self.executable, "-C", parent, "check-ignore", "-q", "--", name],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                env=self._env,
+                check=False,
+            )
+        except OSError:
+            return False
+        return proc.returncode == 0
+
+
+# ---------------------------------------------------------------------------
+# the walk
+
+
+def _identity(st: os.stat_result, path: str) -> Tuple[object, ...]:
+    # Some filesystems (and Windows before Python 3.12) report inode 0;
+    # fall back to the resolved path then.
+    if st.st_ino:
+        return (st.st_dev, st.st_ino)
+    return ("path", os.path.normcase(os.path.realpath(path)))
+
+
+def _stat_error(path: str, exc: OSError) -> DiscoveryError:
+    if isinstance(exc, FileNotFoundError):
+        if os.path.lexists(path):
+            return DiscoveryError(path, "broken symbolic link")
+        return DiscoveryError(path, "no such file or directory")
+    if isinstance(exc, PermissionError):
+        return DiscoveryError(path, "permission denied")
+    if exc.errno == errno.ELOOP:
+        return DiscoveryError(path, "symlink loop")
+    return DiscoveryError(path, (exc.strerror or str(exc)).lower())
+
+
+def _skip_dir_name(name: str) -> bool:
+    return name.startswith(".") or name in SKIPPED_DIR_NAMES
+
+
+class _Walker:
+    def __init__(
+        self,
+        is_included: Optional[Callable[[Path], bool]],
+        respect_gitignore: bool,
+        force_exclude: bool,
+    ) -> None:
+        self.is_included = is_included
+        self.git = _Git() if respect_gitignore else None
+        self.force_exclude = force_exclude
+        self.seen_files: Set[Tuple[object, ...]] = set()
+        self.walked_dirs: Set[Tuple[object, ...]] = set()
+
+    def _new_file(self, st: os.stat_result, path: str) -> bool:
+        ident = _identity(st, path)
+        if ident in self.seen_files:
+            return False
+        self.seen_files.add(ident)
+        return True
+
+    def explicit(self, given: str) -> Iterator[Union[Path, DiscoveryError]]:
+        try:
+            st = os.stat(given)
+        except OSError as exc:
+            yield _stat_error(given, exc)
+            return
+        path = Path(given)
+        if stat_module.S_ISDIR(st.st_mode):
+            if self.force_exclude and self.is_included is not None and not self.is_included(path):
+                return
+            yield from self.walk(given, st)
+        elif stat_module.S_ISREG(st.st_mode):
+            if self.force_exclude and self.is_included is not None and not self.is_included(path):
+                return
+            if self._new_file(st, given):
+                yield path
+        else:
+            yield DiscoveryError(given, "not a regular file or directory")
+
+    def _root_view(self, directory: str) -> Optional[_GitView]:
+        if self.git is None:
+            return None
+        view = self.git.view(directory)
+        if view is None:
+            return None
+        # A directory the user named that git ignores as a whole is checked
+        # anyway (its contents would otherwise all be dropped), the same as
+        # an explicitly named file.
+        if view.rel and not view.repo.keeps_dir(view.rel) and self.git.is_ignored(directory):
+            return None
+        return view
+
+    def walk(self, root: str, root_st: os.stat_result) -> Iterator[Union[Path, DiscoveryError]]:
+        root_id = _identity(root_st, root)
+        if root_id in self.walked_dirs:
+            return
+        self.walked_dirs.add(root_id)
+        # A stack of frames, one per open directory, each with an iterator over
+        # its sorted entries: entering a subdirectory pushes a frame, so the
+        # order is a sorted pre-order (like `find` on sorted listings) without
+        # recursion limits on deep trees.
+        stack: List[_Frame] = []
+        frame = self._open(root, frozenset({root_id}), self._root_view(root))
+        if isinstance(frame, DiscoveryError):
+            yield frame
+            return
+        stack.append(frame)
+        while stack:
+            frame = stack[-1]
+            entry = next(frame.entries, None)
+            if entry is None:
+                stack.pop()
+                continue
+            result = self._visit(frame, entry)
+            if result is None:
+                continue
+            if isinstance(result, _Frame):
+                stack.append(result)
+            else:
+                yield result
+
+    def _open(
+        self, directory: str, ancestors: FrozenSet[Tuple[object, ...]], view: Optional[_GitView]
+    ) -> Union["_Frame", DiscoveryError]:
+        try:
+            with os.scandir(directory) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError as exc:
+            return _stat_error(directory, exc)
+        return _Frame(directory, iter(entries), ancestors, view)
+
+    def _visit(self, frame: "_Frame", entry: os.DirEntry) -> Union[Path, DiscoveryError, "_Frame", None]:
+        name = entry.name
+        path = os.path.join(frame.directory, name)
+        try:
+            is_link = entry.is_symlink()
+            st = os.stat(path)  # follows symlinks
+        except OSError as exc:
+            if isinstance(exc, FileNotFoundError):
+                return None  # dangling symlink (or vanished): nothing to check
+            return _stat_error(path, exc)
+
+        if stat_module.S_ISDIR(st.st_mode):
+            if _skip_dir_name(name):
+                return None
+            view = frame.view
+            child_view: Optional[_GitView] = None
+            if view is not None:
+                rel = view.child(name)
+                if not view.repo.keeps_dir(rel):
+                    return None
+                child_view = _GitView(view.repo, rel)
+            if self.is_included is not None and not self.is_included(Path(path)):
+                return None
+            ident = _identity(st, path)
+            if ident in frame.ancestors:
+                return DiscoveryError(path, "symlink loop")
+            if ident in self.walked_dirs:
+                return None  # reached before through another link: no duplicates
+            self.walked_dirs.add(ident)
+            if self.git is not None and (is_link or os.path.lexists(os.path.join(path, ".git"))):
+                # A nested repository, or a link that may lead anywhere: ask
+                # git where this directory really is.  The containing repo
+                # already decided the directory itself is not ignored.
+                child_view = self.git.view(path)
+            opened = self._open(path, frame.ancestors | {ident}, child_view)
+            return opened
+
+        if stat_module.S_ISREG(st.st_mode):
+            if name.startswith("."):
+                return None
+            view = frame.view
+            if view is not None and not view.repo.keeps_file(view.child(name)):
+                return None
+            if self.is_included is not None and not self.is_included(Path(path)):
+                return None
+            if not self._new_file(st, path):
+                return None
+            return Path(path)
+
+        return None  # FIFOs, sockets, devices: reading them could block
+
+
+@dataclass
+class _Frame:
+    directory: str
+    entries: Iterator[os.DirEntry]
+    ancestors: FrozenSet[Tuple[object, ...]]
+    view: Optional[_GitView]
+
+
+def iter_files(
+    paths: Sequence[Union[str, "os.PathLike[str]"]],
+    *,
+    is_included: Optional[Callable[[Path], bool]] = None,
+    respect_gitignore: bool = True,
+    force_exclude: bool = False,
+) -> Iterator[Union[Path, DiscoveryError]]:
+    """Yield the files to check under ``paths``, and problems met on the way.
+
+    ``is_included`` (e.g. ``functools.partial(config.is_included, settings)``)
+    prunes directories and filters files found by walking; explicitly named
+    files and directories bypass it unless ``force_exclude`` is true (useful
+    when a tool such as pre-commit passes every changed file by name).
+    The same file is never yielded twice, whichever way it is reached.
+    """
+    walker = _Walker(is_included, respect_gitignore, force_exclude)
+    for given in paths:
+        yield from walker.explicit(os.fspath(given))

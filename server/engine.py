@@ -1,0 +1,333 @@
+"""The engine: text -> scanner -> references -> rules -> findings.
+
+One engine serves the CLI and the language server.  It never imports pygls.
+"""
+from __future__ import annotations
+
+import re
+import sys
+from dataclasses import dataclass, field
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
+
+from .findings import Edit, Finding, Fix, Severity
+from .iri import parse
+from .lines import LineIndex
+
+_SUPPRESS_RE = re.compile(r"irilint:\s*ignore(-file)?(?:\[([^\]\n]*)\])?")
+
+
+@dataclass
+class Suppression:
+    """An ``irilint: ignore[...]`` comment."""
+
+    line: int
+    start: int  # offsets of the marker text in the document
+    end: int
+    selectors: Tuple[str, ...]  # empty: every rule
+    whole_file: bool
+    used: bool = False
+
+    def matches(self, finding: Finding) -> bool:
+        if not self.selectors:
+            return True
+        r = finding.rule
+        for s in self.selectors:
+            su = s.upper()
+            if s == r.name or su == r.code or s.lower() == r.family or (
+                su.startswith("IRI") and r.code.startswith(su)
+            ):
+                return True
+        return False
+
+
+@dataclass
+class CheckResult:
+    findings: List[Finding]
+    suppressed: int = 0
+    #: internal errors of rules, as messages (a rule bug must not lose the
+    #: other findings, nor crash an editor)
+    errors: List[str] = field(default_factory=list)
+    references: int = 0
+
+
+def find_suppressions(text: str, index: Optional[LineIndex] = None) -> List[Suppression]:
+    if "irilint:" not in text:
+        return []
+    index = index or LineIndex(text)
+    out: List[Suppression] = []
+    for m in _SUPPRESS_RE.finditer(text):
+        sel = tuple(s.strip() for s in (m.group(2) or "").split(",") if s.strip())
+        out.append(Suppression(index.line_of(m.start()), m.start(), m.end(), sel, bool(m.group(1))))
+    return out
+
+
+class Engine:
+    """Checks documents with a set of rules.
+
+    ``settings`` is an :class:`irilint.config.Settings` (or None for the
+    defaults); the rule selection is computed once per settings object.
+    """
+
+    def __init__(self) -> None:
+        self._selections: Dict[Any, Any] = {}
+
+    def selection_for(self, settings: Any) -> Any:
+        from irilint.rules.registry import select_rules
+
+        key = id(settings) if settings is not None else None
+        sel = self._selections.get(key)
+        if sel is None or sel[0] is not settings:
+            if settings is None:
+                selection = select_rules()
+            else:
+                selection = select_rules(
+                    select=getattr(settings, "select", ()) or (),
+                    ignore=tuple(getattr(settings, "ignore", ()) or ())
+                    + tuple(getattr(settings, "extend_ignore", ()) or ()),
+                    extend_select=getattr(settings, "extend_select", ()) or (),
+                    severity=dict(getattr(settings, "severity", ()) or ()),
+                )
+            sel = (settings, selection)
+            self._selections[key] = sel
+        return sel[1]
+
+    def check_text(
+        self,
+        text: str,
+        *,
+        path: Optional[str] = None,
+        language_id: Optional[str] = None,
+        settings: Any = None,
+        run_state: Optional[Dict[str, Any]] = None,
+        scanner: Any = None,
+        index: Optional[LineIndex] = None,
+    ) -> CheckResult:
+        from irilint.rules.context import DocContext, DocumentInfo, RefContext
+
+        selection = self.selection_for(settings)
+        rules = list(selection.rules)
+        if path is not None and settings is not None:
+            rules = _drop_per_file_ignored(rules, settings, path)
+        if scanner is None:
+            from irilint.scanners import scanner_for
+
+            extensions = dict(getattr(settings, "extensions", ()) or ()) if settings is not None else None
+            scanner = scanner_for(path=path, language_id=language_id, extensions=extensions)
+        doc = DocumentInfo(text=text, path=path, scanner=scanner.name, settings=settings,
+                           run_state=run_state if run_state is not None else {})
+        result = CheckResult([])
+
+        suppressions = find_suppressions(text, index)
+        file_wide = [s for s in suppressions if s.whole_file]
+        if any(not s.selectors for s in file_wide):
+            for s in file_wide:
+                s.used = True
+            return result
+
+        always = [r for r in rules if r.scope == "reference" and r.needs is None]
+        by_trait = [r for r in rules if r.scope == "reference" and r.needs is not None]
+        doc_rules = [r for r in rules if r.scope == "document"]
+
+        findings: List[Finding] = []
+        contexts: List[RefContext] = []
+        for cand in scanner.scan(text):
+            value = cand.value
+            ref = parse(value)
+            ctx = RefContext(cand, ref, doc)
+            contexts.append(ctx)
+            run = always
+            if by_trait:
+                traits = set()
+                if not value.isascii():
+                    traits.add("non_ascii")
+                if "%" in value:
+                    traits.add("percent")
+                if "xn--" in value or "XN--" in value.upper():
+                    traits.add("punycode")
+                if traits:
+                    run = always + [r for r in by_trait if r.needs & traits]
+            for r in run:
+                ctx.rule = r
+                ctx.severity = selection.severity_of(r)
+                try:
+                    findings.extend(r.check(ctx) or ())
+                except Exception as exc:  # a rule bug must not lose the rest
+                    result.errors.append("rule %s failed on %r: %s: %s" % (
+                        r.name, value[:200], exc.__class__.__name__, exc))
+        result.references = len(contexts)
+        for r in doc_rules:
+            if r.name == "unused-suppression":
+                continue
+            dctx = DocContext(doc, contexts)
+            dctx.rule = r
+            dctx.severity = selection.severity_of(r)
+            try:
+                findings.extend(r.check(dctx) or ())
+            except Exception as exc:
+                result.errors.append("rule %s failed: %s: %s" % (r.name, exc.__class__.__name__, exc))
+
+        if suppressions:
+            index = index or LineIndex(text)
+            kept: List[Finding] = []
+            for f in findings:
+                line = index.line_of(f.start)
+                hit = False
+                for s in suppressions:
+                    if (s.whole_file or s.line == line) and s.matches(f):
+                        s.used = True
+                        hit = True
+                if hit:
+                    result.suppressed += 1
+                else:
+                    kept.append(f)
+            findings = kept
+            unused_rule = next((r for r in rules if r.name == "unused-suppression"), None)
+            if unused_rule is not None:
+                findings.extend(_unused_suppressions(
+                    unused_rule, selection.severity_of(unused_rule), suppressions, text,
+                    index, scanner, path))
+        findings.sort(key=Finding.sort_key)
+        result.findings = findings
+        return result
+
+
+def _drop_per_file_ignored(rules: List[Any], settings: Any, path: str) -> List[Any]:
+    try:
+        from . import config
+    except ImportError:  # pragma: no cover
+        return rules
+    selectors = config.per_file_ignores_for(settings, path)
+    if not selectors:
+        return rules
+    from irilint.rules.registry import resolve_selector
+
+    drop = set()
+    for s in selectors:
+        try:
+            drop.update(r.name for r in resolve_selector(s))
+        except KeyError:
+            pass
+    return [r for r in rules if r.name not in drop]
+
+
+def _unused_suppressions(rule, severity, suppressions, text, index, scanner, path) -> List[Finding]:
+    out: List[Finding] = []
+    for s in suppressions:
+        if s.used:
+            continue
+        start, end = _comment_bounds(text, index, s, scanner)
+        what = "irilint: ignore" + ("-file" if s.whole_file else "")
+        if s.selectors:
+            what += "[%s]" % ", ".join(s.selectors)
+        fix = Fix("Remove unused suppression", (Edit(start, end, ""),), True)
+        out.append(Finding(rule=rule, severity=severity,
+                           message="unused suppression: '%s' suppresses nothing" % what,
+                           start=s.start, end=s.end, fixes=[fix],
+                           ref_start=s.start, ref_end=s.end, iri="", path=path))
+    return out
+
+
+def _comment_bounds(text: str, index: LineIndex, s: Suppression, scanner) -> Tuple[int, int]:
+    """The span to delete to remove a suppression: its whole comment when
+    the comment holds nothing else, with the space before it."""
+    line_start = index.starts[s.line]
+    line_end = index.line_end(s.line)
+    for syntax in getattr(scanner, "comments", ()):
+        p = text.rfind(syntax.prefix, line_start, s.start)
+        if p < 0:
+            continue
+        inner_before = text[p + len(syntax.prefix):s.start]
+        if inner_before.strip():
+            continue
+        if syntax.suffix:
+            q = text.find(syntax.suffix, s.end, line_end)
+            if q < 0 or text[s.end:q].strip():
+                continue
+            end = q + len(syntax.suffix)
+        else:
+            if text[s.end:line_end].strip():
+                continue
+            end = line_end
+        start = p
+        while start > line_start and text[start - 1] in " \t":
+            start -= 1
+        return start, end
+    return s.start, s.end
+
+
+_DEFAULT_ENGINE: Optional[Engine] = None
+
+
+def default_engine() -> Engine:
+    global _DEFAULT_ENGINE
+    if _DEFAULT_ENGINE is None:
+        _DEFAULT_ENGINE = Engine()
+    return _DEFAULT_ENGINE
+
+
+def check_text(text: str, **kwargs: Any) -> List[Finding]:
+    """Convenience: the findings of ``text`` with the default engine."""
+    return default_engine().check_text(text, **kwargs).findings
+
+
+def fixes_to_apply(findings: Iterable[Finding], unsafe: bool = False) -> List[Edit]:
+    """Non-overlapping edits of the first applicable fix of each finding,
+    in document order; a fix whose edits overlap an earlier one is left for
+    the next pass (``--fix`` loops until nothing changes)."""
+    chosen: List[Edit] = []
+    taken: List[Tuple[int, int]] = []
+    for f in sorted(findings, key=Finding.sort_key):
+        for fx in f.fixes:
+            if not fx.safe and not unsafe:
+                continue
+            if any(_overlaps(e.start, e.end, a, b) for e in fx.edits for a, b in taken):
+                break
+            chosen.extend(fx.edits)
+            taken.extend((e.start, e.end) for e in fx.edits)
+            break
+    chosen.sort(key=lambda e: (e.start, e.end))
+    return chosen
+
+
+def _overlaps(s1: int, e1: int, s2: int, e2: int) -> bool:
+    if s1 == e1 and s2 == e2:
+        return s1 == s2
+    return s1 < e2 and s2 < e1 or (s1 == e1 and s2 <= s1 < e2) or (s2 == e2 and s1 <= s2 < e1)
+
+
+class _WholeTextScanner:
+    """Treats the whole text as one reference (for rule tests and the
+    ``check_reference`` helper)."""
+
+    name = "reference"
+    comments = ()
+
+    def scan(self, text: str):
+        from irilint.scanners.base import Candidate
+
+        return [Candidate(0, len(text), text)] if text else []
+
+
+def check_reference(value: str, select: Optional[Sequence[str]] = None, settings: Any = None,
+                    run_state: Optional[Dict[str, Any]] = None) -> List[Finding]:
+    """The findings of one IRI reference, with the given rules (by name,
+    code or family; default: the rules enabled by default)."""
+    engine = Engine()
+    if select is not None:
+        from irilint.rules.registry import select_rules
+
+        class _S:  # a minimal settings object
+            pass
+
+        s = _S()
+        s.select = tuple(select)  # type: ignore[attr-defined]
+        s.ignore = ()  # type: ignore[attr-defined]
+        s.extend_select = ()  # type: ignore[attr-defined]
+        s.severity = ()  # type: ignore[attr-defined]
+        if settings is not None:
+            for k, v in vars(settings).items() if hasattr(settings, "__dict__") else ():
+                setattr(s, k, v)
+            s.select = tuple(select)  # type: ignore[attr-defined]
+        settings = s
+    return engine.check_text(value, settings=settings, scanner=_WholeTextScanner(),
+                             run_state=run_state).findings

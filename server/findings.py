@@ -1,0 +1,76 @@
+"""What rules produce: findings with their fixes, in document offsets."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import IntEnum
+from typing import TYPE_CHECKING, List, Optional, Tuple
+
+if TYPE_CHECKING:  # pragma: no cover
+    from irilint.rules.registry import Rule
+
+
+class Severity(IntEnum):
+    """Ordered, so ``--fail-level`` compares with ``>=``."""
+
+    HINT = 1
+    INFO = 2
+    WARNING = 3
+    ERROR = 4
+
+    @classmethod
+    def parse(cls, name: str) -> "Severity":
+        try:
+            return cls[name.strip().upper()]
+        except KeyError:
+            raise ValueError(
+                "unknown severity %r (expected error, warning, info or hint)" % name
+            ) from None
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Replace ``document[start:end]`` with ``new_text`` (code point offsets)."""
+
+    start: int
+    end: int
+    new_text: str
+
+
+@dataclass(frozen=True)
+class Fix:
+    title: str
+    edits: Tuple[Edit, ...]
+    #: A safe fix changes neither what a reader sees nor where the link leads
+    #: (up to RFC 3986 s6.2.2 equivalence); only safe fixes apply by default.
+    safe: bool
+
+
+@dataclass
+class Finding:
+    rule: "Rule"
+    severity: Severity
+    message: str
+    start: int
+    end: int
+    fixes: List[Fix] = field(default_factory=list)
+    #: span of the whole IRI reference in the document, and its value
+    ref_start: int = 0
+    ref_end: int = 0
+    iri: str = ""
+    #: filled by the engine for output: path and (line, column) 0-based
+    path: Optional[str] = None
+
+    @property
+    def code(self) -> str:
+        return self.rule.code
+
+    @property
+    def name(self) -> str:
+        return self.rule.name
+
+    def sort_key(self) -> Tuple[int, int, str]:
+        return (self.start, self.end, self.rule.code)

@@ -1,0 +1,323 @@
+"""HTML and XML: IRI attributes, and bare IRIs in text, comments and CDATA.
+
+A small linear tokenizer (``html.parser`` gives no offsets):
+
+* Start tags are split into attributes (double-, single- and unquoted
+  values).  Attributes that hold an IRI reference (:data:`IRI_ATTRIBUTES`,
+  ``xmlns:*``) give the whole value -- relative references included, ASCII
+  whitespace around it stripped, empty values skipped -- as one candidate;
+  ``srcset`` gives each image URL, list attributes (``ping``, ``archive``,
+  ``itemtype``, ``xsi:schemaLocation``) each token, and
+  ``<meta http-equiv=refresh content="0; url=...">`` its URL.  Any other
+  attribute value is searched for bare IRIs (``content="https://..."``).
+* Character references are decoded with an offset map, so a finding on the
+  U+202E that ``&#x202E;`` stands for points at those 8 characters.
+* Text content is searched for bare IRIs (references decoded); so are
+  comments, ``<![CDATA[...]]>``, doctypes and processing instructions (not
+  decoded, as a parser would not).  In HTML, ``<script>``/``<style>`` and the
+  other raw-text elements are scanned as text up to their end tag, so a
+  ``<`` in script code is not taken for a tag.
+* A start tag that runs to the end of the document (no ``>``, or an
+  unterminated quote) is not a tag: the rest is read as text.  Browsers
+  would drop it; reading it as text still finds the IRIs in it, and it keeps
+  the tokenizer linear.
+"""
+from __future__ import annotations
+
+import re
+from typing import List, NamedTuple, Optional, Tuple
+
+from ._common import ASCII_SPACE, Decoded, finalize
+from ._decode import decode_charrefs
+from .base import Candidate, CommentSyntax, Scanner
+from .text import find_iris, scan_decoded
+
+#: Attributes whose whole value is one IRI reference (compared lowercased).
+IRI_ATTRIBUTES = frozenset((
+    "href", "src", "action", "cite", "data", "poster", "formaction",
+    "background", "longdesc", "usemap", "manifest", "codebase", "icon",
+    "profile", "itemid", "lowsrc", "dynsrc", "classid", "vocab",
+    "xmlns", "xml:base", "rdf:about", "rdf:resource", "rdf:datatype",
+    "xlink:href", "xlink:role", "xlink:arcrole",
+    "xsi:nonamespaceschemalocation",
+))
+#: Attributes holding a whitespace-separated list of IRI references.
+LIST_ATTRIBUTES = frozenset((
+    "ping", "archive", "itemtype", "xsi:schemalocation"))
+#: Attributes holding an image candidate list (URL + descriptor, commas).
+SRCSET_ATTRIBUTES = frozenset(("srcset", "imagesrcset"))
+
+#: HTML elements whose content is text up to their end tag; the value says
+#: whether character references are decoded in it (RCDATA) or not.
+_RAW_TEXT_ELEMENTS = {
+    "script": False, "style": False, "xmp": False, "iframe": False,
+    "noembed": False, "noframes": False, "plaintext": False,
+    "textarea": True, "title": True,
+}
+
+_HTML_TAG_NAME_RX = re.compile(r"[A-Za-z][^\s/>]*")
+# XML names start with a letter, "_", ":" or any non-ASCII character.
+_XML_TAG_NAME_RX = re.compile(r"[A-Za-z_:\u0080-\U0010ffff][^\s/>]*")
+_ATTR_NAME_RX = re.compile(r"[^\s/>][^\s/>=]*")
+_SPACE_RX = re.compile(r"[ \t\n\r\f]*")
+_UNQUOTED_RX = re.compile(r"[^ \t\n\r\f>]*")
+_REFRESH_URL_RX = re.compile(
+    r"[ \t\n\r\f]*[0-9.]*[ \t\n\r\f]*[;,]?[ \t\n\r\f]*"
+    r"(?:[Uu][Rr][Ll][ \t\n\r\f]*=[ \t\n\r\f]*)?")
+
+
+class Attribute(NamedTuple):
+    """One attribute of a start tag; ``start == -1`` when it has no value."""
+
+    name: str  # lowercased
+    start: int  # value span in the document, quotes excluded
+    end: int
+
+
+class Tag(NamedTuple):
+    name: str  # lowercased
+    start: int  # offset of "<"
+    end: int  # offset after ">"
+    attributes: List[Attribute]
+
+
+def parse_start_tag(text: str, lt: int, hi: int, xml: bool = False
+                    ) -> Tuple[Optional[Tag], int]:
+    """Parse the start tag at ``text[lt] == "<"``, not reading past ``hi``.
+
+    Returns ``(tag, scanned)``: ``tag`` is ``None`` when there is no tag
+    there or it does not end before ``hi``; ``scanned`` is how far the parse
+    read, so callers can avoid re-reading the same text.
+    """
+    rx = _XML_TAG_NAME_RX if xml else _HTML_TAG_NAME_RX
+    m = rx.match(text, lt + 1, hi)
+    if m is None:
+        return None, lt + 1
+    name = m.group().lower()
+    p = m.end()
+    attrs: List[Attribute] = []
+    space = _SPACE_RX.match
+    while True:
+        p = space(text, p, hi).end()
+        if p >= hi:
+            return None, hi
+        c = text[p]
+        if c == ">":
+            return Tag(name, lt, p + 1, attrs), p + 1
+        if c == "/":
+            p += 1
+            continue
+        m = _ATTR_NAME_RX.match(text, p, hi)
+        attr_name = m.group().lower()
+        p = m.end()
+        q = space(text, p, hi).end()
+        if q < hi and text[q] == "=":
+            q = space(text, q + 1, hi).end()
+            if q < hi and text[q] in "\"'":
+                close = text.find(text[q], q + 1, hi)
+                if close < 0:
+                    return None, hi
+                attrs.append(Attribute(attr_name, q + 1, close))
+                p = close + 1
+            else:
+                e = _UNQUOTED_RX.match(text, q, hi).end()
+                attrs.append(Attribute(attr_name, q, e))
+                p = e
+        else:
+            attrs.append(Attribute(attr_name, -1, -1))
+
+
+def _split_tokens(piece: Decoded, i: int, j: int, context: str
+                  ) -> List[Candidate]:
+    """Each whitespace-separated token of ``piece.value[i:j]``."""
+    out = []
+    v = piece.value
+    while True:
+        while i < j and v[i] in ASCII_SPACE:
+            i += 1
+        if i >= j:
+            return out
+        k = i
+        while k < j and v[k] not in ASCII_SPACE:
+            k += 1
+        out.append(piece.candidate(i, k, context))
+        i = k
+
+
+def _srcset_urls(piece: Decoded, context: str) -> List[Candidate]:
+    """The URLs of an image candidate list (HTML "parse a srcset")."""
+    out = []
+    v = piece.value
+    n = len(v)
+    i = 0
+    while i < n:
+        while i < n and (v[i] in ASCII_SPACE or v[i] == ","):
+            i += 1
+        if i >= n:
+            break
+        k = i
+        while k < n and v[k] not in ASCII_SPACE:
+            k += 1
+        url_end = k
+        if v[k - 1] == ",":
+            # "a.png,b.png": the commas end the URL, no descriptors follow.
+            while url_end > i and v[url_end - 1] == ",":
+                url_end -= 1
+        else:
+            # Skip the descriptors ("2x", "100w") up to the next comma,
+            # which may sit inside parentheses in future descriptor syntax.
+            depth = 0
+            while k < n and not (v[k] == "," and depth == 0):
+                if v[k] == "(":
+                    depth += 1
+                elif v[k] == ")" and depth:
+                    depth -= 1
+                k += 1
+        if url_end > i:
+            out.append(piece.candidate(i, url_end, context))
+        i = k
+    return out
+
+
+def _refresh_url(piece: Decoded, context: str) -> List[Candidate]:
+    """The URL in a refresh ``content`` value: ``5; url='http://...'``."""
+    v = piece.value
+    i = _REFRESH_URL_RX.match(v).end()
+    j = len(v)
+    if i < j and v[i] in "\"'":
+        close = v.find(v[i], i + 1)
+        i += 1
+        if close >= 0:
+            j = close
+    i, j = piece.strip_span(i, j)
+    return [piece.candidate(i, j, context)] if i < j else []
+
+
+def tag_candidates(text: str, tag: Tag, xml: bool = False) -> List[Candidate]:
+    """Candidates in the attribute values of a start tag."""
+    out: List[Candidate] = []
+    refresh = False
+    if tag.name == "meta":
+        for a in tag.attributes:
+            if a.name == "http-equiv" and a.start >= 0:
+                refresh = text[a.start:a.end].strip(ASCII_SPACE).lower() == "refresh"
+    for a in tag.attributes:
+        if a.start < 0 or a.start == a.end:
+            continue
+        piece = decode_charrefs(text, a.start, a.end, attribute=True, xml=xml)
+        name = a.name
+        if name in IRI_ATTRIBUTES or name.startswith("xmlns:"):
+            i, j = piece.strip_span()
+            if i < j:
+                out.append(piece.candidate(i, j, "html-attr"))
+        elif name in LIST_ATTRIBUTES:
+            out.extend(_split_tokens(piece, 0, len(piece.value), "html-attr"))
+        elif name in SRCSET_ATTRIBUTES:
+            out.extend(_srcset_urls(piece, "html-attr"))
+        elif refresh and name == "content":
+            out.extend(_refresh_url(piece, "html-attr"))
+        else:
+            out.extend(scan_decoded(piece, "bare"))
+    return out
+
+
+def _text_candidates(text: str, lo: int, hi: int, xml: bool, decode: bool,
+                     context: str = "bare") -> List[Candidate]:
+    if lo >= hi:
+        return []
+    if decode and text.find("&", lo, hi) >= 0:
+        return scan_decoded(decode_charrefs(text, lo, hi, xml=xml), context)
+    return find_iris(text, lo, hi, context)
+
+
+def _find_end_tag(text: str, name: str, pos: int) -> int:
+    """Offset of ``</name`` (any case) at or after ``pos``, or -1."""
+    rx = _END_TAG_RX.get(name)
+    if rx is None:
+        rx = _END_TAG_RX[name] = re.compile(
+            "</" + re.escape(name) + r"(?=[\s/>])", re.IGNORECASE)
+    m = rx.search(text, pos)
+    return m.start() if m else -1
+
+
+_END_TAG_RX: dict = {}
+
+
+def scan_markup(text: str, xml: bool = False) -> List[Candidate]:
+    """All candidates in an HTML (``xml=False``) or XML document."""
+    n = len(text)
+    out: List[Candidate] = []
+    text_start = 0  # start of the pending run of text content
+    pos = 0
+    while True:
+        lt = text.find("<", pos)
+        if lt < 0:
+            break
+        if text.startswith("<!--", lt):
+            out.extend(_text_candidates(text, text_start, lt, xml, True))
+            close = text.find("-->", lt + 4)
+            body_end = close if close >= 0 else n
+            out.extend(find_iris(text, lt + 4, body_end, "comment"))
+            pos = text_start = body_end + 3 if close >= 0 else n
+            continue
+        if text.startswith("<![CDATA[", lt):
+            out.extend(_text_candidates(text, text_start, lt, xml, True))
+            close = text.find("]]>", lt + 9)
+            body_end = close if close >= 0 else n
+            out.extend(find_iris(text, lt + 9, body_end))
+            pos = text_start = body_end + 3 if close >= 0 else n
+            continue
+        if text.startswith("<!", lt) or text.startswith("<?", lt):
+            # Doctype, processing instruction or bogus comment: their quoted
+            # system identifiers and pseudo-attributes hold IRIs; the quotes
+            # end them.
+            out.extend(_text_candidates(text, text_start, lt, xml, True))
+            close = text.find(">", lt + 2)
+            body_end = close if close >= 0 else n
+            out.extend(find_iris(text, lt + 2, body_end))
+            pos = text_start = body_end + 1 if close >= 0 else n
+            continue
+        if text.startswith("</", lt):
+            close = text.find(">", lt + 2)
+            if close < 0:
+                break  # the rest is text
+            out.extend(_text_candidates(text, text_start, lt, xml, True))
+            pos = text_start = close + 1
+            continue
+        tag, scanned = parse_start_tag(text, lt, n, xml)
+        if tag is None:
+            if scanned >= n:
+                break  # an unterminated tag: the rest is text
+            pos = lt + 1
+            continue
+        out.extend(_text_candidates(text, text_start, lt, xml, True))
+        out.extend(tag_candidates(text, tag, xml))
+        pos = text_start = tag.end
+        if not xml and tag.name in _RAW_TEXT_ELEMENTS:
+            close = _find_end_tag(text, tag.name, tag.end)
+            body_end = close if close >= 0 else n
+            out.extend(_text_candidates(text, tag.end, body_end, xml,
+                                        _RAW_TEXT_ELEMENTS[tag.name]))
+            pos = text_start = body_end
+    out.extend(_text_candidates(text, text_start, n, xml, True))
+    return finalize(out)
+
+
+class HtmlScanner(Scanner):
+    """HTML documents (and XHTML read leniently)."""
+
+    name = "html"
+    comments = (CommentSyntax("<!--", "-->"),)
+
+    def scan(self, text: str) -> List[Candidate]:
+        return scan_markup(text, xml=False)
+
+
+class XmlScanner(Scanner):
+    """XML documents: SVG, RDF/XML, OWL, Atom, XSD, ..."""
+
+    name = "xml"
+    comments = (CommentSyntax("<!--", "-->"),)
+
+    def scan(self, text: str) -> List[Candidate]:
+        return scan_markup(text, xml=True)

@@ -1,0 +1,202 @@
+"""Bare IRIs in running text: the building block of every scanner.
+
+What counts as an IRI in prose (RFC 3987 s7.3: "a non-ASCII character should
+not be taken as the indication of the end of an IRI"):
+
+* ``scheme://...`` for any syntactically valid scheme
+  (``ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )``, case-insensitive), and
+  ``scheme:...`` without ``//`` for a short list of well-known schemes
+  (:data:`SCHEMES_WITHOUT_SLASHES`).  ``www.`` hosts without a scheme are not
+  reported: they are not IRIs, only things a browser would complete.
+* The scheme must not be glued to a preceding ASCII letter or digit
+  (``xhttp://`` is not ``http://``).  Letters of other scripts do not count:
+  Japanese, Chinese or Thai prose puts IRIs right next to its words.
+* The IRI runs until whitespace (any Unicode space, U+2028/U+2029 too), an
+  ASCII control, or a character never allowed in an IRI:
+  ``" < > ` { } | \\ ^``.  Everything else stays, in particular bidi
+  controls (U+202A..U+202E, U+2066..U+2069, U+200E/U+200F, U+061C) and
+  invisible characters (U+200B...) inside the IRI: they are exactly what a
+  spoofing linter must see.
+* Trailing sentence punctuation (ASCII and full-width/CJK: ``.,;:!?'"*_~``,
+  ``。、，：；！？``, closing typographic quotes) is dropped, and so are closing
+  brackets ``) ] ） 】 」 』 〉 》`` without a matching opener inside the IRI:
+  ``(see http://a.b/c)`` gives ``http://a.b/c`` but
+  ``http://en.wikipedia.org/wiki/Foo_(bar)`` keeps its parentheses.
+* ``<http://...>`` and ``<URL:http://...>``: the angle brackets delimit the
+  reference (RFC 3986 Appendix C).  Inside them trailing punctuation is kept
+  and the reference may contain spaces and line breaks (but not a blank
+  line).  The whitespace is kept verbatim in the value -- Appendix C tells
+  readers to drop it, and the linter's job is to say that it is there.
+
+Linear time: the search is anchored on ``:`` with one compiled regex whose
+only literal prefix is the colon (no backtracking over long words), the walk
+back to the scheme start is bounded by :data:`MAX_SCHEME_LENGTH`, and every
+forward scan starts after the end of the previous candidate.
+"""
+from __future__ import annotations
+
+import re
+from typing import Dict, List, Optional
+
+from ._common import Decoded
+from .base import Candidate, CommentSyntax, Scanner
+
+#: Schemes recognised in prose without ``//`` after the colon.  Kept short:
+#: a word before a colon (``Note:``, ``INFO:root:``) is much more often not an
+#: IRI, and every scheme with an authority is found through ``://`` anyway.
+SCHEMES_WITHOUT_SLASHES = (
+    "about", "acct", "bitcoin", "cid", "data", "file", "geo", "magnet",
+    "mailto", "mid", "news", "sip", "sips", "sms", "tag", "tel", "urn",
+    "xmpp",
+)
+
+#: Longest scheme the walk back from ``:`` looks for.  Registered schemes are
+#: far shorter; the bound is what keeps a 100 KB word before a colon linear.
+MAX_SCHEME_LENGTH = 32
+
+_SCHEME_CHARS = frozenset(
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+-.")
+_ALNUM = frozenset(
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+_ALPHA = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+
+# A colon that may end a scheme: followed by "//", or preceded by one of the
+# well-known schemes.  The pattern starts with a literal colon, so the regex
+# engine skips to colons at C speed and never re-reads a long word.
+# The cheap "(?<=[a-z]:)" first keeps runs of punctuation colons fast.
+_COLON_RX = re.compile(
+    ":(?://|(?<=[a-z]:)(?:"
+    + "|".join("(?<=%s:)" % s for s in SCHEMES_WITHOUT_SLASHES) + "))",
+    re.IGNORECASE)
+
+# Characters that end an IRI in text: whitespace (re's \s is exactly
+# str.isspace: U+00A0, U+2028, U+3000, ... included), ASCII controls, and the
+# characters RFC 3987 never allows.  Bidi controls and other format
+# characters are deliberately not in this set.
+_STOP = r"\s\x00-\x1f\x7f\"<>`{}|\\^"
+_RUN_RX = re.compile("[^%s]*" % _STOP)
+# Inside <...> whitespace is allowed; the reference ends at ">".
+_ANGLE_RUN_RX = re.compile(r"[^\x00-\x08\x0e-\x1f\x7f\"<>`{}|\\^]*")
+_BLANK_LINE_RX = re.compile(r"\n[ \t\f\v\r]*\n|\r[ \t\f\v]*\r")
+
+#: Trailing characters that belong to the sentence, not to the IRI.
+_TRAILING = frozenset(
+    ".,;:!?'\"*_~"
+    "\u3002\u3001\uff0c\uff1a\uff1b\uff01\uff1f\uff0e\uff61\uff64"  # 。、，：；！？．｡､
+    "\u2018\u2019\u201c\u201d\u00bb\u203a\u2026")  # ‘’“”»›…
+#: Closing bracket -> its opener; stripped from the end only when unbalanced.
+_CLOSERS: Dict[str, str] = {
+    ")": "(", "]": "[",
+    "\uff09": "\uff08",  # ）（
+    "\u3011": "\u3010",  # 】【
+    "\u300d": "\u300c",  # 」「
+    "\u300f": "\u300e",  # 』『
+    "\u3009": "\u3008",  # 〉〈
+    "\u300b": "\u300a",  # 》《
+    "\uff3d": "\uff3b",  # ］［
+}
+
+
+def _trim_end(text: str, start: int, end: int) -> int:
+    """End of the IRI ``text[start:end]`` without trailing punctuation."""
+    counts: Dict[str, int] = {}
+    while end > start:
+        c = text[end - 1]
+        if c in _TRAILING:
+            end -= 1
+            continue
+        opener = _CLOSERS.get(c)
+        if opener is None:
+            break
+        # Balance of this bracket pair inside the IRI, counted once.
+        balance = counts.get(c)
+        if balance is None:
+            balance = text.count(c, start, end) - text.count(opener, start, end)
+        if balance <= 0:
+            break
+        counts[c] = balance - 1
+        end -= 1
+    return end
+
+
+def find_iris(text: str, lo: int = 0, hi: Optional[int] = None,
+              context: str = "bare") -> List[Candidate]:
+    """Bare IRIs in ``text[lo:hi]``, sorted and non-overlapping.
+
+    The window bounds are hard: no candidate reaches outside it, and ``lo``
+    counts as a word boundary.  Offsets are into ``text``.
+    """
+    if hi is None:
+        hi = len(text)
+    out: List[Candidate] = []
+    last_end = lo
+    search = _COLON_RX.search
+    pos = lo
+    while True:
+        m = search(text, pos, hi)
+        if m is None:
+            return out
+        colon = m.start()
+        pos = colon + 1
+        # Walk back over scheme characters, never into the previous IRI.
+        floor = max(last_end, colon - MAX_SCHEME_LENGTH)
+        s = colon
+        while s > floor and text[s - 1] in _SCHEME_CHARS:
+            s -= 1
+        if s == floor and s > last_end and text[s - 1] in _SCHEME_CHARS:
+            continue  # a word longer than any scheme
+        # A scheme starts with a letter: skip leading digits and "+-.".
+        while s < colon and text[s] not in _ALPHA:
+            s += 1
+        if s == colon:
+            continue
+        if s > lo and text[s - 1] in _ALNUM:
+            continue  # glued to a preceding word: "1http://", "xmailto:"
+        slashes = m.end() - colon == 3
+        if not slashes and text[s:colon].lower() not in SCHEMES_WITHOUT_SLASHES:
+            continue  # "x.mailto:" matched the lookbehind but is another word
+        body = colon + (3 if slashes else 1)  # the IRI needs text after this
+
+        # <http://...> and <URL:http://...>: the brackets delimit it.
+        angle = False
+        if s > lo:
+            if text[s - 1] == "<":
+                angle = True
+            elif (s - 5 >= lo and text[s - 5] == "<"
+                  and text[s - 4:s].lower() == "url:"):
+                angle = True
+        if angle:
+            end = _ANGLE_RUN_RX.match(text, colon + 1, hi).end()
+            if (end < hi and text[end] == ">"
+                    and _BLANK_LINE_RX.search(text, colon, end) is None):
+                if end > body:
+                    out.append(Candidate(s, end, text[s:end], None,
+                                         "angle" if context == "bare" else context))
+                    last_end = pos = end
+                continue
+            # No closing ">": an ordinary IRI after a stray "<".
+
+        end = _RUN_RX.match(text, colon + 1, hi).end()
+        end = _trim_end(text, s, end)
+        if end > body:
+            out.append(Candidate(s, end, text[s:end], None, context))
+            last_end = pos = end
+
+
+def scan_decoded(piece: Decoded, context: str = "bare") -> List[Candidate]:
+    """Bare IRIs in a decoded piece, mapped back to document offsets."""
+    if piece.offsets is None:
+        return find_iris(piece.source, piece.base,
+                         piece.base + len(piece.value), context)
+    return [piece.candidate(c.start, c.end, c.context)
+            for c in find_iris(piece.value, 0, len(piece.value), context)]
+
+
+class TextScanner(Scanner):
+    """Plain text: every bare or angle-bracketed IRI."""
+
+    name = "text"
+    comments = (CommentSyntax("#"),)
+
+    def scan(self, text: str) -> List[Candidate]:
+        return find_iris(text)
