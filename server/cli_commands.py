@@ -1,12 +1,433 @@
-"""Subcommands other than ``convert`` (filled in as they are built)."""
+"""The subcommands ``check``, ``rules``, ``explain``, ``config`` and ``server``."""
 from __future__ import annotations
 
 import argparse
+import os
+import sys
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+LEVELS = ("error", "warning", "info", "hint")
+FORMATS = ("text", "json")
+MAX_FIX_PASSES = 10
 
 
-def add_subcommands(sub) -> None:
-    pass
+def _csv(value: str) -> List[str]:
+    return [v.strip() for v in value.split(",") if v.strip()]
+
+
+def add_subcommands(sub: Any) -> None:
+    check = sub.add_parser("check", help="check files, directories or stdin for IRI problems")
+    check.add_argument("paths", nargs="*", metavar="PATH",
+                       help="files or directories (default: .); '-' reads stdin")
+    check.add_argument("--stdin-filename", metavar="NAME",
+                       help="the file name stdin stands for (chooses the scanner and config)")
+    check.add_argument("--select", type=_csv, action="extend", metavar="RULES",
+                       help="only these rules (names, codes, code prefixes or families; comma-separated)")
+    check.add_argument("--extend-select", type=_csv, action="extend", metavar="RULES",
+                       help="rules to add to the selection")
+    check.add_argument("--ignore", type=_csv, action="extend", metavar="RULES",
+                       help="rules to leave out")
+    check.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
+    check.add_argument("--fail-level", choices=LEVELS, default=None,
+                       help="exit 1 when a finding of this severity or above is found (default: warning)")
+    check.add_argument("--fix", action="store_true", help="apply safe fixes")
+    check.add_argument("--unsafe-fixes", action="store_true", help="with --fix or --diff, apply unsafe fixes too")
+    check.add_argument("--diff", action="store_true", help="print the fixes as a unified diff; write nothing")
+    check.add_argument("--config", metavar="FILE",
+                       help="use this config file instead of searching for one")
+    check.add_argument("--quiet", "-q", action="store_true", help="print findings only, no summary")
+
+    rules = sub.add_parser("rules", help="list every rule")
+    rules.add_argument("--format", choices=("text", "json"), default="text")
+
+    explain = sub.add_parser("explain", help="print a rule's documentation")
+    explain.add_argument("rule", metavar="NAME|CODE")
+
+    config = sub.add_parser("config", help="print the effective settings for a path")
+    config.add_argument("path", nargs="?", default=".", metavar="PATH")
+    config.add_argument("--format", choices=("toml", "json"), default="toml")
+
+    server = sub.add_parser("server", help="start the language server (stdio)")
+    server.add_argument("--tcp", metavar="HOST:PORT", help="listen on TCP instead of stdio")
+    server.add_argument("--stdio", action="store_true", help="use stdio (the default)")
 
 
 def run(args: argparse.Namespace) -> int:
-    raise SystemExit(2)
+    cmd = args.command
+    if cmd == "check":
+        return cmd_check(args)
+    if cmd == "rules":
+        return cmd_rules(args)
+    if cmd == "explain":
+        return cmd_explain(args)
+    if cmd == "config":
+        return cmd_config(args)
+    if cmd == "server":
+        from irilint.lsp.server import main as server_main
+
+        return server_main(tcp=args.tcp)
+    raise AssertionError(cmd)
+
+
+# -- rules / explain -------------------------------------------------------------
+
+
+def _rule_obj(r: Any) -> Dict[str, Any]:
+    return {"name": r.name, "code": r.code, "family": r.family, "severity": r.severity.label,
+            "enabled": r.enabled, "fix": r.fix, "summary": r.summary}
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    from irilint.rules.registry import all_rules
+
+    rules = all_rules()
+    if args.format == "json":
+        import json
+
+        print(json.dumps([_rule_obj(r) for r in rules], indent=2, ensure_ascii=False))
+        return 0
+    width = max(len(r.name) for r in rules)
+    for r in rules:
+        print("%s  %-*s  %-16s %-7s %-3s fix:%-9s %s" % (
+            r.code, width, r.name, r.family, r.severity.label, "on" if r.enabled else "off", r.fix, r.summary))
+    return 0
+
+
+def cmd_explain(args: argparse.Namespace) -> int:
+    from irilint.rules.registry import get_rule
+
+    r = get_rule(args.rule)
+    if r is None:
+        print("irilint: error: no rule named %r (see 'irilint rules')" % args.rule, file=sys.stderr)
+        return 2
+    print("# %s (%s)\n" % (r.name, r.code))
+    print("Family: %s. Default severity: %s. Enabled by default: %s. Fix: %s.\n" % (
+        r.family, r.severity.label, "yes" if r.enabled else "no", r.fix))
+    print(r.doc.rstrip())
+    return 0
+
+
+# -- config ----------------------------------------------------------------------
+
+
+def _validators() -> Tuple[Any, Any]:
+    from irilint.rules.registry import is_selector
+    from irilint.scanners import SCANNERS
+
+    return is_selector, (lambda name: name in SCANNERS)
+
+
+def cmd_config(args: argparse.Namespace) -> int:
+    from irilint import config
+
+    vs, vsc = _validators()
+    try:
+        settings = config.settings_for(args.path, validate_selector=vs, validate_scanner=vsc)
+    except config.ConfigError as exc:
+        print("irilint: error: %s" % exc, file=sys.stderr)
+        return 2
+    data = config.settings_to_dict(settings)
+    source = data.pop("source", None)
+    if args.format == "json":
+        import json
+
+        print(json.dumps({"source": source, "settings": data}, indent=2, ensure_ascii=False))
+        return 0
+    print("# effective settings for %s" % args.path)
+    print("# from: %s" % (source or "built-in defaults (no config file found)"))
+    print(_toml(data))
+    return 0
+
+
+def _toml_value(v: Any) -> str:
+    import json
+
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, float)):
+        return str(v)
+    if isinstance(v, str):
+        return json.dumps(v, ensure_ascii=False)
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+    raise TypeError(v)
+
+
+def _toml(data: Dict[str, Any]) -> str:
+    lines = []
+    tables = []
+    for k, v in data.items():
+        if isinstance(v, dict):
+            tables.append((k, v))
+        else:
+            lines.append("%s = %s" % (k, _toml_value(v)))
+    for k, v in tables:
+        lines.append("")
+        lines.append("[%s]" % k)
+        for kk, vv in v.items():
+            lines.append("%s = %s" % (_toml_value(kk), _toml_value(vv)))
+    return "\n".join(lines)
+
+
+# -- check -----------------------------------------------------------------------
+
+
+@dataclass
+class FileOutcome:
+    path: str
+    reported: List[Any] = field(default_factory=list)
+    error: Optional[str] = None
+    skipped: Optional[str] = None
+    fixed: int = 0
+    new_text: Optional[str] = None  # stdin --fix output
+    diff: Optional[str] = None
+    fail_level: str = "warning"
+
+
+def _overrides(args: argparse.Namespace) -> Dict[str, Any]:
+    o: Dict[str, Any] = {}
+    if args.select:
+        o["select"] = list(args.select)
+    if args.extend_select:
+        o["extend-select"] = list(args.extend_select)
+    if args.ignore:
+        o["extend-ignore"] = list(args.ignore)
+    if args.fail_level:
+        o["fail-level"] = args.fail_level
+    return o
+
+
+class _Checker:
+    """Checks one file after another with one engine and one run state."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        from irilint import config
+        from irilint.engine import Engine
+
+        self.args = args
+        self.config = config
+        self.engine = Engine()
+        self.run_state: Dict[str, Any] = {}
+        self.overrides = _overrides(args)
+        self.validators = _validators()
+        self.explicit_config = None
+        if args.config:
+            vs, vsc = self.validators
+            self.explicit_config = config.load_config_file(args.config, validate_selector=vs, validate_scanner=vsc)
+
+    def settings(self, path: str) -> Any:
+        vs, vsc = self.validators
+        if self.explicit_config is not None:
+            base = self.explicit_config
+            return base.merged(self.overrides, validate_selector=vs, validate_scanner=vsc) if self.overrides else base
+        return self.config.settings_for(path, self.overrides, validate_selector=vs, validate_scanner=vsc)
+
+    def check_document(self, path: str, text: str, settings: Any) -> Tuple[List[Any], Any]:
+        from irilint.lines import LineIndex
+
+        index = LineIndex(text)
+        result = self.engine.check_text(text, path=path, settings=settings,
+                                        run_state=self.run_state, index=index)
+        for err in result.errors:
+            print("irilint: internal error in %s: %s" % (path, err), file=sys.stderr)
+        return result.findings, index
+
+    def fix_text(self, path: str, text: str, settings: Any) -> Tuple[str, int]:
+        """Apply fixes until nothing more applies; returns the new text and
+        how many fixes were applied."""
+        from irilint.engine import fixes_to_apply
+        from irilint.fileio import apply_edits
+
+        applied = 0
+        unsafe = bool(self.args.unsafe_fixes)
+        for _ in range(MAX_FIX_PASSES):
+            # A throwaway run state: fixing must not record hosts twice.
+            result = self.engine.check_text(text, path=path, settings=settings, run_state={})
+            edits = fixes_to_apply(result.findings, unsafe=unsafe)
+            if not edits:
+                break
+            new_text = apply_edits(text, edits)
+            if new_text == text:
+                break
+            applied += len({(e.start, e.end) for e in edits})
+            text = new_text
+        return text, applied
+
+    def outcome(self, path: str, text: str, settings: Any, doc: Any = None) -> FileOutcome:
+        from irilint.output import locate
+
+        out = FileOutcome(path, fail_level=settings.fail_level)
+        args = self.args
+        if args.fix or args.diff:
+            new_text, applied = self.fix_text(path, text, settings)
+            if new_text != text:
+                if args.diff:
+                    from irilint.fileio import unified_diff
+
+                    out.diff = unified_diff(path, text, new_text)
+                    # --diff writes nothing; findings are those of the
+                    # current file.
+                else:
+                    out.fixed = applied
+                    if doc is None:
+                        out.new_text = new_text
+                    else:
+                        from irilint.fileio import DocumentError, write_atomic
+
+                        try:
+                            write_atomic(doc, new_text)
+                        except DocumentError as exc:
+                            out.error = str(exc)
+                            out.fixed = 0
+                            new_text = text
+                    text = new_text
+            elif doc is None and args.fix:
+                out.new_text = text
+        findings, index = self.check_document(path, text, settings)
+        out.reported = locate(path, findings, index)
+        return out
+
+
+def _display_path(p: str) -> str:
+    try:
+        rel = os.path.relpath(p)
+    except ValueError:
+        return p
+    return p if rel.startswith("..") else rel
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from irilint import config
+    from irilint.findings import Severity
+
+    if args.unsafe_fixes and not (args.fix or args.diff):
+        print("irilint: error: --unsafe-fixes needs --fix or --diff", file=sys.stderr)
+        return 2
+    paths = list(args.paths) or ["."]
+    use_stdin = paths == ["-"]
+    if "-" in paths and not use_stdin:
+        print("irilint: error: '-' (stdin) cannot be mixed with paths", file=sys.stderr)
+        return 2
+    try:
+        checker = _Checker(args)
+    except config.ConfigError as exc:
+        print("irilint: error: %s" % exc, file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print("irilint: error: %s: %s" % (args.config, exc.strerror or exc), file=sys.stderr)
+        return 2
+
+    outcomes: List[FileOutcome] = []
+    errors = 0
+    try:
+        if use_stdin:
+            o = _check_stdin(checker, args)
+            outcomes.append(o)
+        else:
+            for item in _iter_targets(checker, paths):
+                if isinstance(item, FileOutcome):
+                    outcomes.append(item)
+                    continue
+    except config.ConfigError as exc:
+        print("irilint: error: %s" % exc, file=sys.stderr)
+        return 2
+
+    # -- output
+    fmt = args.format
+    stdout = sys.stdout
+    all_reported = []
+    fixed_total = 0
+    found_failing = False
+    for o in outcomes:
+        if o.error:
+            errors += 1
+            print("irilint: error: %s" % o.error, file=sys.stderr)
+            continue
+        if o.skipped:
+            print("irilint: skipped %s" % o.skipped, file=sys.stderr)
+            continue
+        fixed_total += o.fixed
+        if o.diff:
+            stdout.write(o.diff)
+        if o.new_text is not None:
+            stdout.write(o.new_text)
+        threshold = Severity.parse(o.fail_level)
+        for r in o.reported:
+            if r.finding.severity >= threshold:
+                found_failing = True
+        all_reported.extend((o, r) for r in o.reported)
+
+    # With the fixed text on stdout (stdin --fix) or a diff, findings go to
+    # stderr so the two never mix.
+    sink = sys.stderr if (use_stdin and args.fix) or args.diff else stdout
+    if fmt == "json":
+        from irilint.output import dumps_json, to_json_obj
+
+        sink.write(dumps_json([to_json_obj(r, None) if True else None for _, r in all_reported]) + "\n")
+    else:
+        from irilint.output import format_text
+
+        for _, r in all_reported:
+            sink.write(format_text(r) + "\n")
+        if not args.quiet:
+            n = len(all_reported)
+            summary = []
+            if n:
+                summary.append("Found %d problem%s." % (n, "" if n == 1 else "s"))
+            if fixed_total:
+                summary.append("Fixed %d problem%s." % (fixed_total, "" if fixed_total == 1 else "s"))
+            if summary:
+                print(" ".join(summary), file=sys.stderr)
+    if errors:
+        return 2
+    return 1 if found_failing else 0
+
+
+def _check_stdin(checker: _Checker, args: argparse.Namespace) -> FileOutcome:
+    from irilint.fileio import DocumentError, decode_bytes
+
+    name = args.stdin_filename or "-"
+    data = sys.stdin.buffer.read()
+    settings = checker.settings(args.stdin_filename or os.path.join(os.getcwd(), "-"))
+    try:
+        doc = decode_bytes(data, name)
+    except DocumentError as exc:
+        return FileOutcome(name, error=str(exc))
+    return checker.outcome(name, doc.text, settings, doc=None)
+
+
+def _iter_targets(checker: _Checker, paths: Sequence[str]):
+    from irilint.discovery import DiscoveryError, iter_files
+    from irilint.fileio import DocumentError, read_document
+
+    explicit = {os.path.abspath(p) for p in paths}
+
+    def included(p: Any) -> bool:
+        # Explicitly named files are always checked; include/exclude apply
+        # to what a directory walk finds.
+        if os.path.abspath(str(p)) in explicit:
+            return True
+        try:
+            return checker.config.is_included(checker.settings(str(p)), p)
+        except checker.config.ConfigError:
+            return True  # the error is reported when the file is checked
+
+    for item in iter_files(paths, is_included=included):
+        if isinstance(item, DiscoveryError):
+            yield FileOutcome(str(item.path), error=str(item))
+            continue
+        path = str(item)
+        shown = _display_path(path)
+        settings = checker.settings(path)
+        try:
+            doc = read_document(path, max_size=settings.max_file_size)
+        except DocumentError as exc:
+            if exc.kind == "binary":
+                continue  # binary files are skipped silently
+            if exc.kind == "too-large":
+                yield FileOutcome(shown, skipped=exc.reason and str(exc))
+                continue
+            yield FileOutcome(shown, error=str(exc))
+            continue
+        yield checker.outcome(shown, doc.text, settings, doc=doc)

@@ -23,7 +23,6 @@ import re
 import stat as stat_module
 import tempfile
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Iterable, List, NamedTuple, Optional, Tuple, Union
 
 __all__ = [
@@ -156,7 +155,7 @@ def _dominant_newline(text: str) -> str:
     lf = text.count("\n") - crlf
     # Ties go to "\n", then "\r\n": the likelier intent for new lines.
     best = max((lf, 2, "\n"), (crlf, 1, "\r\n"), (cr, 0, "\r"))
-    return "\n"
+    return best[2] if best[0] > 0 else "\n"
 
 
 def decode_bytes(data: bytes, path: PathLike = "<stdin>") -> Document:

@@ -237,6 +237,24 @@ def test_gitignore_is_honoured(repo):
 
 
 @needs_git
+def test_ignored_directory_is_not_entered(repo, monkeypatch):
+    # Pruning matters for huge ignored trees (build output, caches).
+    for i in range(5):
+        touch(repo / "build" / "deep" / f"{i}.md")
+    scanned = []
+    real_scandir = os.scandir
+
+    def scandir(path):
+        scanned.append(Path(path).name)
+        return real_scandir(path)
+
+    monkeypatch.setattr(discovery.os, "scandir", scandir)
+    list(iter_files([repo]))
+    assert "docs" in scanned
+    assert "build" not in scanned and "deep" not in scanned
+
+
+@needs_git
 def test_tracked_file_matching_gitignore_is_kept(repo):
     # git itself keeps checking a file once it is tracked.
     git(repo, "add", "-f", "app.log")

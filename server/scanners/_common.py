@@ -102,6 +102,16 @@ class OffsetBuilder:
         if len(decoded) > 1:
             self.offsets.extend([b] * (len(decoded) - 1))
 
+    def extend(self, piece: Decoded) -> None:
+        """Append an already decoded piece (its offsets are kept)."""
+        if not piece.value:
+            return
+        self.parts.append(piece.value)
+        if piece.offsets is None:
+            self.offsets.extend(range(piece.base, piece.base + len(piece.value)))
+        else:
+            self.offsets.extend(piece.offsets[:-1])
+
     def finish(self, hi: int) -> Decoded:
         self.offsets.append(hi)
         return Decoded(self.source, self.lo, "".join(self.parts), self.offsets)

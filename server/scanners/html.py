@@ -55,10 +55,12 @@ _RAW_TEXT_ELEMENTS = {
     "textarea": True, "title": True,
 }
 
-_HTML_TAG_NAME_RX = re.compile(r"[A-Za-z][^\s/>]*")
+_HTML_TAG_NAME_RX = re.compile(r"[A-Za-z][^ \t\n\r\f/>]*")
 # XML names start with a letter, "_", ":" or any non-ASCII character.
-_XML_TAG_NAME_RX = re.compile(r"[A-Za-z_:\u0080-\U0010ffff][^\s/>]*")
-_ATTR_NAME_RX = re.compile(r"[^\s/>][^\s/>=]*")
+_XML_TAG_NAME_RX = re.compile(r"[A-Za-z_:\u0080-\U0010ffff][^ \t\n\r\f/>]*")
+# Names end at HTML whitespace only (not at U+3000 etc.), like the spaces
+# skipped between attributes, so every non-space character starts a name.
+_ATTR_NAME_RX = re.compile(r"[^ \t\n\r\f/>][^ \t\n\r\f/>=]*")
 _SPACE_RX = re.compile(r"[ \t\n\r\f]*")
 _UNQUOTED_RX = re.compile(r"[^ \t\n\r\f>]*")
 _REFRESH_URL_RX = re.compile(

@@ -1,0 +1,394 @@
+"""Markdown (CommonMark / GFM): link destinations, autolinks, raw HTML, text.
+
+What is found:
+
+* inline links and images ``[t](dest "title")``, ``[t](<dest with spaces>)``
+  -- the destination, relative ones included, with backslash escapes and
+  entity references decoded (offset map) -- context ``markdown-link``;
+* reference definitions ``[label]: dest "title"`` -- ``markdown-link``;
+* autolinks ``<scheme:...>`` for any scheme -- ``autolink``;
+* raw HTML tags, through the HTML scanner's attribute rules;
+* bare IRIs everywhere else (link text, titles, prose, HTML comments).
+
+**Code is scanned too.**  Code spans, fenced code blocks and indented code
+blocks are searched for bare IRIs with context ``code``: a spoofed link in
+a code sample is still copied and pasted by readers, so a linter should see
+it; the context lets rules or users treat it differently.  Link syntax is
+not interpreted inside code, as in a renderer.
+
+This is a linear scanner, not a full CommonMark parser.  Simplifications:
+code spans and links are matched within a paragraph (a run of non-blank
+lines outside code blocks); indented code blocks are recognised after a
+blank line outside lists (an indented line in a list is list content);
+fences may be indented (fenced code inside list items).  Link destinations
+allow nested parentheses to a depth of 32, and a ``](`` that does not start
+a valid destination is left to the bare-IRI search; the text its parse read
+is not re-read by a later ``](``, which keeps lines full of ``(`` or ``](``
+linear.
+"""
+from __future__ import annotations
+
+import bisect
+import re
+from typing import List, Optional, Tuple
+
+from ._common import Decoded, OffsetBuilder, finalize, gaps
+from ._decode import decode_charrefs
+from .base import Candidate, CommentSyntax, Scanner
+from .html import parse_start_tag, tag_candidates
+from .text import find_iris, scan_decoded
+
+#: CommonMark's limit on nested parentheses in a link destination.
+MAX_PAREN_DEPTH = 32
+
+_ASCII_PUNCT = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+_INLINE_TOKEN_RX = re.compile(r"\]\(|<")
+_BACKTICKS_RX = re.compile(r"`+")
+_FENCE_OPEN_RX = re.compile(r"^[ \t]*(`{3,}(?=[^`\n]*$)|~{3,})", re.MULTILINE)
+_BLANK_LINES_RX = re.compile(r"(?:[ \t]*\r?\n)*")
+_BLANK_SEPARATOR_RX = re.compile(r"\n(?:[ \t]*\r?\n)+")
+_INDENT_RX = re.compile(r"[ \t]*")
+# The line break before a line indented by less than 4 columns.
+_NOT_INDENTED_RX = re.compile(r"\n(?! {4}| {0,3}\t)")
+_LIST_ITEM_RX = re.compile(r" {0,3}(?:[-+*]|[0-9]{1,9}[.)])(?:[ \t]|$)",
+                           re.MULTILINE)
+_AUTOLINK_RX = re.compile(
+    r"<([A-Za-z][A-Za-z0-9+.\-]{1,31}:[^ \t\n\r\f\v<>\x00-\x1f\x7f]*)>")
+_REFDEF_RX = re.compile(
+    r"^ {0,3}\[(?!\^)(?:[^\[\]\\]|\\.){1,999}\]:[ \t]*\n?[ \t]*"
+    r"(<(?:[^<>\n\\]|\\.)*>|[^ \t\n\r<][^ \t\n\r]*)",
+    re.MULTILINE | re.DOTALL)
+_ANGLE_DEST_RX = re.compile(r"<(?:[^<>\n\\]|\\.)*>")
+# A plain destination stops at ASCII whitespace, controls, parentheses and
+# backslashes; the loop in _plain_destination deals with the last three.
+_DEST_RUN_RX = re.compile(r"[^ \t\n\r\f\v()\\\x00-\x1f\x7f]*")
+_INLINE_SPACE_RX = re.compile(r"[ \t]*(?:\r?\n[ \t]*)?")
+_TITLE_RX = {
+    '"': re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL),
+    "'": re.compile(r"'(?:[^'\\]|\\.)*'", re.DOTALL),
+    "(": re.compile(r"\((?:[^()\\]|\\.)*\)", re.DOTALL),
+}
+
+
+def decode_destination(text: str, lo: int, hi: int) -> Decoded:
+    """A link destination with backslash escapes and entities decoded."""
+    bs = text.find("\\", lo, hi)
+    if bs < 0:
+        return decode_charrefs(text, lo, hi, xml=True)
+    out = OffsetBuilder(text, lo)
+    pos = lo
+    while bs >= 0:
+        if bs + 1 < hi and text[bs + 1] in _ASCII_PUNCT:
+            out.extend(decode_charrefs(text, pos, bs, xml=True))
+            out.emit(text[bs + 1], bs, bs + 2)
+            pos = bs + 2
+            bs = text.find("\\", pos, hi)
+        else:
+            bs = text.find("\\", bs + 1, hi)
+    out.extend(decode_charrefs(text, pos, hi, xml=True))
+    return out.finish(hi)
+
+
+def _plain_destination(text: str, i: int, hi: int) -> Tuple[int, bool]:
+    """End of a destination without ``<>`` starting at ``i``, and success."""
+    j = i
+    depth = 0
+    while True:
+        j = _DEST_RUN_RX.match(text, j, hi).end()
+        if j >= hi:
+            break
+        c = text[j]
+        if c == "\\":
+            j += 2 if j + 1 < hi and text[j + 1] in _ASCII_PUNCT else 1
+        elif c == "(":
+            depth += 1
+            if depth > MAX_PAREN_DEPTH:
+                return j, False
+            j += 1
+        elif c == ")":
+            if depth == 0:
+                break
+            depth -= 1
+            j += 1
+        else:
+            break  # whitespace or a control character
+    return min(j, hi), depth == 0
+
+
+def parse_link_tail(text: str, p: int, hi: int
+                    ) -> Tuple[Optional[Tuple[int, int, int]], int]:
+    """Parse ``dest "title")`` after the ``](`` of an inline link.
+
+    Returns ``((dest_lo, dest_hi, claim_end), scanned)`` on success, where
+    ``claim_end`` is the end of the destination syntax (past ``>`` for an
+    angle destination); ``(None, scanned)`` when it is not a link.
+    ``scanned`` is how far the parse read.
+    """
+    i = _INLINE_SPACE_RX.match(text, p, hi).end()
+    if i < hi and text[i] == "<":
+        m = _ANGLE_DEST_RX.match(text, i, hi)
+        if m is None:
+            return None, i + 1
+        dest_lo, dest_hi, j = i + 1, m.end() - 1, m.end()
+    else:
+        j, ok = _plain_destination(text, i, hi)
+        if not ok:
+            return None, j
+        dest_lo, dest_hi = i, j
+    k = _INLINE_SPACE_RX.match(text, j, hi).end()
+    if k < hi and text[k] in _TITLE_RX and k > j:
+        m = _TITLE_RX[text[k]].match(text, k, hi)
+        if m is None:
+            return None, k + 1
+        k = _INLINE_SPACE_RX.match(text, m.end(), hi).end()
+    if k < hi and text[k] == ")":
+        return (dest_lo, dest_hi, j), k + 1
+    return None, k
+
+
+def _code_spans(text: str, lo: int, hi: int) -> List[Tuple[int, int, int, int]]:
+    """Code spans in ``text[lo:hi]``: (open, content_lo, content_hi, close).
+
+    A run of N backticks opens a span closed by the next run of exactly N
+    backticks.  The next run of each length is precomputed in one backward
+    pass, so pairing is linear however many unmatched runs there are.
+    """
+    runs = [(m.start(), m.end()) for m in _BACKTICKS_RX.finditer(text, lo, hi)]
+    if len(runs) < 2:
+        return []
+    next_same: List[int] = [-1] * len(runs)
+    last_of_length: dict = {}
+    for idx in range(len(runs) - 1, -1, -1):
+        length = runs[idx][1] - runs[idx][0]
+        next_same[idx] = last_of_length.get(length, -1)
+        last_of_length[length] = idx
+    spans = []
+    idx = 0
+    while idx < len(runs):
+        close = next_same[idx]
+        if close < 0:
+            idx += 1
+            continue
+        spans.append((runs[idx][0], runs[idx][1], runs[close][0], runs[close][1]))
+        idx = close + 1
+    return spans
+
+
+class _Blocks:
+    """Code blocks and paragraphs of a document.
+
+    Found with whole-document regexes rather than a Python loop per line:
+    fenced blocks first, then the rest is cut at blank lines into chunks,
+    and only each chunk's first line is looked at (list item? indented
+    code?).  That is what keeps Markdown scanning fast on large documents.
+    """
+
+    def __init__(self, text: str) -> None:
+        self.code: List[Tuple[int, int]] = []
+        self.paragraphs: List[Tuple[int, int]] = []
+        fences = self._fences(text)
+        in_list = False
+        for lo, hi in gaps(fences, 0, len(text)):
+            in_list = self._chunks(text, lo, hi, in_list)
+        self.code.extend(fences)
+        self.code.sort()
+
+    @staticmethod
+    def _fences(text: str) -> List[Tuple[int, int]]:
+        fences: List[Tuple[int, int]] = []
+        n = len(text)
+        pos = 0
+        for m in _FENCE_OPEN_RX.finditer(text):
+            if m.start() < pos:
+                continue  # inside the previous fenced block
+            fence = m.group(1)
+            line_end = text.find("\n", m.end())
+            end = n
+            if line_end >= 0:
+                closer = _fence_closer(fence[0], len(fence)).search(
+                    text, line_end + 1)
+                if closer is not None:
+                    end = closer.end()
+            fences.append((m.start(), end))
+            pos = end
+        return fences
+
+    def _chunks(self, text: str, lo: int, hi: int, in_list: bool) -> bool:
+        """Split ``text[lo:hi]`` at blank lines; returns the list state."""
+        pos = lo
+        while pos < hi:
+            pos = _BLANK_LINES_RX.match(text, pos, hi).end()
+            if pos >= hi:
+                break
+            sep = _BLANK_SEPARATOR_RX.search(text, pos, hi)
+            end = sep.start() if sep is not None else hi
+            nxt = sep.end() if sep is not None else hi
+            if end > pos:
+                in_list = self._chunk(text, pos, end, in_list)
+            pos = nxt
+        return in_list
+
+    def _chunk(self, text: str, a: int, b: int, in_list: bool) -> bool:
+        """Classify the chunk ``text[a:b]`` (no blank line inside)."""
+        ws = _INDENT_RX.match(text, a, b).end()
+        indent = ws - a
+        if "\t" in text[a:ws]:
+            indent = 0
+            for c in text[a:ws]:
+                indent = indent + 4 - indent % 4 if c == "\t" else indent + 1
+        if _LIST_ITEM_RX.match(text, a, b) is not None:
+            in_list = True
+        elif indent < 2:
+            in_list = False
+        elif indent >= 4 and not in_list:
+            # Indented code, up to the first line indented less.
+            m = _NOT_INDENTED_RX.search(text, a, b)
+            if m is None:
+                self.code.append((a, b))
+                return in_list
+            self.code.append((a, m.start()))
+            a = m.start() + 1
+        self.paragraphs.append((a, b))
+        return in_list
+
+
+_fence_closers: dict = {}
+
+
+def _fence_closer(char: str, length: int) -> "re.Pattern[str]":
+    rx = _fence_closers.get((char, length))
+    if rx is None:
+        rx = _fence_closers[(char, length)] = re.compile(
+            r"^[ \t]*%s{%d,}[ \t\r]*$" % (re.escape(char), length), re.MULTILINE)
+    return rx
+
+
+def _scan_paragraph(text: str, a: int, b: int, out: List[Candidate]) -> None:
+    """Candidates in the inline content ``text[a:b]`` of one paragraph."""
+    # Claimed intervals: text that is syntax or already scanned.  Windows:
+    # claimed text scanned for bare IRIs with a context of its own.
+    has_tokens = text.find("<", a, b) >= 0 or text.find("](", a, b) >= 0
+    has_backticks = text.find("`", a, b) >= 0
+    if not has_tokens and not has_backticks and text.find("]:", a, b) < 0:
+        # Most paragraphs are plain prose: no syntax to take apart.
+        _scan_gap(text, a, b, out)
+        return
+    claims: List[Tuple[int, int]] = []
+    windows: List[Tuple[int, int, str]] = []
+
+    spans = _code_spans(text, a, b) if has_backticks else []
+    span_starts = [s[0] for s in spans]
+
+    def in_code_span(p: int) -> bool:
+        k = bisect.bisect_right(span_starts, p) - 1
+        return k >= 0 and p < spans[k][3]
+
+    for m in _REFDEF_RX.finditer(text, a, b):
+        if in_code_span(m.start()):
+            continue
+        lo, hi = m.span(1)
+        if text[lo] == "<":
+            lo, hi = lo + 1, hi - 1
+        if lo < hi:
+            out.append(_whole(decode_destination(text, lo, hi),
+                              "markdown-link"))
+        claims.append((m.start(), m.end(1)))
+    for s in spans:
+        claims.append((s[0], s[3]))
+        windows.append((s[1], s[2], "code"))
+    claims.sort()
+
+    # Inline tokens, in document order, outside what is claimed so far.
+    blocked = list(claims)
+    starts = [c[0] for c in blocked]
+    claimed_until = a  # end of the last claim made by an inline token
+    link_horizon = a  # text a failed link parse read: not read again
+    tag_horizon = a
+    for m in _INLINE_TOKEN_RX.finditer(text, a, b if has_tokens else a):
+        t = m.start()
+        if t < claimed_until:
+            continue
+        k = bisect.bisect_right(starts, t) - 1
+        if k >= 0 and t < blocked[k][1]:
+            continue
+        if m.group() == "](":
+            if t < link_horizon or (t > a and text[t - 1] == "\\"):
+                continue
+            # The destination may not run into claimed text (a code span).
+            k = bisect.bisect_right(starts, t)
+            limit = blocked[k][0] if k < len(blocked) else b
+            parsed, scanned = parse_link_tail(text, m.end(), limit)
+            link_horizon = scanned
+            if parsed is None:
+                continue
+            lo, hi, claim_end = parsed
+            if lo < hi:
+                out.append(_whole(decode_destination(text, lo, hi),
+                                  "markdown-link"))
+            claims.append((t, claim_end))
+            claimed_until = claim_end
+            continue
+        # "<": an autolink, an HTML comment or a raw HTML tag.
+        auto = _AUTOLINK_RX.match(text, t, b)
+        if auto is not None:
+            out.append(_whole(decode_charrefs(text, t + 1, auto.end() - 1,
+                                              xml=True), "autolink"))
+            claims.append((t, auto.end()))
+            claimed_until = auto.end()
+            continue
+        if text.startswith("<!--", t):
+            close = text.find("-->", t + 4, b)
+            if close >= 0:
+                windows.append((t + 4, close, "comment"))
+                claims.append((t, close + 3))
+                claimed_until = close + 3
+            continue
+        if t < tag_horizon:
+            continue
+        tag, scanned = parse_start_tag(text, t, b)
+        if tag is None:
+            if scanned >= b:
+                tag_horizon = b
+            continue
+        out.extend(tag_candidates(text, tag))
+        claims.append((t, tag.end))
+        claimed_until = tag.end
+
+    claims.sort()
+    for lo, hi in gaps(claims, a, b):
+        _scan_gap(text, lo, hi, out)
+    for lo, hi, context in windows:
+        out.extend(find_iris(text, lo, hi, context))
+
+
+def _scan_gap(text: str, lo: int, hi: int, out: List[Candidate]) -> None:
+    """Bare IRIs in prose; entity references count as in a renderer."""
+    if text.find("&", lo, hi) >= 0:
+        out.extend(scan_decoded(decode_charrefs(text, lo, hi, xml=True)))
+    else:
+        out.extend(find_iris(text, lo, hi))
+
+
+def _whole(piece: Decoded, context: str) -> Candidate:
+    return piece.candidate(0, len(piece.value), context)
+
+
+def scan_markdown(text: str) -> List[Candidate]:
+    """All candidates in a Markdown document."""
+    blocks = _Blocks(text)
+    out: List[Candidate] = []
+    for lo, hi in blocks.code:
+        out.extend(find_iris(text, lo, hi, "code"))
+    for lo, hi in blocks.paragraphs:
+        _scan_paragraph(text, lo, hi, out)
+    return finalize(out)
+
+
+class MarkdownScanner(Scanner):
+    """Markdown documents (CommonMark, GFM, MDX read as Markdown)."""
+
+    name = "markdown"
+    comments = (CommentSyntax("<!--", "-->"),)
+
+    def scan(self, text: str) -> List[Candidate]:
+        return scan_markdown(text)
