@@ -1,1 +1,1175 @@
-"""Rules of the lookalike family (being written)."""
+"""Look-alike rules: confusables, scripts and invisibles (UTS #39, RFC 3987 s7.5).
+
+Every rule here reads the decoded view (``ctx.view``), so a spoof hidden in
+``%D0%B0`` or in an ``xn--`` label is found like a literal one, and points at
+the escape or the A-label that hides it.  None of their fixes is safe: a
+look-alike may be what the author meant, and only a person can tell.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+from typing import Any, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
+
+from irilint.chars import is_bidi_control
+from irilint.convert import idna_to_unicode, percent_encode
+from irilint.findings import Severity
+from irilint.iri import IDNA_DOTS
+from irilint.unicode_security import (
+    COMMON,
+    INHERITED,
+    LATIN,
+    describe,
+    is_default_ignorable,
+    is_extended_pictographic,
+    joining_type,
+    mixed_script,
+    resolved_script_set,
+    script_code,
+    script_extensions,
+    script_name,
+    scripts_in,
+    skeleton,
+    whole_script_confusable,
+)
+
+from .context import LITERAL, PERCENT, PUNYCODE, Component
+from .registry import rule
+
+_VIEW_TRAITS = ("non_ascii", "percent", "punycode")
+_MARKERS = frozenset((COMMON, INHERITED))
+_HEX = frozenset("0123456789ABCDEFabcdef")
+_MAX_LISTED = 8
+
+
+# ---------------------------------------------------------------------------
+# Shared helpers
+# ---------------------------------------------------------------------------
+
+def _show(text: str, limit: int = 60) -> str:
+    """Text for a message: invisible, bidi and control characters shown as
+    ``<U+XXXX>`` so the message itself cannot be spoofed."""
+    out = []
+    for c in text[:limit]:
+        cp = ord(c)
+        if cp < 0x20 or 0x7F <= cp <= 0x9F or is_bidi_control(cp) or (
+                cp >= 0x80 and (is_default_ignorable(c) or unicodedata.category(c) in ("Zs", "Zl", "Zp"))):
+            out.append("<U+%04X>" % cp)
+        else:
+            out.append(c)
+    if len(text) > limit:
+        out.append("...")
+    return "'" + "".join(out) + "'"
+
+
+def _list_chars(chars: Iterable[str]) -> str:
+    """``U+XXXX NAME`` of each distinct character, in order of appearance."""
+    seen: List[str] = []
+    for c in chars:
+        if c not in seen:
+            seen.append(c)
+    shown = ", ".join(describe(c) for c in seen[:_MAX_LISTED])
+    if len(seen) > _MAX_LISTED:
+        shown += " and %d more" % (len(seen) - _MAX_LISTED)
+    return shown
+
+
+def _component_at(ctx, i: int) -> Optional[Component]:
+    for comp in ctx.components():
+        if comp.view_start <= i < comp.view_end:
+            return comp
+    return None
+
+
+def _where(ctx, i: int) -> str:
+    """'the path segment 'abc'' for view offset ``i``."""
+    comp = _component_at(ctx, i)
+    if comp is not None:
+        return "the %s %s" % (comp.label, _show(comp.text))
+    return "the %s" % ctx.view_ref.component_at(i)
+
+
+def _in_host(ctx, i: int) -> bool:
+    vref = ctx.view_ref
+    h = vref.host
+    return h is not None and vref.host_kind == "reg-name" and h.start <= i < h.end
+
+
+def _scripts_of(c: str) -> FrozenSet[str]:
+    return script_extensions(c) - _MARKERS
+
+
+def _removal_fix(ctx, i: int, title: str):
+    """An unsafe fix that deletes view character ``i`` from the value: the
+    character itself, its escape, or a re-encoded A-label."""
+    view = ctx.view
+    s, e = view.spans[i]
+    origin = view.origins[i]
+    if origin in (LITERAL, PERCENT):
+        return ctx.replace(title + " (unsafe)", s, e, "", False)
+    comp = _component_at(ctx, i)
+    if comp is None or comp.kind != "host-label":
+        return None
+    k = i - comp.view_start
+    label = comp.text[:k] + comp.text[k + 1:]
+    if not label:
+        return None
+    if not label.isascii():
+        try:
+            label = "xn--" + label.encode("punycode").decode("ascii")
+        except UnicodeError:  # pragma: no cover - punycode encodes any str
+            return None
+    return ctx.replace(title + " (unsafe; re-encodes the A-label)", s, e, label, False)
+
+
+def _replacement(ctx, i: int, j: int, new_view_text: Sequence[str]) -> Optional[str]:
+    """Value text replacing view characters ``[i, j)`` by ``new_view_text``
+    (one string per view character), keeping each one's encoding; None if
+    a character comes from an A-label."""
+    view = ctx.view
+    parts = []
+    for k in range(i, j):
+        o = view.origins[k]
+        if o == PUNYCODE:
+            return None
+        t = new_view_text[k - i]
+        parts.append(percent_encode(t) if o == PERCENT else t)
+    return "".join(parts)
+
+
+# ---------------------------------------------------------------------------
+# IRI201 delimiter-lookalike
+# ---------------------------------------------------------------------------
+
+#: The ASCII delimiters a look-alike may imitate, with names for messages.
+DELIMITERS: Dict[str, str] = {
+    "/": "slash", "?": "question mark", "#": "number sign", ":": "colon",
+    "@": "commercial at", ".": "full stop", "=": "equals sign",
+    "&": "ampersand", "%": "percent sign",
+}
+
+#: Look-alikes that the confusable and NFKC data do not give: the ideographic
+#: full stops (IDNA label separators; look-alikes outside a host), U+2052
+#: COMMERCIAL MINUS SIGN and U+066A ARABIC PERCENT SIGN.
+_EXTRA_LOOKALIKES = {0x3002: ".", 0xFF61: ".", 0x2052: "%", 0x066A: "%"}
+
+#: Ellipses: ordinary punctuation in titles, and "..." means nothing in a URI.
+_NOT_LOOKALIKES = frozenset((0x2026, 0xFE19))
+
+
+@lru_cache(maxsize=4096)
+def delimiter_imitated(ch: str) -> Optional[Tuple[str, str]]:
+    """``(looks_like, delimiter)`` when the non-ASCII ``ch`` looks like (or
+    NFKC/IDNA turn it into) text holding one of ``/ ? # : @ . = & %``.
+
+    The set is derived from the data: a character qualifies when its UTS #39
+    skeleton, its NFKC form or the skeleton of its NFKC form is ASCII and
+    holds a delimiter -- U+2215 DIVISION SLASH ('/'), U+FF1A FULLWIDTH
+    COLON (':'), U+2488 DIGIT ONE FULL STOP ('1.'), U+2105 CARE OF ('c/o')
+    -- plus :data:`_EXTRA_LOOKALIKES`; the ellipses are left out.
+    Context (own-script neighbours, hosts) is judged by the rule.
+    """
+    if ch.isascii():
+        return None
+    cp = ord(ch)
+    extra = _EXTRA_LOOKALIKES.get(cp)
+    if extra is not None:
+        return extra, extra
+    if cp in _NOT_LOOKALIKES:
+        return None
+    nfkc = unicodedata.normalize("NFKC", ch)
+    for form in (nfkc, skeleton(ch), skeleton(nfkc) if nfkc != ch else ""):
+        if form and form.isascii() and form.isprintable():
+            for c in form:
+                if c in DELIMITERS:
+                    return form, c
+    return None
+
+
+def _native_neighbour(text: str, i: int) -> bool:
+    """True when ``text[i]`` belongs to specific non-Latin scripts and the
+    nearest letter before or after it (skipping marks) shares one: ノ in
+    ノート, ः in दुःख, ٠ in ٢٠١٠ are letters of their own text there."""
+    own = _scripts_of(text[i])
+    if not own or LATIN in own:
+        return False
+    for step in (-1, 1):
+        k = i + step
+        while 0 <= k < len(text):
+            c = text[k]
+            if unicodedata.category(c).startswith("M"):
+                k += step
+                continue
+            if not _scripts_of(c).isdisjoint(own):
+                return True
+            break
+    return False
+
+
+_CJK = frozenset(("Hani", "Hira", "Kana", "Hang", "Bopo"))
+
+
+def _is_fullwidth_punctuation(c: str) -> bool:
+    cp = ord(c)
+    return 0xFF01 <= cp <= 0xFF5E and not chr(cp - 0xFEE0).isalnum()
+
+
+def _cjk_side(text: str, i: int, step: int) -> Optional[str]:
+    """The nearest character from ``i`` in direction ``step``, skipping
+    marks and other full-width punctuation; None at either end."""
+    k = i + step
+    while 0 <= k < len(text):
+        c = text[k]
+        if not (_is_fullwidth_punctuation(c) or unicodedata.category(c).startswith("M")):
+            return c
+        k += step
+    return None
+
+
+def _cjk_punctuation(text: str, i: int) -> bool:
+    """Full-width ASCII punctuation used as CJK punctuation: next to Han,
+    kana, Hangul or Bopomofo on one side, and on the other side the same or
+    anything but an ASCII letter or digit (你好，世界, なぜ？, （中文）).
+    ``パス？q=1`` is not: the ``？`` leads into ASCII text."""
+    if not _is_fullwidth_punctuation(text[i]):
+        return False
+    left, right = _cjk_side(text, i, -1), _cjk_side(text, i, 1)
+    lc = left is not None and not _scripts_of(left).isdisjoint(_CJK)
+    rc = right is not None and not _scripts_of(right).isdisjoint(_CJK)
+    if lc and rc:
+        return True
+    if lc:
+        return right is None or not (right.isascii() and right.isalnum())
+    if rc:
+        return left is None or not (left.isascii() and left.isalnum())
+    return False
+
+
+def _delimiter_at(ctx, i: int) -> Optional[Tuple[str, str]]:
+    """What view character ``i`` imitates, if delimiter-lookalike reports it."""
+    text = ctx.view.text
+    ch = text[i]
+    imit = delimiter_imitated(ch)
+    if imit is None:
+        return None
+    if ch in IDNA_DOTS and _in_host(ctx, i):
+        return None  # a label separator there: IDNA maps it to "."
+    if ord(ch) == 0x066A:  # ARABIC PERCENT SIGN: only as a fake escape
+        return imit if text[i + 1:i + 2] in _HEX and text[i + 2:i + 3] in _HEX else None
+    if _native_neighbour(text, i) or _cjk_punctuation(text, i):
+        return None
+    return imit
+
+
+@rule(name="delimiter-lookalike", code="IRI201", family="lookalike", severity="error",
+      fix="unsafe", needs=_VIEW_TRAITS)
+def delimiter_lookalike(ctx):
+    """A character that looks like a delimiter (``/ ? # : @ . = & %``) but is not one.
+
+    ## What it does
+    Flags characters such as U+2215 DIVISION SLASH, U+2044 FRACTION SLASH,
+    U+FF0F FULLWIDTH SOLIDUS, U+2024 ONE DOT LEADER, U+FF1A FULLWIDTH COLON,
+    U+0589 ARMENIAN FULL STOP, U+FF03 FULLWIDTH NUMBER SIGN or U+FE6B SMALL
+    COMMERCIAL AT, literal, percent-encoded or inside an ``xn--`` label.
+
+    The set is derived from the data, not listed by hand: every non-ASCII
+    character whose UTS #39 skeleton, NFKC form, or skeleton of its NFKC
+    form is ASCII text holding one of the nine delimiters.  That includes
+    characters NFKC expands, such as U+2488 DIGIT ONE FULL STOP (``1.``)
+    and U+2105 CARE OF (``c/o``).  Added by hand: U+3002 IDEOGRAPHIC FULL
+    STOP and U+FF61 HALFWIDTH IDEOGRAPHIC FULL STOP, U+2052 COMMERCIAL
+    MINUS SIGN, and U+066A ARABIC PERCENT SIGN when two hex digits follow
+    it (a fake escape).  The ellipses U+2026 and U+FE19 are left out.
+
+    Not flagged:
+
+    * U+3002, U+FF0E and U+FF61 inside a host: IDNA maps them to ``.``, so
+      there they are real label separators.  (U+2024 ONE DOT LEADER is not
+      one, and is flagged in a host.)
+    * A letter, digit, mark or punctuation of a specific non-Latin script
+      next to a letter of the same script: KATAKANA LETTER NO in ノート,
+      DEVANAGARI SIGN VISARGA in दुःख, ARABIC-INDIC DIGIT ZERO in ٢٠١٠, the
+      ideographic full stop after Japanese text.  Next to Latin letters or
+      delimiters they are flagged.  Latin and Common characters (U+0294
+      LATIN LETTER GLOTTAL STOP, U+A789 MODIFIER LETTER COLON) are always
+      flagged.
+    * Full-width punctuation used as CJK punctuation: next to Han, kana,
+      Hangul or Bopomofo, and not leading into ASCII letters or digits
+      (``なぜ？``, ``你好，世界``).  ``パス？q=1`` is flagged.
+
+    Consecutive look-alikes are reported together.  Full-width and
+    half-width delimiters are reported here, not by ``fullwidth-form``.
+
+    ## Why
+    Delimiters decide what a reader believes the IRI is.
+    ``http://example.com∕login.evil.net`` looks like a path on example.com
+    but is a host under evil.net; ``http://bank.com:login@evil`` with a
+    fake colon puts everything before ``@`` into the userinfo.
+
+    ## Example
+    ``http://example.com∕account`` holds U+2215 DIVISION SLASH: the host is
+    ``example.com∕account``.  Write ``http://example.com/account``.
+
+    ## Fix safety
+    Unsafe only.  Percent-encoding the character keeps the same URI and
+    makes the trick visible; replacing it with the ASCII delimiter changes
+    the IRI's structure.  Neither is offered inside a host or for characters
+    that are already encoded.
+
+    ## Reference
+    RFC 3987 s7.5 (visually similar characters) and s3.1 (IDNA label
+    separators); UTS #39 s4 (confusables); RFC 3986 s2.2.
+    """
+    view = ctx.view
+    text = view.text
+    if text.isascii():
+        return
+    n = len(text)
+    i = 0
+    while i < n:
+        if text[i].isascii():
+            i += 1
+            continue
+        imit = _delimiter_at(ctx, i)
+        if imit is None:
+            i += 1
+            continue
+        run = [(i, imit)]
+        j = i + 1
+        while j < n and not text[j].isascii():
+            nxt = _delimiter_at(ctx, j)
+            if nxt is None:
+                break
+            run.append((j, nxt))
+            j += 1
+        parts = []
+        for k, (look, delim) in run:
+            if look == delim:
+                parts.append("%s looks like the delimiter '%s' (%s)%s"
+                             % (describe(text[k]), delim, DELIMITERS[delim], ctx.origin_note(k)))
+            else:
+                parts.append("%s looks like '%s', which holds the delimiter '%s' (%s)%s"
+                             % (describe(text[k]), look, delim, DELIMITERS[delim], ctx.origin_note(k)))
+        message = "%s in %s, but %s" % (
+            "; ".join(parts), _where(ctx, i), "it is not one" if len(run) == 1 else "none of them is a delimiter")
+        fixes = []
+        if not _in_host(ctx, i) and all(view.origins[k] == LITERAL for k in range(i, j)):
+            s, e = view.value_span(i, j)
+            enc = percent_encode(text[i:j])
+            fixes.append(ctx.replace("Percent-encode as %s to show it (unsafe)" % enc, s, e, enc, False))
+            ascii_text = "".join(look for _, (look, _d) in run)
+            fixes.append(ctx.replace("Replace with '%s' (unsafe: changes the IRI's structure)" % ascii_text,
+                                     s, e, ascii_text, False))
+        yield ctx.report_view(i, j, message, fixes)
+        i = j
+
+
+# ---------------------------------------------------------------------------
+# IRI202 fullwidth-form
+# ---------------------------------------------------------------------------
+
+def is_fullwidth_form(cp: int) -> bool:
+    """Full-width ASCII (U+FF01-U+FF5E) and half-width forms (U+FF61-U+FFDC,
+    U+FFE8-U+FFEE), the ranges RFC 3987 s6.1 names."""
+    return 0xFF01 <= cp <= 0xFF5E or 0xFF61 <= cp <= 0xFFDC or 0xFFE8 <= cp <= 0xFFEE
+
+
+def _fullwidth_reported(ctx, i: int) -> bool:
+    text = ctx.view.text
+    if not is_fullwidth_form(ord(text[i])):
+        return False
+    return _delimiter_at(ctx, i) is None and not _cjk_punctuation(text, i)
+
+
+@rule(name="fullwidth-form", code="IRI202", family="lookalike", severity="warning",
+      fix="unsafe", needs=_VIEW_TRAITS)
+def fullwidth_form(ctx):
+    """A full-width or half-width form of a character.
+
+    ## What it does
+    Flags full-width ASCII (U+FF01-U+FF5E, such as ``ｅｘａｍｐｌｅ``) and
+    half-width forms (U+FF61-U+FFDC, U+FFE8-U+FFEE, such as half-width
+    katakana ``ﾃｽﾄ``), literal or percent-encoded.  A run of them is one
+    finding.  Full-width delimiters (``／``, ``：``, ``＃``...) are
+    reported by ``delimiter-lookalike`` instead.  In a host this includes
+    U+FF0E FULLWIDTH FULL STOP and U+FF61 HALFWIDTH IDEOGRAPHIC FULL STOP,
+    which IDNA turns into label separators.
+
+    Not flagged: full-width punctuation used as CJK punctuation, next to
+    Han, kana, Hangul or Bopomofo and not leading into ASCII letters or
+    digits (the comma in ``你好，世界``, the ``？`` in ``なぜ？``): in CJK
+    text these are the ordinary forms, and the ASCII ones would be the
+    surprise.  Full-width letters and digits are always flagged, and so are
+    half-width forms.
+
+    ## Why
+    RFC 3987 s6.1 says not to use them.  In a host, IDNA maps them to their
+    ordinary forms, so ``ｅｘａｍｐｌｅ.com`` is example.com although the
+    text differs (and tools that compare text disagree).  Anywhere else
+    nothing maps them: ``/ｌｏｇｉｎ`` is a different URI from ``/login``
+    that looks almost the same.
+
+    ## Example
+    ``http://example.com/ｌｏｇｉｎ`` becomes ``http://example.com/login``.
+
+    ## Fix safety
+    Unsafe: replacing with the NFKC form changes the URI outside the host,
+    and the author may have meant the wide form.  No fix inside an A-label.
+
+    ## Reference
+    RFC 3987 s6.1; UTS #46 (IDNA mapping); UAX #15 (NFKC).
+    """
+    view = ctx.view
+    text = view.text
+    if text.isascii():
+        return
+    n = len(text)
+    i = 0
+    while i < n:
+        if not _fullwidth_reported(ctx, i):
+            i += 1
+            continue
+        host = _in_host(ctx, i)
+        j = i + 1
+        while j < n and _fullwidth_reported(ctx, j) and _in_host(ctx, j) == host:
+            j += 1
+        run = text[i:j]
+        mapped = unicodedata.normalize("NFKC", run)
+        comp = _component_at(ctx, i)
+        where = _where(ctx, i) if comp is not None and comp.view_end >= j else "the %s" % (
+            "host" if host else ctx.view_ref.component_at(i))
+        full = sum(0xFF01 <= ord(c) <= 0xFF5E for c in run)
+        kind = "full-width" if full == len(run) else "half-width" if not full else "full-width and half-width"
+        what = "%s (%s)" % ("a %s form" % kind if len(run) == 1 else "written in %s forms" % kind,
+                            _list_chars(run))
+        if host:
+            tail = "IDNA maps %s to '%s', so the host is the same, but the IRI's text is not what it seems" % (
+                "it" if len(run) == 1 else "them", mapped)
+        else:
+            tail = "nothing maps %s: this is a different URI from one with '%s'" % (
+                "it" if len(run) == 1 else "them", mapped)
+        message = "%s in %s is %s%s; %s" % (_show(run), where, what, ctx.origin_note(i), tail)
+        fixes = []
+        if view.origins[i:j] == [LITERAL] * (j - i):
+            s, e = view.value_span(i, j)
+            fixes.append(ctx.replace("Replace with NFKC '%s' (unsafe)" % mapped, s, e, mapped, False))
+        else:
+            new = _replacement(ctx, i, j, [unicodedata.normalize("NFKC", c) for c in run])
+            if new is not None:
+                s, e = view.value_span(i, j)
+                fixes.append(ctx.replace("Replace with NFKC %s (unsafe)" % new, s, e, new, False))
+        yield ctx.report_view(i, j, message, fixes)
+        i = j
+
+
+# ---------------------------------------------------------------------------
+# IRI203 mixed-script
+# ---------------------------------------------------------------------------
+
+@lru_cache(maxsize=64)
+def _valid_scripts(names: Tuple[str, ...]) -> Tuple[str, ...]:
+    out = []
+    for name in names:
+        try:
+            out.append(script_code(name))
+        except ValueError:
+            continue  # unknown names are the configuration's problem
+    return tuple(out)
+
+
+def _allowed_scripts(ctx) -> Tuple[str, ...]:
+    names = getattr(ctx.settings, "allowed_scripts", ()) or ()
+    return _valid_scripts(tuple(names)) if names else ()
+
+
+def _is_word_char(c: str) -> bool:
+    return unicodedata.category(c)[0] in "LMN" or c in "\u200c\u200d"
+
+
+def _words(comp: Component) -> Iterable[Tuple[int, int]]:
+    """View spans of the words of a path, query or fragment component: runs
+    of letters, marks and digits (ZWJ/ZWNJ included)."""
+    text = comp.text
+    start = None
+    for k, c in enumerate(text):
+        if c.isascii() and not c.isalnum() or not c.isascii() and not _is_word_char(c):
+            if start is not None:
+                yield comp.view_start + start, comp.view_start + k
+                start = None
+        elif start is None:
+            start = k
+    if start is not None:
+        yield comp.view_start + start, comp.view_end
+
+
+def _minority(text: str, codes: Sequence[str]) -> Tuple[str, List[int]]:
+    """The script of ``codes`` with the fewest characters in ``text`` (the
+    later one on ties) and the offsets of its characters."""
+    counts = {c: [] for c in codes}  # type: Dict[str, List[int]]
+    for k, ch in enumerate(text):
+        for code in _scripts_of(ch):
+            if code in counts:
+                counts[code].append(k)
+    order = {c: n for n, c in enumerate(codes)}
+    best = min(codes, key=lambda c: (len(counts[c]) or 1 << 30, -order[c]))
+    return best, counts[best]
+
+
+@rule(name="mixed-script", code="IRI203", family="lookalike", severity="warning",
+      needs=_VIEW_TRAITS)
+def mixed_script_rule(ctx):
+    """A host label or word that mixes scripts that do not belong together.
+
+    ## What it does
+    Checks each host label whole, and each word of the userinfo, path
+    segments, file extension, query names and values and fragment (words
+    are runs of letters, marks and digits, so ``IBM_PC-совместимый`` is
+    the three words ``IBM``, ``PC`` and ``совместимый``).  Flags it when
+    its scripts are beyond UTS #39 Moderately Restrictive: Latin with
+    Cyrillic or Greek, Cyrillic with Greek, Arabic with Hebrew...  Scripts
+    come from Script_Extensions; Common and Inherited characters (digits,
+    punctuation, combining marks, ZWNJ) are ignored.  Allowed together:
+    any one script, Latin with Han and kana (Japanese), Latin with Han and
+    Bopomofo, Latin with Han and Hangul, Latin with one other Recommended
+    script except Cyrillic and Greek.  Scripts listed in ``allowed-scripts``
+    never make a mixture.
+
+    ## Why
+    Mixing is the classic homograph trick: ``pаypal`` with one Cyrillic
+    ``а`` is another name that no reader can tell apart.  Browsers show
+    such a host label as Punycode.  Per-label and per-word checking keeps
+    real multilingual IRIs (``https://ru.wikipedia.org/wiki/Москва``,
+    ``http://例え.jp/パス/page``) quiet.
+
+    ## Example
+    ``http://pаypal.com/`` (U+0430 CYRILLIC SMALL LETTER A in a Latin
+    label) should be ``http://paypal.com/``.
+
+    ## Fix safety
+    No fix: which script was meant cannot be known.
+
+    ## Reference
+    UTS #39 s5.1 (resolved script sets), s5.2 (restriction levels); UAX #24
+    (Script_Extensions); RFC 3987 s7.5.
+    """
+    view = ctx.view
+    text = view.text
+    if text.isascii():
+        return
+    allowed = _allowed_scripts(ctx)
+    for comp in ctx.components():
+        if comp.text.isascii():
+            continue
+        spans = [(comp.view_start, comp.view_end)] if comp.kind == "host-label" else _words(comp)
+        for i, j in spans:
+            word = text[i:j]
+            if word.isascii():
+                continue
+            result = mixed_script(word, allowed)
+            if not result.mixed:
+                continue
+            codes = [c for c in scripts_in(word) if c not in allowed]
+            if len(codes) < 2:  # pragma: no cover - mixed implies two scripts
+                codes = scripts_in(word)
+            minor, offsets = _minority(word, codes)
+            chars = [word[k] for k in offsets]
+            what = "the %s %s" % (comp.label, _show(comp.text)) if (i, j) == (comp.view_start, comp.view_end) \
+                else "the word %s of the %s %s" % (_show(word), comp.label, _show(comp.text))
+            note = ctx.origin_note(i + offsets[0]) if offsets else ""
+            message = "%s mixes scripts (%s); the %s characters are %s%s" % (
+                what, ", ".join(script_name(c) for c in codes), script_name(minor), _list_chars(chars), note)
+            yield ctx.report_view(i, j, message)
+
+
+# ---------------------------------------------------------------------------
+# IRI204 whole-script-confusable
+# ---------------------------------------------------------------------------
+
+#: Top-level domains under which labels of a script are normal, so a label
+#: of that script that happens to look Latin is not reported.  Besides
+#: these, any TLD written in the label's own script counts (.москва, .онлайн),
+#: unless that TLD itself looks Latin.
+TLD_SCRIPTS: Dict[str, FrozenSet[str]] = {}
+for _script, _tlds in (
+    ("Cyrl", "рф ru su рус by бел ua укр kz қаз kg tj uz bg бг rs срб mk мкд ba mn мон eu ею"),
+    ("Grek", "ελ gr cy ευ eu"),
+    ("Armn", "am հայ"),
+    ("Geor", "ge გე"),
+    ("Hebr", "il"),
+    ("Ethi", "er et"),
+    ("Mymr", "mm"),
+    ("Thai", "th ไทย"),
+):
+    for _tld in _tlds.split():
+        TLD_SCRIPTS[_tld] = TLD_SCRIPTS.get(_tld, frozenset()) | {_script}
+
+_DISPLAY_ORDER = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+_ASCII_BY_SKELETON: Dict[str, str] = {}
+for _c in _DISPLAY_ORDER:
+    _ASCII_BY_SKELETON.setdefault(skeleton(_c), _c)
+
+
+def latin_reading(s: str) -> str:
+    """How ``s`` reads to someone who expects Latin: each character replaced
+    by the ASCII character with the same skeleton, when there is one."""
+    out = []
+    for c in s:
+        sk = skeleton(c)
+        out.append(_ASCII_BY_SKELETON.get(sk) or (unicodedata.normalize("NFC", sk) if sk else ""))
+    return "".join(out)
+
+
+def _tld_exempt(scripts: FrozenSet[str], tld: str) -> bool:
+    if not scripts.isdisjoint(TLD_SCRIPTS.get(tld, ())):
+        return True
+    if tld.isascii():
+        return False
+    own = resolved_script_set(tld)
+    return bool(own) and not own.isdisjoint(scripts) and whole_script_confusable(tld) is None
+
+
+@rule(name="whole-script-confusable", code="IRI204", family="lookalike", severity="warning",
+      needs=_VIEW_TRAITS)
+def whole_script_confusable_rule(ctx):
+    """A host label written in one non-Latin script that looks all Latin.
+
+    ## What it does
+    Flags host labels that are entirely in one script other than Latin
+    whose UTS #39 skeleton is ASCII (plus combining marks), such as
+    Cyrillic ``аррӏе`` (U+0430 U+0440 U+0440 U+04CF U+0435), which reads as
+    ``appie``/``apple``, or Greek ``ορα``.  ``xn--`` labels and
+    percent-encoded labels are decoded first.  Short labels are not
+    skipped: Cyrillic ``х.com`` imitates ``x.com``.
+
+    Not flagged: labels under a top-level domain where that script is
+    normal.  The table (from registry practice and browsers' IDN policies):
+
+    ==========  ==========================================================
+    script      TLDs
+    ==========  ==========================================================
+    Cyrillic    .рф .ru .su .рус .by .бел .ua .укр .kz .қаз .kg .tj .uz
+                .bg .бг .rs .срб .mk .мкд .ba .mn .мон (Mongolian
+                Cyrillic) .eu .ею
+    Greek       .ελ .gr .cy .ευ .eu
+    Armenian    .am .հայ
+    Georgian    .ge .გე
+    Hebrew      .il
+    Ethiopic    .er .et
+    Myanmar     .mm
+    Thai        .th .ไทย
+    ==========  ==========================================================
+
+    Any TLD written in the label's own script counts too (.москва,
+    .онлайн), unless the TLD itself looks Latin.  The TLD label is judged
+    by the same table, so ``пример.бг`` and ``сайт.рус`` are fine.
+    Scripts listed in ``allowed-scripts`` are never reported.
+
+    Only host labels are checked: in paths and queries ordinary words
+    (Russian ``сахар``, Greek ``ορα``) are whole-script confusables, and
+    the host is what decides which server answers; ``mixed-script`` still
+    checks every word.
+
+    ## Why
+    Nothing in ``аррӏе.com`` is mixed, so per-label script checks pass,
+    yet it is not apple.com.  Browsers show such labels as Punycode
+    outside their usual TLDs.
+
+    ## Example
+    ``http://аррӏе.com/`` (also written ``http://xn--80ak6aa92e.com/``).
+
+    ## Fix safety
+    No fix: the label may be a genuine name in that script.
+
+    ## Reference
+    UTS #39 s4 (whole-script confusables), s5; RFC 3987 s7.5; Chromium's
+    IDN spoof checker (whole-script confusables allowed per TLD).
+    """
+    view = ctx.view
+    if view.text.isascii():
+        return
+    labels = [c for c in ctx.components() if c.kind == "host-label"]
+    if not labels:
+        return
+    allowed = frozenset(_allowed_scripts(ctx))
+    tld = labels[-1].text.lower()
+    for comp in labels:
+        label = comp.text.lower()
+        if label.isascii():
+            continue
+        sk = whole_script_confusable(label)
+        if sk is None:
+            continue
+        scripts = resolved_script_set(label) or frozenset()
+        if not scripts.isdisjoint(allowed) or _tld_exempt(scripts, tld):
+            continue
+        script = " and ".join(script_name(s) for s in scripts_in(label)) or "one script"
+        lookalikes = [c for c in comp.text if not c.isascii() and skeleton(c.lower()) != c.lower()]
+        message = ("the host label %s is written entirely in %s but reads as the Latin '%s': %s%s"
+                   % (_show(comp.text), script, latin_reading(label), _list_chars(lookalikes),
+                      ctx.origin_note(comp.view_start)))
+        yield ctx.report_view(comp.view_start, comp.view_end, message)
+
+
+
+# ---------------------------------------------------------------------------
+# IRI205 confusable-collision
+# ---------------------------------------------------------------------------
+
+_STATE_KEY = "lookalike.confusable-collision"
+_MAX_IDENTITIES = 4
+_DOTS_RE = re.compile("[%s]" % IDNA_DOTS)
+
+
+def _host_identity(u: str) -> str:
+    """The host as IDNA would see it: NFKC, lowercase, one kind of dot, no
+    trailing dot.  Two hosts with the same identity are the same host."""
+    ident = unicodedata.normalize("NFKC", u.lower()).lower()
+    ident = _DOTS_RE.sub(".", ident)
+    return ident[:-1] if ident.endswith(".") else ident
+
+
+@lru_cache(maxsize=8192)
+def _label_skeleton(label: str) -> str:
+    return skeleton(label)
+
+
+def _host_skeletons(ident: str) -> List[Tuple[str, str]]:
+    """(suffix, skeleton of suffix) for every label suffix of the host,
+    longest first; label skeletons are cached and joined (a skeleton never
+    reaches across a '.')."""
+    labels = ident.split(".")
+    sks = [_label_skeleton(l) for l in labels]
+    return [(".".join(labels[k:]), ".".join(sks[k:])) for k in range(len(labels))]
+
+
+def _decode_domain(domain: str) -> str:
+    out = []
+    for label in _DOTS_RE.sub(".", domain.strip()).split("."):
+        if label[:4].lower() == "xn--":
+            u = idna_to_unicode(label.lower())
+            if u is None:
+                try:
+                    u = label[4:].lower().encode("ascii").decode("punycode")
+                except (UnicodeError, ValueError):
+                    u = None
+            label = u or label
+        out.append(label)
+    return ".".join(out)
+
+
+@lru_cache(maxsize=32)
+def _protected_table(domains: Tuple[str, ...]) -> Dict[str, Tuple[str, str]]:
+    """skeleton -> (identity, domain as configured)."""
+    table: Dict[str, Tuple[str, str]] = {}
+    for d in domains:
+        ident = _host_identity(_decode_domain(d))
+        if ident:
+            table.setdefault(_host_skeletons(ident)[0][1], (ident, d))
+    return table
+
+
+def _host_of(ctx) -> Optional[Tuple[int, int, str, str]]:
+    """(value start, value end, display text, identity) of a reg-name host."""
+    ref = ctx.ref
+    if ref.host is None or ref.host_kind != "reg-name" or ref.host.start == ref.host.end:
+        return None
+    raw = ctx.value[ref.host.start:ref.host.end]
+    if raw.isascii() and "%" not in raw and "xn--" not in raw.lower():
+        u = raw
+    else:
+        vref = ctx.view_ref
+        if vref.host is None:
+            return None
+        u = ctx.view.text[vref.host.start:vref.host.end]
+    ident = _host_identity(u)
+    if not ident or ident.startswith(".") or ".." in ident:
+        return None
+    return ref.host.start, ref.host.end, u, ident
+
+
+def _difference(mine: str, other: str) -> str:
+    """The characters that tell two confusable hosts apart, for messages."""
+    if len(mine) == len(other):
+        pairs = [(a, b) for a, b in zip(mine, other) if a != b]
+        if pairs:
+            return "it has %s where the other has %s" % (
+                _list_chars(a for a, _ in pairs), _list_chars(b for _, b in pairs))
+    odd = [c for c in mine if not c.isascii()]
+    if odd:
+        return "it has " + _list_chars(odd)
+    odd = [c for c in other if not c.isascii()]
+    if odd:
+        return "the other has " + _list_chars(odd)
+    return "they differ only in characters with the same skeleton"
+
+
+@rule(name="confusable-collision", code="IRI205", family="lookalike", severity="error",
+      scope="document")
+def confusable_collision(doc):
+    """Two different hosts that look the same.
+
+    ## What it does
+    Compares the UTS #39 skeletons of hosts (in Unicode form: ``xn--``
+    labels and percent-encoding decoded, then NFKC and lowercase, as IDNA
+    does) and reports a host whose skeleton equals that of a *different*
+    host:
+
+    * one of the ``protected-domains`` of the configuration, or a parent
+      domain of the host equal to one (``login.раураl.com`` imitates
+      ``paypal.com``).  ASCII typosquats count here: ``paypa1.com``;
+    * an earlier host of the same document;
+    * a host of another file checked in the same run (the finding names
+      the file and line).
+
+    Hosts that are the same for IDNA (case, full-width forms, ``。`` for
+    ``.``) are not collisions.  Between two hosts of the documents, at
+    least one must be non-ASCII: ``rn``/``m`` or ``1``/``l`` between two
+    plain ASCII hosts is left to ``ascii-lookalike``.  The later
+    occurrence is reported.
+
+    ## Why
+    A document that links to both ``paypal.com`` and ``раураl.com``
+    almost certainly holds a spoof, and a reviewer cannot see which one.
+
+    ## Example
+    With ``protected-domains = ["paypal.com"]``, ``http://раураl.com/``
+    (Cyrillic р, а, у) is reported.
+
+    ## Fix safety
+    No fix: which host is genuine is for a person to decide.
+
+    ## Reference
+    UTS #39 s4 (confusable detection); RFC 3987 s7.5; RFC 3986 s6.2.2.1
+    (case-insensitive hosts).
+    """
+    info = doc.doc
+    settings = info.settings
+    domains = tuple(getattr(settings, "protected_domains", ()) or ())
+    protected = _protected_table(domains) if domains else {}
+    state = info.run_state.setdefault(_STATE_KEY, {})
+    path = info.path
+    local: Dict[str, Tuple[str, str, int]] = {}  # skeleton -> (identity, display, offset)
+    index = None
+    for ctx in doc.refs:
+        host = _host_of(ctx)
+        if host is None:
+            continue
+        start, end, display, ident = host
+        suffixes = _host_skeletons(ident)
+        skel = suffixes[0][1]
+        message = None
+        for suffix, sk in suffixes if protected else ():
+            hit = protected.get(sk)
+            if hit is not None and hit[0] != suffix:
+                message = "the host %s is confusable with the protected domain '%s' (equal skeletons); %s" % (
+                    _show(display), hit[1], _difference(suffix, hit[0]))
+                break
+        if message is None:
+            first = local.get(skel)
+            if first is not None and first[0] != ident and not (first[0].isascii() and ident.isascii()):
+                if index is None:
+                    from irilint.lines import LineIndex
+                    index = LineIndex(info.text)
+                message = "the host %s is confusable with %s on line %d (equal skeletons); %s" % (
+                    _show(display), _show(first[1]), index.line_of(first[2]) + 1, _difference(ident, first[0]))
+        if message is None:
+            for other_ident, (other_display, other_path, other_line) in state.get(skel, {}).items():
+                if other_ident == ident or (other_ident.isascii() and ident.isascii()):
+                    continue
+                if path is not None and other_path == path:
+                    continue  # an earlier check of this same file
+                message = "the host %s is confusable with %s in %s, line %d (equal skeletons); %s" % (
+                    _show(display), _show(other_display), other_path or "another document", other_line,
+                    _difference(ident, other_ident))
+                break
+        if skel not in local:
+            local[skel] = (ident, display, ctx.candidate.source_offset(start))
+        elif local[skel][0] != ident:
+            local.setdefault(skel + "\x00" + ident, (ident, display, ctx.candidate.source_offset(start)))
+        if message is not None:
+            yield doc.report(ctx, start, end, message)
+    if local:
+        if index is None:
+            from irilint.lines import LineIndex
+            index = LineIndex(info.text)
+        for key, (ident, display, offset) in local.items():
+            skel = key.split("\x00", 1)[0]
+            seen = state.setdefault(skel, {})
+            if ident not in seen and len(seen) < _MAX_IDENTITIES:
+                seen[ident] = (display, path, index.line_of(offset) + 1)
+
+
+# ---------------------------------------------------------------------------
+# IRI206 invisible-character
+# ---------------------------------------------------------------------------
+
+_ZWNJ, _ZWJ = "\u200c", "\u200d"
+_KEYCAP_BASES = frozenset("0123456789#*")
+_BLACK_FLAG = "\U0001F3F4"
+_CANCEL_TAG = "\U000E007F"
+
+
+def _is_han(c: str) -> bool:
+    if "Hani" not in script_extensions(c):
+        return False
+    return unicodedata.category(c) in ("Lo", "Nl", "Cn")
+
+
+def _is_emoji_modifier(c: str) -> bool:
+    return 0x1F3FB <= ord(c) <= 0x1F3FF
+
+
+def _virama_before(text: str, i: int) -> bool:
+    return i > 0 and unicodedata.combining(text[i - 1]) == 9
+
+
+def _zwnj_joins(text: str, i: int) -> bool:
+    """RFC 5892 A.1: (L|D) T* ZWNJ T* (R|D)."""
+    k = i - 1
+    while k >= 0 and joining_type(text[k]) == "T":
+        k -= 1
+    if k < 0 or joining_type(text[k]) not in ("L", "D"):
+        return False
+    k = i + 1
+    while k < len(text) and joining_type(text[k]) == "T":
+        k += 1
+    return k < len(text) and joining_type(text[k]) in ("R", "D")
+
+
+def _in_emoji_zwj_sequence(text: str, i: int) -> bool:
+    k = i - 1
+    while k >= 0 and (text[k] in "\ufe0f\ufe0e" or _is_emoji_modifier(text[k])):
+        k -= 1
+    return k >= 0 and is_extended_pictographic(text[k]) and i + 1 < len(text) \
+        and is_extended_pictographic(text[i + 1])
+
+
+def _emoji_tag_positions(text: str) -> FrozenSet[int]:
+    """Offsets of tag characters in valid emoji tag sequences: U+1F3F4 WAVING
+    BLACK FLAG, one or more tags U+E0020-U+E007E, U+E007F CANCEL TAG."""
+    ok = set()
+    start = text.find(_BLACK_FLAG)
+    while start >= 0:
+        k = start + 1
+        while k < len(text) and 0xE0020 <= ord(text[k]) <= 0xE007E:
+            k += 1
+        if k > start + 1 and k < len(text) and text[k] == _CANCEL_TAG:
+            ok.update(range(start + 1, k + 1))
+        start = text.find(_BLACK_FLAG, start + 1)
+    return frozenset(ok)
+
+
+def _is_mongolian(c: str) -> bool:
+    return "Mong" in script_extensions(c) and unicodedata.category(c)[0] == "L"
+
+
+def invisible_problem(text: str, i: int, tag_ok: FrozenSet[int] = frozenset()) -> Optional[str]:
+    """Why ``text[i]`` is an invisible character out of place, or None.
+
+    Bidi controls are not reported here (the bidi family does that)."""
+    c = text[i]
+    cp = ord(c)
+    if cp < 0xAD or is_bidi_control(cp):
+        return None
+    if cp == 0x2800:
+        return "renders as blank space"
+    if not is_default_ignorable(c):
+        return None
+    prev = text[i - 1] if i > 0 else ""
+    nxt = text[i + 1] if i + 1 < len(text) else ""
+    if c == _ZWNJ:
+        if _virama_before(text, i) or _zwnj_joins(text, i):
+            return None
+        return ("is invisible and has no effect here: RFC 5892 Appendix A.1 allows it only after "
+                "a virama or between a joining letter and a right-joining one")
+    if c == _ZWJ:
+        if _virama_before(text, i) or _in_emoji_zwj_sequence(text, i):
+            return None
+        return ("is invisible and has no effect here: RFC 5892 Appendix A.2 allows it only after "
+                "a virama (and emoji use it only between two emoji)")
+    if 0xFE00 <= cp <= 0xFE0F:
+        if prev and (_is_han(prev) or (cp in (0xFE0E, 0xFE0F) and is_extended_pictographic(prev))
+                     or (cp == 0xFE0F and prev in _KEYCAP_BASES and nxt == "\u20e3")):
+            return None
+        return "is invisible: it follows %s, which it does not select a variant of" % (
+            describe(prev) if prev else "nothing")
+    if 0xE0100 <= cp <= 0xE01EF:
+        if prev and _is_han(prev):
+            return None
+        return "is invisible: ideographic variation selectors belong after a Han ideograph, not after %s" % (
+            describe(prev) if prev else "nothing")
+    if 0xE0000 <= cp <= 0xE007F:
+        if i in tag_ok:
+            return None
+        return "is an invisible tag character outside an emoji tag sequence"
+    if 0x180B <= cp <= 0x180F:
+        if cp == 0x180E:
+            if prev and nxt and _is_mongolian(prev) and _is_mongolian(nxt):
+                return None
+        elif prev and (_is_mongolian(prev) or 0x180B <= ord(prev) <= 0x180F):
+            return None
+        return "is invisible outside Mongolian text"
+    return "is invisible (Default_Ignorable_Code_Point)"
+
+
+@rule(name="invisible-character", code="IRI206", family="lookalike", severity="error",
+      fix="unsafe", needs=_VIEW_TRAITS)
+def invisible_character(ctx):
+    """An invisible character where it does nothing visible.
+
+    ## What it does
+    Flags default-ignorable and blank characters, literal, percent-encoded
+    or inside an ``xn--`` label: U+200B ZERO WIDTH SPACE, U+2060-U+2064
+    (word joiner, invisible operators), U+00AD SOFT HYPHEN, U+FEFF, U+034F
+    COMBINING GRAPHEME JOINER, U+180E MONGOLIAN VOWEL SEPARATOR, the Hangul
+    fillers (U+115F, U+1160, U+3164, U+FFA0), U+17B4/U+17B5, U+2800
+    BRAILLE PATTERN BLANK, plane-14 tags, and the following ones out of
+    their valid contexts:
+
+    * U+200C ZERO WIDTH NON-JOINER: allowed after a virama, or between a
+      left- or dual-joining and a right- or dual-joining character with
+      only transparent ones in between (RFC 5892 Appendix A.1, the IDNA
+      CONTEXTJ rule), so Persian ``می‌خواهم`` is fine.
+    * U+200D ZERO WIDTH JOINER: allowed after a virama (RFC 5892 Appendix
+      A.2; Sinhala ``ශ්‍රී``), and between two emoji (Extended_Pictographic,
+      with VS16 or skin-tone modifiers in between) as in ``👨‍👩‍👧``.
+    * Variation selectors U+FE00-U+FE0F: allowed after a Han ideograph,
+      VS15/VS16 after an emoji (Extended_Pictographic, as in ``❤️``), and
+      VS16 in a keycap sequence (``1️⃣``).  U+E0100-U+E01EF only after a Han
+      ideograph.  Other standardized variation sequences (mathematical
+      symbols, Myanmar) are rare in IRIs and are reported.
+    * Tags U+E0020-U+E007F: allowed in an emoji tag sequence (U+1F3F4,
+      tags, U+E007F CANCEL TAG: subdivision flags).
+    * Mongolian free variation selectors U+180B-U+180D, U+180F after a
+      Mongolian letter, U+180E between two.
+
+    Bidi controls are reported by the bidi family, not here.
+
+    ## Why
+    Two IRIs that differ by an invisible character look identical but are
+    different URIs; ``pay\\u200bpal.com`` is not paypal.com.  RFC 3987 s3.2
+    keeps such characters percent-encoded for that reason.
+
+    ## Example
+    ``http://example.com/log\\u200bin`` should be
+    ``http://example.com/login``.
+
+    ## Fix safety
+    Unsafe: removing the character (or its escape, or re-encoding the
+    A-label without it) changes the URI, and a link may depend on it.
+
+    ## Reference
+    RFC 3987 s3.2, s6.1; RFC 5892 Appendix A.1/A.2; UTS #39 s3.1; UTS #51
+    (emoji sequences); Unicode StandardizedVariants.txt and the IVD.
+    """
+    view = ctx.view
+    text = view.text
+    if text.isascii():
+        return
+    tag_ok = _emoji_tag_positions(text) if _BLACK_FLAG in text else frozenset()
+    for i, c in enumerate(text):
+        if c.isascii():
+            continue
+        why = invisible_problem(text, i, tag_ok)
+        if why is None:
+            continue
+        message = "%s in %s %s%s" % (describe(c), _where(ctx, i), why, ctx.origin_note(i))
+        fix = _removal_fix(ctx, i, "Remove %s" % describe(c))
+        yield ctx.report_view(i, i + 1, message, [fix] if fix is not None else [])
+
+
+# ---------------------------------------------------------------------------
+# IRI207 ascii-lookalike
+# ---------------------------------------------------------------------------
+
+_DIGIT_RUN_RE = re.compile(r"[0-9]+")
+_READS_AS = {"0": "o", "1": "l"}
+_VOWELS = frozenset("aeiouy")
+
+
+def _digit_swaps(token: str) -> List[Tuple[int, int]]:
+    """Spans of ``0``/``1`` runs in ``token`` that read as letters."""
+    if not token.isalnum():
+        return []
+    letters = sum(c.isalpha() for c in token)
+    digits = len(token) - letters
+    if not digits or letters < 3 or digits > 2:
+        return []
+    if all(c in "0123456789abcdef" for c in token):
+        return []  # hex-like: ids, hashes, colours
+    runs = list(_DIGIT_RUN_RE.finditer(token))
+    if len(runs) != 1:
+        return []  # 1und1, s01e02, a1b2: numbering, not spelling
+    m = runs[0]
+    s, e = m.span()
+    if any(c not in "01" for c in m.group()):
+        return []
+    if 0 < s and e < len(token):
+        return [(s, e)] if letters >= 4 else []
+    if s == 0 and e < len(token) and e - s == 1:
+        rest = token[e:]
+        if letters >= 3 and (m.group() == "0" or rest[0] in _VOWELS):
+            return [(s, e)]
+    return []
+
+
+@rule(name="ascii-lookalike", code="IRI207", family="lookalike", severity="info", enabled=False)
+def ascii_lookalike(ctx):
+    """A digit that stands in for a letter in a host name (``br0ken``, ``1ame``).
+
+    ## What it does
+    Off by default.  Looks at each hyphen-separated word of each ASCII
+    host label and flags a ``0`` (read as ``o``) or ``1`` (read as ``l`` or
+    ``i``) used as a letter:
+
+    * inside a word, with letters on both sides, in words of at least four
+      letters: ``br0ken``, ``g00gle``, ``app1e``, ``micr0soft``;
+    * at the start of a word of at least three more letters: ``0`` always
+      (``0range``), ``1`` before a vowel (``1ame``, ``1ogin``).
+
+    Not flagged, to keep false positives low: other digits (``web3``,
+    ``mp3``, ``h2o``, ``ipv6``, ``html5``, ``x86``), digits at the end of a
+    word (numbered hosts: ``ns1``, ``web01``, ``win10``), words with more
+    than two digits or more than one digit run (``1und1``, ``s01e02``),
+    words of hexadecimal digits only (``cafe01``), short numeronyms
+    (``l10n``, ``a11y``), ``xn--`` labels, IP addresses, and paths (which
+    are full of identifiers).
+
+    ## Why
+    RFC 3987 s7.5 warns about ASCII look-alikes: ``br0ken.example`` is not
+    ``broken.example``, and ``1`` versus ``l`` is hard to see in many fonts.
+
+    ## Example
+    ``http://paypa1-secure.example/`` is not flagged (a trailing digit),
+    but ``http://g00gle.com/`` is.
+
+    ## Fix safety
+    No fix: the digit may be part of the real name.
+
+    ## Reference
+    RFC 3987 s7.5; UTS #39 s4.
+    """
+    ref = ctx.ref
+    if ref.host is None or ref.host_kind != "reg-name":
+        return
+    value = ctx.value
+    host = value[ref.host.start:ref.host.end]
+    if not any(c in "01" for c in host) or not host.isascii():
+        return
+    for lab in ref.host_labels:
+        label = value[lab.start:lab.end].lower()
+        if label.startswith("xn--") or not any(c in "01" for c in label):
+            continue
+        pos = 0
+        for token in label.split("-"):
+            for s, e in _digit_swaps(token):
+                run = token[s:e]
+                reading = token[:s] + "".join(_READS_AS[c] for c in run) + token[e:]
+                start = lab.start + pos + s
+                where = "between letters" if s > 0 else "before letters"
+                message = ("%s %s in the host label '%s' may be read as the letter '%s' ('%s')"
+                           % (_list_chars(run), where, value[lab.start:lab.end],
+                              "' and '".join(sorted({_READS_AS[c] for c in run})), reading))
+                yield ctx.report(start, start + (e - s), message)
+            pos += len(token) + 1

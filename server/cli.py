@@ -82,3 +82,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 130
     except BrokenPipeError:
         return EXIT_OK
+    except Exception as exc:  # a bug: say so clearly, never a bare traceback
+        import os
+        import traceback
+
+        if os.environ.get("IRILINT_DEBUG"):
+            traceback.print_exc()
+        print("irilint: internal error: %s: %s (set IRILINT_DEBUG=1 for the traceback)"
+              % (exc.__class__.__name__, exc), file=sys.stderr)
+        return EXIT_ERROR

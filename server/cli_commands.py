@@ -183,16 +183,20 @@ class FileOutcome:
     new_text: Optional[str] = None  # stdin --fix output
     diff: Optional[str] = None
     fail_level: str = "warning"
+    index: Any = None  # the LineIndex of the text the findings refer to
 
 
 def _overrides(args: argparse.Namespace) -> Dict[str, Any]:
     o: Dict[str, Any] = {}
     if args.select:
+        # Like ruff: a selection on the command line is the whole selection;
+        # the config file's ignore list belonged to the selection it replaces.
         o["select"] = list(args.select)
+        o["ignore"] = list(args.ignore or [])
+    elif args.ignore:
+        o["extend-ignore"] = list(args.ignore)
     if args.extend_select:
         o["extend-select"] = list(args.extend_select)
-    if args.ignore:
-        o["extend-ignore"] = list(args.ignore)
     if args.fail_level:
         o["fail-level"] = args.fail_level
     return o
@@ -286,6 +290,7 @@ class _Checker:
                 out.new_text = text
         findings, index = self.check_document(path, text, settings)
         out.reported = locate(path, findings, index)
+        out.index = index
         return out
 
 
@@ -364,7 +369,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     if fmt == "json":
         from irilint.output import dumps_json, to_json_obj
 
-        sink.write(dumps_json([to_json_obj(r, None) if True else None for _, r in all_reported]) + "\n")
+        sink.write(dumps_json([to_json_obj(r, o.index) for o, r in all_reported]) + "\n")
     else:
         from irilint.output import format_text
 

@@ -101,13 +101,18 @@ def _would_make_dot_segment(s: str, start: int, end: int, decoded: str) -> bool:
     """Would decoding ``s[start:end]`` to ``decoded`` make a "." or ".."
     path segment?  Such a segment is removed on resolution (RFC 3986
     s5.2.4) while the encoded form is not, so decoding it would change
-    where the reference leads."""
-    seg_start = max(s.rfind(c, 0, start) for c in "/?#") + 1
-    ends = [i for i in (s.find(c, end) for c in "/?#") if i >= 0]
-    seg_end = min(ends) if ends else len(s)
+    where the reference leads.  Only the path has segments."""
+    path = parse(s).path
+    if not (path.start <= start and end <= path.end):
+        return False
+    seg_start = s.rfind("/", path.start, start) + 1 or path.start
+    seg_start = max(seg_start, path.start)
+    seg_end = s.find("/", end, path.end)
+    if seg_end < 0:
+        seg_end = path.end
     segment = s[seg_start:start] + decoded + s[end:seg_end]
     return _PCT_LOWER_RE.sub(
-        lambda m: "." if m.group(1) == "2E" or m.group(1) == "2e" else "x", segment
+        lambda m: "." if m.group(1) in ("2E", "2e") else "x", segment
     ) in (".", "..")
 
 

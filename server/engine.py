@@ -26,6 +26,13 @@ class Suppression:
     selectors: Tuple[str, ...]  # empty: every rule
     whole_file: bool
     used: bool = False
+    #: a comment alone on its line also covers the next line (reST comments
+    #: cannot share a line with text, and a long line reads better so)
+    own_line: bool = False
+    next_line: int = -1  # the next line with text, for own-line comments
+
+    def covers(self, line: int) -> bool:
+        return self.whole_file or line == self.line or (self.own_line and line == self.next_line)
 
     def matches(self, finding: Finding) -> bool:
         if not self.selectors:
@@ -57,7 +64,15 @@ def find_suppressions(text: str, index: Optional[LineIndex] = None) -> List[Supp
     out: List[Suppression] = []
     for m in _SUPPRESS_RE.finditer(text):
         sel = tuple(s.strip() for s in (m.group(2) or "").split(",") if s.strip())
-        out.append(Suppression(index.line_of(m.start()), m.start(), m.end(), sel, bool(m.group(1))))
+        line = index.line_of(m.start())
+        content = index.line_text(line)
+        rest = (content[:m.start() - index.starts[line]] + " " + content[m.end() - index.starts[line]:])
+        own = not any(ch.isalnum() for ch in rest.replace("irilint", ""))
+        nxt = line + 1
+        if own:
+            while nxt < index.line_count and not index.line_text(nxt).strip():
+                nxt += 1
+        out.append(Suppression(line, m.start(), m.end(), sel, bool(m.group(1)), own_line=own, next_line=nxt))
     return out
 
 
@@ -173,7 +188,7 @@ class Engine:
                 line = index.line_of(f.start)
                 hit = False
                 for s in suppressions:
-                    if (s.whole_file or s.line == line) and s.matches(f):
+                    if s.covers(line) and s.matches(f):
                         s.used = True
                         hit = True
                 if hit:
@@ -251,6 +266,10 @@ def _comment_bounds(text: str, index: LineIndex, s: Suppression, scanner) -> Tup
         start = p
         while start > line_start and text[start - 1] in " \t":
             start -= 1
+        if start == line_start and end == line_end:
+            # The comment is the whole line: remove the line with its end.
+            nxt = index.starts[s.line + 1] if s.line + 1 < len(index.starts) else len(text)
+            return line_start, nxt
         return start, end
     return s.start, s.end
 

@@ -45,6 +45,8 @@ __all__ = [
     "identifier_allowed",
     "identifier_type",
     "is_default_ignorable",
+    "is_extended_pictographic",
+    "joining_type",
     "char_name",
     "describe",
 ]
@@ -402,6 +404,22 @@ def is_default_ignorable(ch: str) -> bool:
     U+00AD, U+200B..U+200F, U+2060..U+206F, U+FEFF, variation selectors,
     tags, U+3164 HANGUL FILLER, ..."""
     return _in_boundaries(_data.DEFAULT_IGNORABLE, _cp(ch))
+
+
+def is_extended_pictographic(ch: str) -> bool:
+    """Extended_Pictographic (UTS #51): emoji and the pictographs that may
+    become emoji, e.g. U+2764 HEAVY BLACK HEART, U+1F600, U+00A9."""
+    return _in_boundaries(_data.EXTENDED_PICTOGRAPHIC, _cp(ch))
+
+
+def joining_type(ch: str) -> str:
+    """Joining_Type (ArabicShaping.txt) as its one-letter code: 'U'
+    (Non_Joining), 'C' (Join_Causing), 'D' (Dual_Joining), 'L'
+    (Left_Joining), 'R' (Right_Joining) or 'T' (Transparent).  Characters
+    not listed in ArabicShaping.txt are T if they are Mn, Me or Cf, else U.
+    Used by the RFC 5892 Appendix A.1 rule for U+200C ZERO WIDTH NON-JOINER.
+    """
+    return _data.JOINING_TYPE_VALUES[bisect_right(_data.JOINING_TYPE_STARTS, _cp(ch)) - 1]
 
 
 # ---------------------------------------------------------------------------

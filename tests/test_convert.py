@@ -83,6 +83,8 @@ TO_IRI_EDGES = [
     ("http://e.org/a/%2E%2E/b", "http://e.org/a/%2E%2E/b"),
     ("http://e.org/a/%2e/b", "http://e.org/a/%2e/b"),
     ("http://e.org/a/%2Ex", "http://e.org/a/.x"),
+    ("mailto:%2e", "mailto:%2e"),  # the first segment of a path after the scheme
+    ("http://e.org/?%2E%2E", "http://e.org/?.."),  # the query has no segments
     # invalid UTF-8 of each kind is re-escaped in uppercase
     ("http://e.org/%c0%af", "http://e.org/%C0%AF"),  # overlong '/'
     ("http://e.org/%E0%80%AF", "http://e.org/%E0%80%AF"),  # overlong, 3 bytes

@@ -18,7 +18,10 @@ one ICU was built with:
   (UTS #39 s3.1, IdentifierStatus.txt and
   IdentifierType.txt; needs ICU >= 75)       -- ``icu.Char.getIntPropertyValue`` /
                                                 ``icu.Char.getIDTypes``
-* Default_Ignorable_Code_Point               -- ``icu.Char.hasBinaryProperty``
+* Default_Ignorable_Code_Point and
+  Extended_Pictographic (UTS #51)            -- ``icu.Char.hasBinaryProperty``
+* Joining_Type (ArabicShaping.txt, for the
+  RFC 5892 CONTEXTJ rule of ZWNJ)            -- ``icu.Char.getIntPropertyValue``
 * canonical decompositions and character names for characters newer than the
   oldest ``unicodedata`` irilint supports  -- ``icu.Normalizer2`` / ``icu.Char.charName``
 
@@ -71,6 +74,11 @@ ID_TYPE_NAMES = {
     10: "Inclusion",
     11: "Recommended",
 }
+
+# ICU's UJoiningType values -> the one-letter Joining_Type codes of
+# ArabicShaping.txt (U = Non_Joining, C = Join_Causing, D = Dual_Joining,
+# L = Left_Joining, R = Right_Joining, T = Transparent).
+JOINING_TYPE_CODES = {0: "U", 1: "C", 2: "D", 3: "L", 4: "R", 5: "T"}
 
 # ICU has no long names for the UTS #39 s5.1 "augmented" script codes.
 EXTRA_SCRIPT_NAMES = {
@@ -247,6 +255,13 @@ def extract_id_types():
     return sets, [s for s, _ in runs], [set_index[v] for _, v in runs]  # type: ignore[index]
 
 
+def extract_joining_types() -> Tuple[List[int], str]:
+    """Joining_Type as runs: (starts, one code letter per run)."""
+    prop = icu.UProperty.JOINING_TYPE
+    runs = segment(lambda cp: JOINING_TYPE_CODES[icu.Char.getIntPropertyValue(cp, prop)])
+    return [start for start, _ in runs], "".join(str(v) for _, v in runs)
+
+
 def extract_confusables(nfd) -> Tuple[Dict[int, str], List[int]]:
     """UTS #39 s4 MA table, as seen through ICU's skeleton function.
 
@@ -358,6 +373,13 @@ IDTYPE_STARTS, IDTYPE_INDEX, IDTYPE_SETS
     UTS #39 Identifier_Type, same layout as the Script_Extensions table.
 DEFAULT_IGNORABLE
     Default_Ignorable_Code_Point, boundary list like IDENTIFIER_ALLOWED.
+EXTENDED_PICTOGRAPHIC
+    Extended_Pictographic (UTS #51, emoji-data.txt), boundary list like
+    IDENTIFIER_ALLOWED.
+JOINING_TYPE_STARTS, JOINING_TYPE_VALUES
+    Joining_Type (ArabicShaping.txt, derived values included): run i covers
+    JOINING_TYPE_STARTS[i] .. JOINING_TYPE_STARTS[i + 1] - 1 and has the
+    one-letter code JOINING_TYPE_VALUES[i] (U, C, D, L, R or T).
 CONFUSABLES
     UTS #39 s4 confusables.txt (the single MA table): code point -> its
     prototype, already in NFD.  Only characters that are their own NFD are
@@ -441,6 +463,16 @@ def generate() -> str:
     parts.append(tuple_block(
         "DEFAULT_IGNORABLE",
         ["0x%X" % b for b in boundaries(lambda cp: icu.Char.hasBinaryProperty(cp, di))]))
+
+    ep = icu.UProperty.EXTENDED_PICTOGRAPHIC
+    parts.append(tuple_block(
+        "EXTENDED_PICTOGRAPHIC",
+        ["0x%X" % b for b in boundaries(lambda cp: icu.Char.hasBinaryProperty(cp, ep))]))
+
+    jt_starts, jt_values = extract_joining_types()
+    parts.append(tuple_block("JOINING_TYPE_STARTS", ["0x%X" % s for s in jt_starts]))
+    parts.append("JOINING_TYPE_VALUES = (\n" + "\n".join(
+        "    %s" % pystr(jt_values[i:i + 64]) for i in range(0, len(jt_values), 64)) + "\n)\n")
 
     confusables, deleted = extract_confusables(nfd)
     parts.append(dict_block("CONFUSABLES", confusables))

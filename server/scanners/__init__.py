@@ -1,1 +1,191 @@
-"""Scanners: find IRI references in documents of many formats, with exact spans."""
+"""Scanners: find IRI references in documents of many formats, with exact spans.
+
+Choose one with :func:`scanner_for` (by LSP languageId, file name or
+extension, with user overrides) or :func:`get_scanner` (by name).  Every
+scanner returns :class:`~irilint.scanners.base.Candidate` objects sorted by
+start, not overlapping, with code-point offsets into the text.
+
+Scanner names: ``text``, ``markdown``, ``html``, ``xml``, ``rst``, ``code``,
+``json``, ``yaml``, ``toml``, ``turtle``.  ``get_scanner`` also accepts a
+programming language (``python``, ``c``, ``shellscript``...): the ``code``
+scanner configured with that language's quotes and comment markers.
+"""
+from __future__ import annotations
+
+import os
+from typing import Dict, List, Mapping, Optional, Type
+
+from .base import Candidate, CommentSyntax, Scanner
+from .code import EXTENSIONS as CODE_EXTENSIONS
+from .code import FILENAMES as CODE_FILENAMES
+from .code import LANGUAGES as CODE_LANGUAGES
+from .code import CodeScanner
+from .data import JsonScanner, TomlScanner, YamlScanner
+from .html import HtmlScanner, XmlScanner
+from .markdown import MarkdownScanner
+from .rst import RstScanner
+from .text import TextScanner, find_iris
+from .turtle import TurtleScanner
+
+__all__ = [
+    "Candidate", "CommentSyntax", "Scanner", "SCANNERS", "find_iris",
+    "get_scanner", "scanner_for", "scanner_names", "code_languages",
+    "is_scanner_name",
+]
+
+#: Scanner name -> class.
+SCANNERS: Dict[str, Type[Scanner]] = {
+    "text": TextScanner,
+    "markdown": MarkdownScanner,
+    "html": HtmlScanner,
+    "xml": XmlScanner,
+    "rst": RstScanner,
+    "code": CodeScanner,
+    "json": JsonScanner,
+    "yaml": YamlScanner,
+    "toml": TomlScanner,
+    "turtle": TurtleScanner,
+}
+
+#: LSP languageId -> scanner name (code languages are looked up separately).
+LANGUAGE_IDS: Dict[str, str] = {
+    "plaintext": "text", "text": "text", "log": "text",
+    "markdown": "markdown", "mdx": "markdown", "quarto": "markdown",
+    "html": "html", "vue": "html", "svelte": "html", "astro": "html",
+    "handlebars": "html", "razor": "html", "php-html": "html",
+    "xml": "xml", "xsl": "xml", "xhtml": "html", "svg": "xml",
+    "restructuredtext": "rst", "rst": "rst",
+    "json": "json", "jsonc": "json", "json5": "json", "jsonl": "json",
+    "jsonld": "json", "yaml": "yaml", "toml": "toml",
+    "turtle": "turtle", "sparql": "turtle", "ntriples": "turtle",
+    "nquads": "turtle", "trig": "turtle", "n3": "turtle",
+}
+
+#: Extension (lowercase, with dot) -> scanner name, for the document formats.
+FORMAT_EXTENSIONS: Dict[str, str] = {
+    ".txt": "text", ".text": "text", ".log": "text",
+    ".md": "markdown", ".markdown": "markdown", ".mdown": "markdown",
+    ".mkd": "markdown", ".mdx": "markdown", ".qmd": "markdown",
+    ".html": "html", ".htm": "html", ".xhtml": "html", ".shtml": "html",
+    ".vue": "html", ".svelte": "html", ".astro": "html", ".hbs": "html",
+    ".xml": "xml", ".svg": "xml", ".rdf": "xml", ".owl": "xml",
+    ".xsd": "xml", ".xsl": "xml", ".xslt": "xml", ".atom": "xml",
+    ".rss": "xml", ".plist": "xml", ".xlf": "xml", ".xliff": "xml",
+    ".csproj": "xml", ".pom": "xml", ".kml": "xml", ".gpx": "xml",
+    ".opf": "xml", ".ncx": "xml", ".wsdl": "xml", ".resx": "xml",
+    ".rst": "rst", ".rest": "rst",
+    ".json": "json", ".jsonc": "json", ".json5": "json", ".jsonld": "json",
+    ".geojson": "json", ".jsonl": "json", ".ndjson": "json",
+    ".webmanifest": "json", ".ipynb": "json",
+    ".yaml": "yaml", ".yml": "yaml",
+    ".toml": "toml",
+    ".ttl": "turtle", ".nt": "turtle", ".nq": "turtle", ".trig": "turtle",
+    ".n3": "turtle", ".rq": "turtle", ".sparql": "turtle", ".ru": "turtle",
+}
+
+#: Whole file names -> scanner or code language name.
+FILENAMES: Dict[str, str] = dict(CODE_FILENAMES, **{
+    "Pipfile": "toml", "Cargo.lock": "toml", "poetry.lock": "toml",
+    "README": "text", "LICENSE": "text", "COPYING": "text",
+    ".babelrc": "json", ".eslintrc": "json", ".prettierrc": "json",
+})
+
+_instances: Dict[str, Scanner] = {}
+
+
+def scanner_names() -> List[str]:
+    """The names :func:`get_scanner` accepts for document formats."""
+    return list(SCANNERS)
+
+
+def code_languages() -> List[str]:
+    """The programming languages :func:`get_scanner` also accepts."""
+    return sorted(CODE_LANGUAGES)
+
+
+def is_scanner_name(name: str) -> bool:
+    """Whether :func:`get_scanner` knows ``name`` (format or code language)."""
+    key = name.strip().lower()
+    return key in SCANNERS or key in CODE_LANGUAGES or key in LANGUAGE_IDS
+
+
+def get_scanner(name: str) -> Scanner:
+    """The scanner called ``name`` (a scanner name or a code language).
+
+    Scanners hold no state between calls, so instances are shared.
+    Raises :class:`KeyError` for an unknown name.
+    """
+    key = name.strip().lower()
+    scanner = _instances.get(key)
+    if scanner is None:
+        if key in SCANNERS:
+            scanner = SCANNERS[key]()
+        elif key in CODE_LANGUAGES:
+            scanner = CodeScanner(key)
+        elif key in LANGUAGE_IDS:
+            scanner = get_scanner(LANGUAGE_IDS[key])
+        else:
+            raise KeyError("unknown scanner: %r (known: %s)" % (
+                name, ", ".join(scanner_names())))
+        _instances[key] = scanner
+    return scanner
+
+
+def _normalize_extension(ext: str) -> str:
+    ext = ext.strip().lower()
+    return ext if ext.startswith(".") else "." + ext
+
+
+def _split_name(path: str):
+    """(file name, lowercase file name, lowercase extension with dot)."""
+    base = os.path.basename(path.replace("\\", "/"))
+    lower = base.lower()
+    dot = lower.rfind(".")
+    return base, lower, lower[dot:] if dot > 0 else ""
+
+
+def _by_path(path: str) -> Optional[str]:
+    base, lower, ext = _split_name(path)
+    if base in FILENAMES:
+        return FILENAMES[base]
+    if lower in FILENAMES:
+        return FILENAMES[lower]
+    if lower.startswith("dockerfile") or lower.endswith(".dockerfile"):
+        return "dockerfile"
+    if ext in FORMAT_EXTENSIONS:
+        return FORMAT_EXTENSIONS[ext]
+    if ext in CODE_EXTENSIONS:
+        return CODE_EXTENSIONS[ext]
+    return None
+
+
+def scanner_for(path: Optional[str] = None, language_id: Optional[str] = None,
+                extensions: Optional[Mapping[str, str]] = None) -> Scanner:
+    """The scanner for a document.
+
+    Order: a user override in ``extensions`` for ``path`` (keys are
+    extensions with or without the dot, ``"md"`` or ``".md"``, or whole
+    file names such as ``"Jenkinsfile"``; values are scanner or code
+    language names); then the LSP ``language_id``; then the file name and
+    its extension; plain text when nothing matches.
+    """
+    if path and extensions:
+        overrides: Dict[str, str] = {}
+        for key, value in extensions.items():
+            overrides[key.strip().lower()] = value  # a whole file name
+            overrides[_normalize_extension(key)] = value
+        _base, lower, ext = _split_name(path)
+        for key in (lower, ext):
+            if key and key in overrides:
+                return get_scanner(overrides[key])
+    if language_id:
+        lid = language_id.strip().lower()
+        if lid in LANGUAGE_IDS:
+            return get_scanner(LANGUAGE_IDS[lid])
+        if lid in CODE_LANGUAGES:
+            return get_scanner(lid)
+    if path:
+        name = _by_path(path)
+        if name is not None:
+            return get_scanner(name)
+    return get_scanner("text")

@@ -58,11 +58,14 @@ _RAW_TEXT_ELEMENTS = {
 _HTML_TAG_NAME_RX = re.compile(r"[A-Za-z][^ \t\n\r\f/>]*")
 # XML names start with a letter, "_", ":" or any non-ASCII character.
 _XML_TAG_NAME_RX = re.compile(r"[A-Za-z_:\u0080-\U0010ffff][^ \t\n\r\f/>]*")
-# Names end at HTML whitespace only (not at U+3000 etc.), like the spaces
-# skipped between attributes, so every non-space character starts a name.
-_ATTR_NAME_RX = re.compile(r"[^ \t\n\r\f/>][^ \t\n\r\f/>=]*")
-_SPACE_RX = re.compile(r"[ \t\n\r\f]*")
-_UNQUOTED_RX = re.compile(r"[^ \t\n\r\f>]*")
+# One attribute, with the space and stray "/" before it: name, then a
+# double-quoted, single-quoted or unquoted value.  Names end at HTML
+# whitespace only (not at U+3000 etc.), so any other character starts one;
+# no name means the tag ends here (">") or runs out of text.
+_ATTRIBUTE_RX = re.compile(
+    r"""[ \t\n\r\f/]*(?:([^ \t\n\r\f/>][^ \t\n\r\f/>=]*)"""
+    r"""(?:[ \t\n\r\f]*=[ \t\n\r\f]*"""
+    r"""(?:"([^"]*)"|'([^']*)'|([^ \t\n\r\f>]*)))?)?""")
 _REFRESH_URL_RX = re.compile(
     r"[ \t\n\r\f]*[0-9.]*[ \t\n\r\f]*[;,]?[ \t\n\r\f]*"
     r"(?:[Uu][Rr][Ll][ \t\n\r\f]*=[ \t\n\r\f]*)?")
@@ -98,35 +101,25 @@ def parse_start_tag(text: str, lt: int, hi: int, xml: bool = False
     name = m.group().lower()
     p = m.end()
     attrs: List[Attribute] = []
-    space = _SPACE_RX.match
+    attr_match = _ATTRIBUTE_RX.match
     while True:
-        p = space(text, p, hi).end()
-        if p >= hi:
-            return None, hi
-        c = text[p]
-        if c == ">":
-            return Tag(name, lt, p + 1, attrs), p + 1
-        if c == "/":
-            p += 1
-            continue
-        m = _ATTR_NAME_RX.match(text, p, hi)
-        attr_name = m.group().lower()
+        m = attr_match(text, p, hi)
         p = m.end()
-        q = space(text, p, hi).end()
-        if q < hi and text[q] == "=":
-            q = space(text, q + 1, hi).end()
-            if q < hi and text[q] in "\"'":
-                close = text.find(text[q], q + 1, hi)
-                if close < 0:
-                    return None, hi
-                attrs.append(Attribute(attr_name, q + 1, close))
-                p = close + 1
-            else:
-                e = _UNQUOTED_RX.match(text, q, hi).end()
-                attrs.append(Attribute(attr_name, q, e))
-                p = e
+        attr_name = m.group(1)
+        if attr_name is None:
+            if p < hi and text[p] == ">":
+                return Tag(name, lt, p + 1, attrs), p + 1
+            return None, hi  # the tag does not end before hi
+        if m.group(2) is not None:
+            attrs.append(Attribute(attr_name.lower(), *m.span(2)))
+        elif m.group(3) is not None:
+            attrs.append(Attribute(attr_name.lower(), *m.span(3)))
+        elif m.group(4) is not None:
+            if m.group(4)[:1] in ("'", '"'):
+                return None, hi  # a quote that never closes
+            attrs.append(Attribute(attr_name.lower(), *m.span(4)))
         else:
-            attrs.append(Attribute(attr_name, -1, -1))
+            attrs.append(Attribute(attr_name.lower(), -1, -1))
 
 
 def _split_tokens(piece: Decoded, i: int, j: int, context: str
@@ -218,7 +211,7 @@ def tag_candidates(text: str, tag: Tag, xml: bool = False) -> List[Candidate]:
             out.extend(_srcset_urls(piece, "html-attr"))
         elif refresh and name == "content":
             out.extend(_refresh_url(piece, "html-attr"))
-        else:
+        elif piece.offsets is not None or ":" in piece.value:
             out.extend(scan_decoded(piece, "bare"))
     return out
 
@@ -228,6 +221,9 @@ def _text_candidates(text: str, lo: int, hi: int, xml: bool, decode: bool,
     if lo >= hi:
         return []
     if decode and text.find("&", lo, hi) >= 0:
+        if text.find(":", lo, hi) < 0 and text.find("&#", lo, hi) < 0 \
+                and text.find("&colon", lo, hi) < 0:
+            return []  # no colon, not even an encoded one: no IRI
         return scan_decoded(decode_charrefs(text, lo, hi, xml=xml), context)
     return find_iris(text, lo, hi, context)
 
@@ -255,21 +251,22 @@ def scan_markup(text: str, xml: bool = False) -> List[Candidate]:
         lt = text.find("<", pos)
         if lt < 0:
             break
-        if text.startswith("<!--", lt):
+        after = text[lt + 1:lt + 2]
+        if after == "!" and text.startswith("<!--", lt):
             out.extend(_text_candidates(text, text_start, lt, xml, True))
             close = text.find("-->", lt + 4)
             body_end = close if close >= 0 else n
             out.extend(find_iris(text, lt + 4, body_end, "comment"))
             pos = text_start = body_end + 3 if close >= 0 else n
             continue
-        if text.startswith("<![CDATA[", lt):
+        if after == "!" and text.startswith("<![CDATA[", lt):
             out.extend(_text_candidates(text, text_start, lt, xml, True))
             close = text.find("]]>", lt + 9)
             body_end = close if close >= 0 else n
             out.extend(find_iris(text, lt + 9, body_end))
             pos = text_start = body_end + 3 if close >= 0 else n
             continue
-        if text.startswith("<!", lt) or text.startswith("<?", lt):
+        if after == "!" or after == "?":
             # Doctype, processing instruction or bogus comment: their quoted
             # system identifiers and pseudo-attributes hold IRIs; the quotes
             # end them.
@@ -279,7 +276,7 @@ def scan_markup(text: str, xml: bool = False) -> List[Candidate]:
             out.extend(find_iris(text, lt + 2, body_end))
             pos = text_start = body_end + 1 if close >= 0 else n
             continue
-        if text.startswith("</", lt):
+        if after == "/":
             close = text.find(">", lt + 2)
             if close < 0:
                 break  # the rest is text

@@ -1,0 +1,4 @@
+" irilint (IRIs, RFC 3987) for markdown files, through ALE's LSP support.
+" Description: see editors/vim/README.md
+
+call irilint#Define('markdown', 'markdown')

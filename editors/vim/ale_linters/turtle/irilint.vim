@@ -1,0 +1,4 @@
+" irilint (IRIs, RFC 3987) for turtle files, through ALE's LSP support.
+" Description: see editors/vim/README.md
+
+call irilint#Define('turtle', 'turtle')

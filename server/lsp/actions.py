@@ -1,0 +1,338 @@
+"""Code actions.
+
+* ``quickfix``: one per fix of each finding in the range (the finding's
+  first safe fix is ``isPreferred``; an unsafe fix says "(unsafe)"), and
+  "Ignore RULE on this line", which writes ``irilint: ignore[rule-name]``
+  in the file's own comment syntax (the scanner's first comment syntax:
+  ``<!-- ... -->`` for Markdown/HTML/XML, ``# ...`` for Python, TOML, YAML
+  and plain text, ``// ...`` for C-like languages), appended to the line; a
+  line that already has an ``irilint: ignore[...]`` gets the rule added to
+  its list instead.  reST comments cannot follow text, so there the comment
+  ``.. irilint: ignore[rule-name]`` goes on its own line just above the
+  finding's line (indented like it, with the blank lines reST needs around
+  a comment), and an existing one there is extended.
+* ``source.fixAll.irilint``: every safe fix, non-overlapping
+  (:func:`irilint.engine.fixes_to_apply`).
+* ``refactor.rewrite`` on the IRI under the cursor, with or without
+  findings: "Convert to URI" (RFC 3987 s3.1), "Convert to IRI" (s3.2),
+  "Normalize to NFC", each offered only when it changes something.
+
+Every action carries its ``edit`` (a WorkspaceEdit with ``documentChanges``
+when the client supports them, else ``changes``), so a client applies it
+without running a command.  A client without code action literals gets
+``Command`` objects instead, run by ``irilint.applyEdit`` which sends
+``workspace/applyEdit``.
+"""
+from __future__ import annotations
+
+import difflib
+from typing import TYPE_CHECKING, Any, Iterable, List, Optional, Sequence, Set, Tuple
+
+from lsprotocol import types
+
+from irilint.findings import Edit, Finding, Fix
+from irilint.scanners.base import CommentSyntax
+
+from .convert_positions import from_range, to_range
+from .diagnostics import SOURCE
+from .documents import Document
+from .scanning import candidate_at, candidates, comment_syntax, is_own_line, scanner_for_document
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .server import IrilintLanguageServer
+
+FIX_ALL_KIND = "source.fixAll.irilint"
+APPLY_EDIT_COMMAND = "irilint.applyEdit"
+KINDS = [
+    types.CodeActionKind.QuickFix,
+    types.CodeActionKind.RefactorRewrite,
+    types.CodeActionKind.SourceFixAll,
+    FIX_ALL_KIND,
+]
+
+
+def _wanted(only: Optional[Sequence[str]], kind: str) -> bool:
+    """``context.only`` filters by kind prefix ("source" matches
+    "source.fixAll.irilint")."""
+    if not only:
+        return True
+    for o in only:
+        o = str(getattr(o, "value", o))
+        if kind == o or kind.startswith(o + "."):
+            return True
+    return False
+
+
+def _overlaps(a: int, b: int, start: int, end: int) -> bool:
+    """Whether ``[a, b)`` meets the requested range (a cursor touches it)."""
+    if start == end or a == b:
+        return a <= end and start <= b
+    return a < end and start < b
+
+
+class _Builder:
+    def __init__(self, server: "IrilintLanguageServer", doc: Document) -> None:
+        self.server = server
+        self.doc = doc
+        self.index = doc.index
+        self.encoding = server.documents.encoding
+
+    def workspace_edit(self, edits: Iterable[Edit]) -> types.WorkspaceEdit:
+        text_edits = [
+            types.TextEdit(range=to_range(self.index, e.start, e.end, self.encoding), new_text=e.new_text)
+            for e in sorted(edits, key=lambda e: (e.start, e.end))
+        ]
+        if self.server.client_supports_document_changes():
+            return types.WorkspaceEdit(document_changes=[types.TextDocumentEdit(
+                text_document=types.OptionalVersionedTextDocumentIdentifier(
+                    uri=self.doc.uri, version=self.doc.version),
+                edits=text_edits)])
+        return types.WorkspaceEdit(changes={self.doc.uri: text_edits})
+
+    def action(self, title: str, kind: str, edits: Iterable[Edit],
+               diagnostics: Optional[List[types.Diagnostic]] = None,
+               preferred: Optional[bool] = None) -> types.CodeAction:
+        return types.CodeAction(title=title, kind=kind, edit=self.workspace_edit(edits),
+                                diagnostics=diagnostics or None, is_preferred=preferred or None)
+
+
+def takes_comments(doc: Document, scanner: Any) -> bool:
+    """Whether a suppression comment can be written: plain JSON has no
+    comments (JSONC and JSON5 do)."""
+    if getattr(scanner, "name", "") != "json":
+        return True
+    lang = (doc.language_id or "").lower()
+    path = (doc.path or doc.uri).lower()
+    return lang in ("jsonc", "json5") or path.endswith((".jsonc", ".json5"))
+
+
+def fix_title(fix: Fix) -> str:
+    if not fix.safe and "unsafe" not in fix.title.lower():
+        return fix.title + " (unsafe)"
+    return fix.title
+
+
+class _Item:
+    """A finding as code actions see it: from the diagnostic's ``data`` or
+    from the server's own results."""
+
+    def __init__(self, rule: str, code: str, start: int, end: int, fixes: List[Fix],
+                 diagnostic: Optional[types.Diagnostic]) -> None:
+        self.rule, self.code, self.start, self.end = rule, code, start, end
+        self.fixes = fixes
+        self.diagnostic = diagnostic
+
+    @property
+    def key(self) -> Tuple[str, int, int]:
+        return (self.code, self.start, self.end)
+
+
+def _item_from_data(d: types.Diagnostic, version: Optional[int]) -> Optional[_Item]:
+    data = d.data
+    if d.source != SOURCE or not isinstance(data, dict) or data.get("version") != version:
+        return None
+    try:
+        fixes = [Fix(str(fx["title"]), tuple(Edit(int(a), int(b), str(t)) for a, b, t in fx["edits"]),
+                     bool(fx["safe"])) for fx in data.get("fixes", ())]
+        return _Item(str(data["rule"]), str(data.get("code") or d.code), int(data["start"]),
+                     int(data["end"]), fixes, d)
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def _item_from_finding(f: Finding, diagnostic: Optional[types.Diagnostic]) -> _Item:
+    return _Item(f.rule.name, f.rule.code, f.start, f.end, list(f.fixes), diagnostic)
+
+
+async def code_actions(server: "IrilintLanguageServer", params: types.CodeActionParams) -> List[Any]:
+    doc = server.documents[params.text_document.uri]
+    version, text = doc.version, doc.text
+    result = await server.linter.result_for(doc)
+    if doc.text is not text or result.text is not text:
+        return []  # edited meanwhile: the client asks again
+    if result.skipped:
+        return []  # too large, or excluded
+    b = _Builder(server, doc)
+    start, end = from_range(b.index, params.range, b.encoding)
+    only = params.context.only
+    actions: List[types.CodeAction] = []
+
+    # Findings: the diagnostics the client sent (their data, when it is for
+    # this version), then the server's own findings in the range.
+    items: List[_Item] = []
+    seen: Set[Tuple[str, int, int]] = set()
+    own = {(f.rule.code, f.start, f.end): f for f in result.findings}
+    for d in params.context.diagnostics or ():
+        item = _item_from_data(d, version)
+        if item is None and d.source == SOURCE:
+            a, z = from_range(b.index, d.range, b.encoding)
+            f = own.get((str(d.code), a, z))
+            item = _item_from_finding(f, d) if f is not None else None
+        if item is not None and item.key not in seen:
+            seen.add(item.key)
+            items.append(item)
+    for f in result.findings:
+        key = (f.rule.code, f.start, f.end)
+        if key not in seen and _overlaps(f.start, f.end, start, end):
+            seen.add(key)
+            diag = next((d for d in result.diagnostics
+                         if isinstance(d.data, dict) and d.code == f.rule.code
+                         and d.data.get("start") == f.start and d.data.get("end") == f.end), None)
+            items.append(_item_from_finding(f, diag))
+
+    if _wanted(only, types.CodeActionKind.QuickFix):
+        for item in items:
+            diags = [item.diagnostic] if item.diagnostic is not None else None
+            preferred_given = False
+            for fx in item.fixes:
+                preferred = fx.safe and not preferred_given
+                preferred_given = preferred_given or preferred
+                actions.append(b.action(fix_title(fx), types.CodeActionKind.QuickFix, fx.edits,
+                                        diags, preferred))
+        scanner = result.scanner or scanner_for_document(doc, result.settings)
+        syntax = comment_syntax(scanner)
+        done: Set[Tuple[int, str]] = set()
+        for item in (items if takes_comments(doc, scanner) else ()):
+            line = b.index.line_of(item.start)
+            if item.rule == "unused-suppression" or (line, item.rule) in done:
+                continue
+            done.add((line, item.rule))
+            edit = ignore_edit(text, b.index, line, item.rule, syntax)
+            if edit is not None:
+                diags = [item.diagnostic] if item.diagnostic is not None else None
+                actions.append(b.action("Ignore %s (%s) on this line" % (item.rule, item.code),
+                                        types.CodeActionKind.QuickFix, [edit], diags))
+
+    if _wanted(only, FIX_ALL_KIND) and result.findings:
+        from irilint.engine import fixes_to_apply
+
+        edits = fixes_to_apply(result.findings)
+        if edits:
+            actions.append(b.action("Fix all safe irilint problems", FIX_ALL_KIND, edits))
+
+    if _wanted(only, types.CodeActionKind.RefactorRewrite):
+        actions.extend(refactor_actions(server, doc, b, start, end, result))
+
+    if not server.client_supports_code_action_literals():
+        return [_as_command(a) for a in actions]
+    return actions
+
+
+def refactor_actions(server: "IrilintLanguageServer", doc: Document, b: _Builder,
+                     start: int, end: int, result: Any) -> List[types.CodeAction]:
+    from irilint.convert import nfc, to_iri, to_uri
+
+    scanner = result.scanner or scanner_for_document(doc, result.settings)
+    cand = candidate_at(candidates(doc, scanner, server.settings.generation), start, end, touching=True)
+    if cand is None:
+        return []
+    out = []
+    value = cand.value
+    for title, convert in (("Convert to URI", to_uri), ("Convert to IRI", to_iri),
+                           ("Normalize to NFC", nfc)):
+        new = convert(value)
+        if new != value:
+            out.append(b.action(title, types.CodeActionKind.RefactorRewrite,
+                                value_edits(cand, value, new)))
+    return out
+
+
+def value_edits(cand: Any, old: str, new: str) -> List[Edit]:
+    """Edits that turn the reference's value ``old`` into ``new`` in the
+    document.  Only the changed parts are rewritten, mapped through the
+    scanner's offsets, so unchanged source text (``&amp;`` in HTML, escapes
+    in strings) stays as it was."""
+    if cand.offsets is None and old == new:
+        return []
+    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
+    edits: List[Edit] = []
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op == "equal":
+            continue
+        a, z = cand.source_span(i1, i2)
+        edits.append(Edit(a, z, new[j1:j2]))
+    return edits
+
+
+def ignore_edit(text: str, index: Any, line: int, rule: str, syntax: CommentSyntax) -> Optional[Edit]:
+    """The edit that suppresses ``rule`` on ``line``; None when it already is.
+
+    A suppression that already covers the line (on it, or alone on the
+    line above as the engine allows) gets the rule added to its list;
+    otherwise a comment is appended to the line, or for reST put on its own
+    line above it."""
+    from irilint.engine import find_suppressions
+
+    covering = []
+    for s in find_suppressions(text, index):
+        if s.whole_file:
+            continue
+        covers = getattr(s, "covers", None)
+        if (covers(line) if covers is not None else s.line == line):
+            covering.append(s)
+    covering.sort(key=lambda s: (s.line != line, s.start))  # the line's own first
+    for s in covering:
+        if not s.selectors and text[s.end - 1:s.end] != "]":
+            return None  # a bare "irilint: ignore" covers every rule
+        if rule in s.selectors:
+            return None
+    for s in covering:
+        if text[s.end - 1:s.end] == "]":
+            return Edit(s.end - 1, s.end - 1, (", " if s.selectors else "") + rule)
+    if is_own_line(syntax):
+        return _own_line_comment(text, index, line, rule, syntax)
+    stop = index.line_end(line)
+    content = index.line_text(line)
+    comment = "%s irilint: ignore[%s]" % (syntax.prefix, rule)
+    if syntax.suffix:
+        opened = text.rfind(syntax.prefix, 0, stop)
+        if opened >= 0 and text.rfind(syntax.suffix, 0, stop) < opened:
+            # the line ends inside an open comment: a nested "-->" would
+            # close it early, and the marker is already in a comment
+            comment = "irilint: ignore[%s]" % rule
+        else:
+            comment += " " + syntax.suffix
+    # Two spaces before a line comment (PEP 8 and most C-like styles), one
+    # before a markup comment, counting the spaces already there.
+    wanted = 1 if syntax.suffix else 2
+    trailing = len(content) - len(content.rstrip(" \t"))
+    sep = "" if not content.strip() else " " * max(0, wanted - trailing)
+    return Edit(stop, stop, sep + comment)
+
+
+def _own_line_comment(text: str, index: Any, line: int, rule: str, syntax: CommentSyntax) -> Edit:
+    """``.. irilint: ignore[rule]`` alone on a line above ``line``, indented
+    like it, with the blank lines reST needs around a comment (the engine
+    applies a comment alone on its line to the next line with text)."""
+    content = index.line_text(line)
+    indent = content[: len(content) - len(content.lstrip(" \t"))]
+    eol = _line_end_of(text, index)
+    start = index.starts[line]
+    before = "" if line == 0 or not index.line_text(line - 1).strip() else eol
+    return Edit(start, start, "%s%s%s irilint: ignore[%s]%s%s" % (
+        before, indent, syntax.prefix, rule, eol, eol))
+
+
+def _line_end_of(text: str, index: Any) -> str:
+    if index.line_count > 1:
+        first = index.line_text(0, keep_end=True)[len(index.line_text(0)):]
+        if first:
+            return first
+    return "\n"
+
+
+def _as_command(action: types.CodeAction) -> types.Command:
+    from lsprotocol.converters import get_converter
+
+    return types.Command(title=action.title, command=APPLY_EDIT_COMMAND,
+                         arguments=[get_converter().unstructure(action.edit)])
+
+
+async def apply_edit_command(server: "IrilintLanguageServer", edit: Any) -> Any:
+    from lsprotocol.converters import get_converter
+
+    if isinstance(edit, dict):
+        edit = get_converter().structure(edit, types.WorkspaceEdit)
+    result = await server.workspace_apply_edit_async(types.ApplyWorkspaceEditParams(edit=edit))
+    return getattr(result, "applied", None)
+

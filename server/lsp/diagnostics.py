@@ -1,0 +1,299 @@
+"""Linting documents and reporting the findings as LSP diagnostics.
+
+* Push (``textDocument/publishDiagnostics``) is the default.  A lint runs
+  on open and save at once, and after an edit when the document has been
+  quiet for ``debounce`` milliseconds (setting, default 300); a newer edit
+  cancels a pending run.  Each publication carries the version it was
+  computed for, and a result whose document changed (or closed) while it
+  was computed is dropped: the newer version's run publishes instead.
+* Pull (``textDocument/diagnostic``) is used instead when the client says
+  it supports it (``textDocument.diagnostic`` in its capabilities); then the
+  server never pushes.  A pull answers for the current version; if the
+  document keeps changing while it is computed, the request is cancelled
+  with ``ServerCancelled`` and ``retriggerRequest``.
+
+A document larger than ``max-file-size`` (UTF-8 bytes) gets one
+Information diagnostic saying it was skipped.  A file that ``include`` /
+``exclude`` leave out (as ``irilint check`` would) gets no diagnostics.
+
+Linting runs in one worker thread, so the event loop keeps answering.
+Results are cached per (document version, settings generation), and code
+actions reuse them.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Dict, List, Optional
+
+from lsprotocol import types
+
+from irilint.findings import Finding, Severity
+from irilint.lines import LineIndex
+
+from .convert_positions import to_range
+from .documents import Document
+from .scanning import scanner_for_document
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .server import IrilintLanguageServer
+
+logger = logging.getLogger(__name__)
+
+SOURCE = "irilint"
+#: Rule documentation; a rule's page is ``RULES_URL + "#" + url_fragment``.
+RULES_URL = "https://github.com/irilint/irilint/blob/main/docs/rules.md"
+
+SEVERITY = {
+    Severity.ERROR: types.DiagnosticSeverity.Error,
+    Severity.WARNING: types.DiagnosticSeverity.Warning,
+    Severity.INFO: types.DiagnosticSeverity.Information,
+    Severity.HINT: types.DiagnosticSeverity.Hint,
+}
+
+
+def rule_url(rule: Any) -> str:
+    return "%s#%s" % (RULES_URL, rule.url_fragment)
+
+
+@dataclass
+class LintResult:
+    uri: str
+    version: Optional[int]
+    generation: int
+    text: str
+    index: LineIndex
+    findings: List[Finding] = field(default_factory=list)
+    diagnostics: List[types.Diagnostic] = field(default_factory=list)
+    scanner: Any = None
+    settings: Any = None
+    #: too large (max-file-size) or left out by include/exclude
+    skipped: bool = False
+
+
+def finding_data(f: Finding, version: Optional[int]) -> Dict[str, Any]:
+    """What a code action needs, in document offsets (code points) of
+    ``version``."""
+    return {
+        "rule": f.rule.name,
+        "code": f.rule.code,
+        "version": version,
+        "start": f.start,
+        "end": f.end,
+        "fixes": [
+            {"title": fx.title, "safe": fx.safe,
+             "edits": [[e.start, e.end, e.new_text] for e in fx.edits]}
+            for fx in f.fixes
+        ],
+    }
+
+
+def to_diagnostic(f: Finding, index: LineIndex, encoding: str, version: Optional[int]) -> types.Diagnostic:
+    tags = None
+    if f.rule.name == "unused-suppression":
+        tags = [types.DiagnosticTag.Unnecessary]
+    return types.Diagnostic(
+        range=to_range(index, f.start, f.end, encoding),
+        message="%s: %s" % (f.rule.name, f.message),
+        severity=SEVERITY.get(f.severity, types.DiagnosticSeverity.Warning),
+        code=f.rule.code,
+        code_description=types.CodeDescription(href=rule_url(f.rule)),
+        source=SOURCE,
+        tags=tags,
+        data=finding_data(f, version),
+    )
+
+
+def oversize(text: str, limit: int) -> Optional[int]:
+    """The UTF-8 size of ``text`` (or a lower bound of it) when it is more
+    than ``limit`` bytes, else None; encodes only when it has to."""
+    n = len(text)
+    if n > limit:
+        return n
+    if n * 4 <= limit:
+        return None
+    size = len(text.encode("utf-8", "surrogatepass"))
+    return size if size > limit else None
+
+
+def skipped_diagnostic(limit: int) -> types.Diagnostic:
+    return types.Diagnostic(
+        range=types.Range(start=types.Position(line=0, character=0),
+                          end=types.Position(line=0, character=0)),
+        message="irilint skipped this document: it is larger than max-file-size "
+                "(%s bytes)" % format(limit, ","),
+        severity=types.DiagnosticSeverity.Information,
+        source=SOURCE,
+    )
+
+
+class Linter:
+    """Runs the engine for open documents and reports the results."""
+
+    def __init__(self, server: "IrilintLanguageServer") -> None:
+        self.server = server
+        self._pending: Dict[str, asyncio.Task] = {}
+        self._results: Dict[str, LintResult] = {}
+        self._executor: Optional[ThreadPoolExecutor] = None
+        self._engine: Any = None
+
+    @property
+    def pull(self) -> bool:
+        return self.server.pull_diagnostics
+
+    def _pool(self) -> ThreadPoolExecutor:
+        if self._executor is None:
+            self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="irilint-lint")
+        return self._executor
+
+    def shutdown(self) -> None:
+        for task in self._pending.values():
+            task.cancel()
+        self._pending.clear()
+        if self._executor is not None:
+            self._executor.shutdown(wait=False)
+
+    # -- computing ---------------------------------------------------------
+    def cached(self, doc: Document) -> Optional[LintResult]:
+        r = self._results.get(doc.uri)
+        if r is not None and r.version == doc.version and r.text is doc.text \
+                and r.generation == self.server.settings.generation:
+            return r
+        return None
+
+    async def result_for(self, doc: Document) -> LintResult:
+        """The findings of the document's current version (cached)."""
+        hit = self.cached(doc)
+        if hit is not None:
+            return hit
+        await self.server.settings.wait_ready()
+        hit = self.cached(doc)
+        if hit is not None:
+            return hit
+        settings = self.server.settings.settings_for(doc.path)
+        generation = self.server.settings.generation
+        text, version = doc.text, doc.version
+        encoding = self.server.documents.encoding
+        index = doc._index if doc._index is not None and doc._index.text is text else None
+        loop = asyncio.get_running_loop()
+        result = await loop.run_in_executor(
+            self._pool(), self._compute, doc, text, version, generation, settings, encoding, index)
+        if doc.text is text:  # still the same version: keep its index and result
+            doc._index = result.index
+            if generation == self.server.settings.generation:
+                self._results[doc.uri] = result
+        return result
+
+    def _compute(self, doc: Document, text: str, version: Optional[int], generation: int,
+                 settings: Any, encoding: str, index: Optional[LineIndex]) -> LintResult:
+        index = index or LineIndex(text)
+        result = LintResult(doc.uri, version, generation, text, index, settings=settings)
+        if self.server.settings.is_excluded(doc.path, settings):
+            result.skipped = True
+            return result
+        limit = int(getattr(settings, "max_file_size", 0) or 0)
+        if limit and oversize(text, limit) is not None:
+            result.diagnostics = [skipped_diagnostic(limit)]
+            result.skipped = True
+            return result
+        scanner = scanner_for_document(doc, settings)
+        result.scanner = scanner
+        if self._engine is None:
+            from irilint.engine import Engine
+
+            self._engine = Engine()
+        check = self._engine.check_text(text, path=doc.path, language_id=doc.language_id,
+                                        settings=settings, scanner=scanner, index=index)
+        for message in check.errors:
+            logger.error("%s: %s", doc.uri, message)
+        result.findings = list(check.findings)
+        result.diagnostics = [to_diagnostic(f, index, encoding, version) for f in result.findings]
+        return result
+
+    # -- push --------------------------------------------------------------
+    def schedule(self, doc: Document, delay_ms: Optional[int] = None) -> None:
+        """Lint ``doc`` after ``delay_ms`` (the debounce setting when None)
+        and publish; replaces a pending run."""
+        if self.pull:
+            return
+        old = self._pending.pop(doc.uri, None)
+        if old is not None:
+            old.cancel()
+        task = asyncio.ensure_future(self._run(doc.uri, delay_ms))
+        self._pending[doc.uri] = task
+        task.add_done_callback(lambda t, uri=doc.uri: self._done(uri, t))
+
+    def _done(self, uri: str, task: "asyncio.Task") -> None:
+        if self._pending.get(uri) is task:
+            del self._pending[uri]
+        if not task.cancelled() and task.exception() is not None:
+            exc = task.exception()
+            logger.error("linting %s failed", uri, exc_info=(type(exc), exc, exc.__traceback__))
+            self.server.log_to_client("irilint: linting %s failed: %s: %s" % (
+                uri, type(exc).__name__, exc))
+
+    async def _run(self, uri: str, delay_ms: Optional[int]) -> None:
+        doc = self.server.documents.get(uri)
+        if doc is None:
+            return
+        if delay_ms is None:
+            await self.server.settings.wait_ready()
+            delay_ms = int(getattr(self.server.settings.settings_for(doc.path), "debounce", 0) or 0)
+        if delay_ms > 0:
+            await asyncio.sleep(delay_ms / 1000.0)
+        version, text = doc.version, doc.text
+        result = await self.result_for(doc)
+        current = self.server.documents.get(uri)
+        if current is not doc or doc.version != version or doc.text is not text \
+                or result.text is not text:
+            logger.debug("dropping stale diagnostics for %s version %s", uri, version)
+            return
+        if result.generation != self.server.settings.generation:
+            return  # settings changed meanwhile; a new run is scheduled
+        self.server.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(uri=uri, diagnostics=result.diagnostics, version=version))
+
+    def relint_all(self) -> None:
+        """Settings changed: push new results, or ask a pulling client to
+        pull again."""
+        self._results.clear()
+        if self.pull:
+            if self.server.client_supports_refresh():
+                self.server.workspace_diagnostic_refresh(None)
+            return
+        for doc in self.server.documents:
+            self.schedule(doc, 0)
+
+    def forget(self, uri: str) -> None:
+        task = self._pending.pop(uri, None)
+        if task is not None:
+            task.cancel()
+        self._results.pop(uri, None)
+        if not self.pull:
+            self.server.text_document_publish_diagnostics(
+                types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+
+    # -- pull --------------------------------------------------------------
+    async def pull_report(self, params: types.DocumentDiagnosticParams) -> Any:
+        uri = params.text_document.uri
+        doc = self.server.documents.get(uri)
+        if doc is None:
+            return types.RelatedFullDocumentDiagnosticReport(items=[])
+        for _attempt in range(3):
+            version, text = doc.version, doc.text
+            result = await self.result_for(doc)
+            if self.server.documents.get(uri) is not doc:
+                return types.RelatedFullDocumentDiagnosticReport(items=[])
+            if doc.text is text and result.text is text:
+                result_id = "%s:%s" % (version, result.generation)
+                if params.previous_result_id == result_id:
+                    return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
+                return types.RelatedFullDocumentDiagnosticReport(items=result.diagnostics,
+                                                                 result_id=result_id)
+        from pygls.exceptions import JsonRpcException
+
+        raise JsonRpcException(message="the document changed while it was being checked",
+                               code=types.LSPErrorCodes.ServerCancelled,
+                               data={"retriggerRequest": True})

@@ -1,0 +1,199 @@
+"""Hover on an IRI: what it is made of and what a reader sees.
+
+Markdown with: the components (scheme, userinfo, host, port, path, query,
+fragment); the URI form (RFC 3987 s3.1) and the IRI form (s3.2); a table of
+every non-ASCII or invisible character (code point, name, script, bidi
+class); for a bidi IRI (any R, AL or AN character) the display order in a
+left-to-right context (UAX #9 via python-bidi, base direction L), in a code
+block; and the Unicode form of each ``xn--`` label.  Nothing is shown when
+the cursor is not on an IRI.
+
+Invisible characters are written as ``⟨U+XXXX⟩`` in the components and
+forms, so what is hidden in the text is visible in the hover.
+"""
+from __future__ import annotations
+
+import unicodedata
+from typing import TYPE_CHECKING, List, Optional
+
+from lsprotocol import types
+
+from .convert_positions import offset, to_range
+from .diagnostics import oversize
+from .scanning import candidate_at, candidates, scanner_for_document
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .server import IrilintLanguageServer
+
+COMPONENTS = ("scheme", "userinfo", "host", "port", "path", "query", "fragment")
+BIDI_STRONG_RTL = ("R", "AL", "AN")
+#: explicit embeddings, overrides and isolates: they reorder what follows
+BIDI_CONTROLS = ("LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI")
+MAX_CHAR_ROWS = 64
+
+
+def is_invisible(ch: str) -> bool:
+    """Characters a reader cannot see or tell apart from a space."""
+    if ch == " ":
+        return True
+    cat = unicodedata.category(ch)
+    if cat in ("Cc", "Cf", "Zs", "Zl", "Zp", "Co", "Cn", "Cs"):
+        return True
+    try:
+        from irilint.unicode_security import is_default_ignorable
+
+        return is_default_ignorable(ch)
+    except Exception:  # pragma: no cover
+        return False
+
+
+def visible(s: str) -> str:
+    """``s`` with invisible characters written as ⟨U+XXXX⟩."""
+    if s.isascii() and s.isprintable() and " " not in s:
+        return s
+    return "".join("⟨U+%04X⟩" % ord(ch) if is_invisible(ch) else ch for ch in s)
+
+
+def code(s: str, cell: bool = False) -> str:
+    """A Markdown code span holding ``s`` (in a table ``cell``, with "|"
+    escaped as GFM tables need even inside code spans)."""
+    if cell:
+        s = s.replace("|", "\\|")
+    fence = "`" * (_longest_run(s, "`") + 1)
+    pad = " " if s.startswith("`") or s.endswith("`") or not s.strip(" ") else ""
+    return "%s%s%s%s%s" % (fence, pad, s, pad, fence)
+
+
+def _longest_run(s: str, ch: str) -> int:
+    longest = run = 0
+    for c in s:
+        run = run + 1 if c == ch else 0
+        longest = max(longest, run)
+    return longest
+
+
+def _cell(s: str) -> str:
+    return s.replace("|", "\\|")
+
+
+def _scripts(ch: str) -> str:
+    from irilint.unicode_security import script_extensions, script_name
+
+    codes = script_extensions(ch)
+    names = sorted(script_name(c) for c in codes)
+    if len(names) > 4:
+        return ", ".join(names[:4]) + ", …"
+    return ", ".join(names)
+
+
+def characters_table(value: str) -> List[str]:
+    from irilint.unicode_security import char_name
+
+    seen = set()
+    rows: List[str] = []
+    more = 0
+    for ch in value:
+        if ch in seen or (ch.isascii() and not is_invisible(ch)):
+            continue
+        seen.add(ch)
+        if len(rows) >= MAX_CHAR_ROWS:
+            more += 1
+            continue
+        if is_invisible(ch):
+            shown = "(invisible)"
+        elif unicodedata.combining(ch):
+            shown = code("\u25cc" + ch, cell=True)
+        else:
+            shown = code(ch, cell=True)
+        rows.append("| U+%04X | %s | %s | %s | %s |" % (
+            ord(ch), shown, _cell(char_name(ch)), _cell(_scripts(ch)),
+            unicodedata.bidirectional(ch) or "?"))
+    if not rows:
+        return []
+    out = ["**Characters**", "", "| Code point | Character | Name | Script | Bidi class |",
+           "| --- | --- | --- | --- | --- |"] + rows
+    if more:
+        out.append("")
+        out.append("… and %d more" % more)
+    return out
+
+
+def is_bidi(value: str) -> bool:
+    """Whether the display order can differ from the logical order: a
+    right-to-left character (R, AL, AN) or an explicit bidi control."""
+    return any(unicodedata.bidirectional(ch) in BIDI_STRONG_RTL + BIDI_CONTROLS for ch in value)
+
+
+def display_order(value: str) -> str:
+    """What a reader sees, left to right, when the IRI stands in a
+    left-to-right context (UAX #9, base direction L)."""
+    from bidi import get_display
+
+    return get_display(value, base_dir="L")
+
+
+def hover_markdown(value: str, context: Optional[str] = None) -> str:
+    from irilint.convert import idna_to_unicode, to_iri, to_uri
+    from irilint.iri import parse
+
+    ref = parse(value)
+    lines: List[str] = []
+    title = "**IRI reference**" if ref.is_absolute else "**Relative IRI reference**"
+    if context and context != "bare":
+        title += " (%s)" % context
+    lines += [title, "", "| Component | Value |", "| --- | --- |"]
+    for name in COMPONENTS:
+        part = ref.get(name)
+        if part is None:
+            continue
+        lines.append("| %s | %s |" % (name, code(visible(part), cell=True) if part else "*(empty)*"))
+    lines.append("")
+    lines.append("**URI form** (RFC 3987 §3.1): %s" % code(visible(to_uri(value))))
+    lines.append("")
+    lines.append("**IRI form** (RFC 3987 §3.2): %s" % code(visible(to_iri(value))))
+    if is_bidi(value):
+        shown = visible(display_order(value))
+        fence = "`" * max(3, _longest_run(shown, "`") + 1)
+        lines += ["", "**Display order**: what a reader sees in a left-to-right context "
+                      "(Unicode bidi algorithm, base direction L), left to right:", "",
+                  fence + "text", shown, fence]
+    labels = []
+    for span in ref.host_labels:
+        label = span.text(value)
+        if label[:4].lower() == "xn--":
+            u = idna_to_unicode(label)
+            labels.append("- %s → %s" % (code(label), code(visible(u)) if u else "*not a valid A-label*"))
+    if labels:
+        lines += ["", "**IDN labels**", ""] + labels
+    table = characters_table(value)
+    if table:
+        lines += [""] + table
+    return "\n".join(lines)
+
+
+def hover(server: "IrilintLanguageServer", params: types.HoverParams) -> Optional[types.Hover]:
+    doc = server.documents[params.text_document.uri]
+    index = doc.index
+    encoding = server.documents.encoding
+    pos = params.position
+    if pos.line < 0 or pos.line >= index.line_count:
+        return None
+    off = offset(index, pos, encoding)
+    settings = server.settings.settings_for(doc.path)
+    limit = int(getattr(settings, "max_file_size", 0) or 0)
+    if limit:
+        cached = doc.cache.get("oversize")
+        if cached is None or cached[0] != limit:
+            cached = doc.cache["oversize"] = (limit, oversize(doc.text, limit) is not None)
+        if cached[1]:
+            return None  # not scanned: too large
+    scanner = scanner_for_document(doc, settings)
+    cand = candidate_at(candidates(doc, scanner, server.settings.generation), off)
+    if cand is None:
+        return None
+    markdown = server.client_supports_markdown_hover()
+    text = hover_markdown(cand.value, getattr(cand, "context", None))
+    kind = types.MarkupKind.Markdown if markdown else types.MarkupKind.PlainText
+    return types.Hover(contents=types.MarkupContent(kind=kind, value=text),
+                       range=to_range(index, cand.start, cand.end, encoding))
+

@@ -1,0 +1,229 @@
+"""Source code: IRIs in string literals, comments and the code around them.
+
+No per-language tokenizer: a :class:`Syntax` says which quotes and comment
+markers a language has, and one linear pass splits the file into string
+literals, comments and the rest.  Every part is searched for bare IRIs, so
+an IRI in ``"http://a.b/c"`` or ``'http://a.b/c'`` ends at the closing
+quote, and shell-like files (``curl http://...``, Makefiles, Dockerfiles)
+are covered too.  Contexts: ``string``, ``comment``, ``bare``.
+
+Simplifications, all of them bounded to one line or one literal:
+
+* a backslash escapes the next character, so an IRI ends at an *unescaped*
+  closing quote; escapes are not decoded (``"\\u202e"`` stays six
+  characters, and a backslash ends an IRI anyway);
+* a string in ``"`` or ``'`` that is not closed on its line ends there
+  (apostrophes in Rust lifetimes or Lisp quotes cost at most one line);
+  backticks (and every quote in shell) may span lines;
+* line comment markers count at the start of a line or after whitespace
+  (``#`` inside ``http://a/#frag`` or ``${#x}`` is no comment); ``//``
+  also after ``;,(){}[]``, never after ``:`` or ``/`` as in ``file:///``.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Dict, List, Optional, Tuple
+
+from .base import Candidate, CommentSyntax, Scanner
+from .text import find_iris
+
+
+@dataclass(frozen=True)
+class Syntax:
+    """The lexical features of a language that matter for finding IRIs."""
+
+    line_comments: Tuple[str, ...] = ("#", "//")
+    block_comments: Tuple[Tuple[str, str], ...] = (("/*", "*/"),)
+    #: characters that open (and close) a string literal
+    quotes: str = "\"'`"
+    #: quotes whose literals may span lines
+    multiline_quotes: str = "`"
+    #: Python-style triple-quoted strings (\"\"\" and ''')
+    triple_quotes: bool = False
+
+
+_C_LIKE = Syntax(("//",), (("/*", "*/"),), "\"'`", "`")
+_HASH = Syntax(("#",), (), "\"'`", "`")
+_PYTHON = Syntax(("#",), (), "\"'", "", True)
+_SHELL = Syntax(("#",), (), "\"'`", "\"'`")
+_SQL = Syntax(("--",), (("/*", "*/"),), "\"'`", "")
+_LUA = Syntax(("--",), (("--[[", "]]"),), "\"'", "")
+_HASKELL = Syntax(("--",), (("{-", "-}"),), '"', "")
+_LISP = Syntax((";",), (("#|", "|#"),), '"', '"')
+_INI = Syntax((";", "#"), (), '"', "")
+_TEX = Syntax(("%",), (), "", "")
+_ERLANG = Syntax(("%",), (), "\"'", "")
+_MATLAB = Syntax(("%",), (("%{", "%}"),), '"', "")
+_PHP = Syntax(("//", "#"), (("/*", "*/"),), "\"'`", "`")
+_CSS = Syntax((), (("/*", "*/"),), "\"'", "")
+_ML = Syntax((), (("(*", "*)"),), '"', "")
+_FSHARP = Syntax(("//",), (("(*", "*)"),), '"', "", True)
+_POWERSHELL = Syntax(("#",), (("<#", "#>"),), "\"'", "\"'")
+_GENERIC = Syntax()
+
+#: Language (LSP languageId, or a name of ours) -> its syntax.
+LANGUAGES: Dict[str, Syntax] = {
+    "code": _GENERIC,
+    "python": _PYTHON, "ruby": _HASH, "perl": _HASH, "r": _HASH,
+    "julia": _HASH, "elixir": _HASH, "nim": _HASH, "coffeescript": _HASH,
+    "crystal": _HASH, "tcl": _HASH, "cmake": _HASH, "makefile": _HASH,
+    "dockerfile": _HASH, "properties": _HASH, "dotenv": _HASH,
+    "shellscript": _SHELL, "powershell": _POWERSHELL,
+    "c": _C_LIKE, "cpp": _C_LIKE, "csharp": _C_LIKE, "java": _C_LIKE,
+    "javascript": _C_LIKE, "typescript": _C_LIKE,
+    "javascriptreact": _C_LIKE, "typescriptreact": _C_LIKE, "go": _C_LIKE,
+    "rust": _C_LIKE, "swift": _C_LIKE, "kotlin": _C_LIKE, "scala": _C_LIKE,
+    "dart": _C_LIKE, "objective-c": _C_LIKE, "objective-cpp": _C_LIKE,
+    "groovy": _C_LIKE, "zig": _C_LIKE, "proto": _C_LIKE, "graphql": _HASH,
+    "php": _PHP, "css": _CSS, "scss": _C_LIKE, "less": _C_LIKE,
+    "sql": _SQL, "lua": _LUA, "haskell": _HASKELL, "elm": _HASKELL,
+    "ada": _SQL, "lisp": _LISP, "clojure": _LISP, "scheme": _LISP,
+    "elisp": _LISP, "ini": _INI, "latex": _TEX, "tex": _TEX, "bibtex": _TEX,
+    "erlang": _ERLANG, "matlab": _MATLAB, "ocaml": _ML, "fsharp": _FSHARP,
+}
+
+#: File extension (lowercase, with dot) -> language.
+EXTENSIONS: Dict[str, str] = {
+    ".py": "python", ".pyi": "python", ".pyw": "python",
+    ".rb": "ruby", ".pl": "perl", ".pm": "perl", ".r": "r", ".jl": "julia",
+    ".ex": "elixir", ".exs": "elixir", ".nim": "nim", ".coffee": "coffeescript",
+    ".cr": "crystal", ".tcl": "tcl", ".cmake": "cmake", ".mk": "makefile",
+    ".mak": "makefile", ".properties": "properties", ".env": "dotenv",
+    ".sh": "shellscript", ".bash": "shellscript", ".zsh": "shellscript",
+    ".ksh": "shellscript", ".fish": "shellscript",
+    ".ps1": "powershell", ".psm1": "powershell",
+    ".c": "c", ".h": "c", ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp",
+    ".hpp": "cpp", ".hh": "cpp", ".hxx": "cpp", ".cs": "csharp",
+    ".java": "java", ".js": "javascript", ".mjs": "javascript",
+    ".cjs": "javascript", ".jsx": "javascriptreact", ".ts": "typescript",
+    ".mts": "typescript", ".cts": "typescript", ".tsx": "typescriptreact",
+    ".go": "go", ".rs": "rust", ".swift": "swift", ".kt": "kotlin",
+    ".kts": "kotlin", ".scala": "scala", ".dart": "dart", ".m": "objective-c",
+    ".mm": "objective-cpp", ".groovy": "groovy", ".gradle": "groovy",
+    ".zig": "zig", ".proto": "proto", ".graphql": "graphql", ".gql": "graphql",
+    ".php": "php", ".css": "css", ".scss": "scss", ".less": "less",
+    ".sql": "sql", ".lua": "lua", ".hs": "haskell", ".elm": "elm",
+    ".adb": "ada", ".ads": "ada", ".lisp": "lisp", ".lsp": "lisp",
+    ".cl": "lisp", ".el": "elisp", ".clj": "clojure", ".cljs": "clojure",
+    ".cljc": "clojure", ".edn": "clojure", ".scm": "scheme", ".ss": "scheme",
+    ".rkt": "scheme", ".ini": "ini", ".cfg": "ini", ".conf": "ini",
+    ".tex": "latex", ".sty": "latex", ".cls": "latex", ".bib": "bibtex",
+    ".erl": "erlang", ".hrl": "erlang", ".ml": "ocaml", ".mli": "ocaml",
+    ".fs": "fsharp", ".fsx": "fsharp",
+}
+
+#: Whole file names (compared case-sensitively, then lowercased) -> language.
+FILENAMES: Dict[str, str] = {
+    "Makefile": "makefile", "makefile": "makefile", "GNUmakefile": "makefile",
+    "Dockerfile": "dockerfile", "Containerfile": "dockerfile",
+    "CMakeLists.txt": "cmake", "Rakefile": "ruby", "Gemfile": "ruby",
+    "Vagrantfile": "ruby", "Podfile": "ruby", "Jenkinsfile": "groovy",
+    ".gitignore": "dotenv", ".dockerignore": "dotenv",
+    ".env": "dotenv", ".bashrc": "shellscript", ".zshrc": "shellscript",
+    ".profile": "shellscript", ".editorconfig": "ini", ".gitconfig": "ini",
+}
+
+_END_RX_CACHE: Dict[Tuple[str, bool], "re.Pattern[str]"] = {}
+
+
+def _string_end_rx(quote: str, multiline: bool) -> "re.Pattern[str]":
+    """Matches the body of a string literal up to its closing quote."""
+    rx = _END_RX_CACHE.get((quote, multiline))
+    if rx is None:
+        q = re.escape(quote)
+        body = r"(?:[^%s\\]|\\.)*" if multiline else r"(?:[^%s\\\n]|\\.)*"
+        rx = re.compile(body % q, re.DOTALL if multiline else 0)
+        _END_RX_CACHE[(quote, multiline)] = rx
+    return rx
+
+
+def _token_rx(syntax: Syntax) -> "re.Pattern[str]":
+    """One regex for everything that starts a literal or a comment."""
+    parts = []
+    if syntax.triple_quotes:
+        parts.append(r'(?P<triple>"""|\'\'\')')
+    for i, (opener, _closer) in enumerate(syntax.block_comments):
+        parts.append("(?P<block%d>%s)" % (i, re.escape(opener)))
+    line = []
+    for marker in syntax.line_comments:
+        if marker == "//":
+            line.append(r"(?<![^\s;,(){}\[\]])//")
+        else:
+            line.append(r"(?<!\S)" + re.escape(marker))
+    if line:
+        parts.append("(?P<line>%s)" % "|".join(line))
+    if syntax.quotes:
+        parts.append("(?P<quote>[%s])" % re.escape(syntax.quotes))
+    if not parts:
+        return re.compile(r"(?!)")
+    return re.compile("|".join(parts))
+
+
+def scan_code(text: str, syntax: Syntax = _GENERIC,
+              token_rx: Optional["re.Pattern[str]"] = None) -> List[Candidate]:
+    """Candidates in source code written with ``syntax``."""
+    rx = token_rx or _token_rx(syntax)
+    n = len(text)
+    out: List[Candidate] = []
+    pos = 0
+    while pos < n:
+        m = rx.search(text, pos)
+        if m is None:
+            break
+        start = m.start()
+        if start > pos:
+            out.extend(find_iris(text, pos, start))
+        kind = m.lastgroup
+        if kind == "line":
+            nl = text.find("\n", m.end())
+            end = nl if nl >= 0 else n
+            out.extend(find_iris(text, m.end(), end, "comment"))
+            pos = end
+        elif kind == "quote":
+            quote = m.group()
+            multiline = quote in syntax.multiline_quotes
+            body_end = _string_end_rx(quote, multiline).match(text, m.end()).end()
+            out.extend(find_iris(text, m.end(), body_end, "string"))
+            pos = body_end + 1 if body_end < n and text[body_end] == quote else body_end
+        elif kind == "triple":
+            close = text.find(m.group(), m.end())
+            end = close if close >= 0 else n
+            out.extend(find_iris(text, m.end(), end, "string"))
+            pos = end + 3 if close >= 0 else n
+        else:  # a block comment
+            closer = syntax.block_comments[int(kind[5:])][1]
+            close = text.find(closer, m.end())
+            end = close if close >= 0 else n
+            out.extend(find_iris(text, m.end(), end, "comment"))
+            pos = end + len(closer) if close >= 0 else n
+    if pos < n:
+        out.extend(find_iris(text, pos, n))
+    return out
+
+
+def _comment_syntaxes(syntax: Syntax) -> Tuple[CommentSyntax, ...]:
+    found = tuple(CommentSyntax(m) for m in syntax.line_comments)
+    found += tuple(CommentSyntax(o, c) for o, c in syntax.block_comments)
+    return found or (CommentSyntax("#"),)
+
+
+class CodeScanner(Scanner):
+    """Source code of one language (generic: ``#``, ``//``, ``/* */``)."""
+
+    name = "code"
+    comments = _comment_syntaxes(_GENERIC)
+
+    def __init__(self, language: str = "code") -> None:
+        if language not in LANGUAGES:
+            raise KeyError("unknown code language: %r" % language)
+        self.language = language
+        self.syntax = LANGUAGES[language]
+        self.comments = _comment_syntaxes(self.syntax)
+        self._token_rx = _token_rx(self.syntax)
+
+    def scan(self, text: str) -> List[Candidate]:
+        return scan_code(text, self.syntax, self._token_rx)
+
+    def __repr__(self) -> str:
+        return "CodeScanner(%r)" % self.language

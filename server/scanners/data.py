@@ -1,0 +1,266 @@
+"""JSON, YAML and TOML: IRIs in strings (keys included) and comments.
+
+* Strings are decoded with an offset map: JSON ``\\uXXXX`` (surrogate pairs
+  joined) and ``\\/``; YAML double-quoted escapes (``\\x \\u \\U``, line
+  continuations) and ``''`` in single-quoted scalars; TOML basic-string
+  escapes.  So ``"\\u202e"`` is found as U+202E pointing at six characters.
+* A string is searched for bare IRIs (context ``string``).  When it is the
+  value of a key that names an IRI (``$ref``, ``$id``, ``$schema``, ``@id``,
+  ``@base``, ``@vocab``, ``@context``, ``href``, ``src``, or a key ending in
+  ``url``/``uri``/``iri``/``href``, any case) the whole value -- a relative
+  reference such as ``#/definitions/x`` included -- is one candidate
+  (context ``iri-value``); blank node labels ``_:b0`` are skipped.
+* Comments (``//``, ``/* */`` in JSONC/JSON5; ``#`` in YAML and TOML) and,
+  in YAML, plain scalars are searched for bare IRIs.
+
+YAML is read with quote awareness, not parsed: a quote opens a quoted
+scalar only where a scalar can start (line start, after ``:``, ``-``,
+``[``, ``{``, ``,``, ``?``), so ``Don't`` in a plain scalar is text.
+"""
+from __future__ import annotations
+
+import re
+from typing import List, Optional
+
+from ._common import ASCII_SPACE, Decoded, OffsetBuilder, finalize
+from ._decode import (HEX_U4, HEX_UX, JSON_ESCAPES, TOML_ESCAPES,
+                      YAML_ESCAPES, decode_backslashes)
+from .base import Candidate, CommentSyntax, Scanner
+from .text import find_iris, scan_decoded
+
+_IRI_KEYS = frozenset((
+    "$ref", "$id", "$schema", "$dynamicref", "@id", "@base", "@vocab",
+    "@context", "href", "src"))
+_IRI_KEY_SUFFIXES = ("url", "uri", "iri", "href")
+
+
+def is_iri_key(key: str) -> bool:
+    """Whether a value under ``key`` is meant as an IRI reference."""
+    k = key.strip().lower()
+    return k in _IRI_KEYS or k.endswith(_IRI_KEY_SUFFIXES)
+
+
+def _string_candidates(piece: Decoded, iri_value: bool) -> List[Candidate]:
+    if iri_value:
+        i, j = piece.strip_span()
+        if i < j and not piece.value.startswith("_:", i):
+            return [piece.candidate(i, j, "iri-value")]
+        return []
+    if piece.offsets is None and ":" not in piece.value:
+        return []
+    return scan_decoded(piece, "string")
+
+
+# ---------------------------------------------------------------- JSON
+
+_JSON_TOKEN_RX = re.compile(r'"|//|/\*')
+_JSON_STRING_BODY_RX = re.compile(r'(?:[^"\\\n]|\\.)*')
+_KEY_COLON_RX = re.compile(r"[ \t\r\n]*:")
+_SPACE_RX = re.compile(r"[ \t\r\n]*")
+
+
+def scan_json(text: str) -> List[Candidate]:
+    """Candidates in JSON (JSONC and JSON5 comments tolerated)."""
+    n = len(text)
+    out: List[Candidate] = []
+    key_is_iri = False
+    value_start = -1  # where a value after an IRI key's colon must start
+    pos = 0
+    while pos < n:
+        m = _JSON_TOKEN_RX.search(text, pos)
+        if m is None:
+            break
+        t = m.group()
+        if t == "//":
+            nl = text.find("\n", m.end())
+            end = nl if nl >= 0 else n
+            out.extend(find_iris(text, m.end(), end, "comment"))
+            pos = end
+            continue
+        if t == "/*":
+            close = text.find("*/", m.end())
+            end = close if close >= 0 else n
+            out.extend(find_iris(text, m.end(), end, "comment"))
+            pos = end + 2 if close >= 0 else n
+            continue
+        lo = m.end()
+        hi = _JSON_STRING_BODY_RX.match(text, lo).end()
+        pos = hi + 1 if hi < n and text[hi] == '"' else hi
+        piece = decode_backslashes(text, lo, hi, JSON_ESCAPES, HEX_U4)
+        colon = _KEY_COLON_RX.match(text, pos)
+        if colon is not None:  # a key
+            out.extend(_string_candidates(piece, False))
+            key_is_iri = is_iri_key(piece.value)
+            value_start = _SPACE_RX.match(text, colon.end()).end()
+            continue
+        iri_value = key_is_iri and m.start() == value_start
+        out.extend(_string_candidates(piece, iri_value))
+        key_is_iri = False
+    return finalize(out)
+
+
+# ---------------------------------------------------------------- YAML
+
+_YAML_TOKEN_RX = re.compile(r"(?<!\S)#|[\"']")
+_YAML_DOUBLE_RX = re.compile(r'(?:[^"\\]|\\.)*"', re.DOTALL)
+_YAML_SINGLE_RX = re.compile(r"(?:[^']|'')*'")
+# "key:" (plain or quoted) right before a value, at most a line back.
+_YAML_KEY_RX = re.compile(
+    r"""(?:^|[\s{,?-])([^\s:{},"'\[\]#]+|"[^"\n]*"|'[^'\n]*')[ \t]*:[ \t]*$""", re.MULTILINE)
+_TOML_KEY_RX = re.compile(
+    r"""(?:^|[\s.{,])([A-Za-z0-9_\-]+|"[^"\n]*"|'[^'\n]*')[ \t]*=[ \t]*$""", re.MULTILINE)
+#: How far back a key is looked for before a quoted value.
+_KEY_LOOKBACK = 256
+
+
+def _key_before(text: str, q: int, key_rx: "re.Pattern[str]") -> Optional[str]:
+    lo = text.rfind("\n", max(0, q - _KEY_LOOKBACK), q) + 1
+    m = key_rx.search(text, lo, q)
+    if m is None:
+        return None
+    key = m.group(1)
+    return key[1:-1] if key[:1] in "\"'" else key
+
+
+def _decode_yaml_single(text: str, lo: int, hi: int) -> Decoded:
+    """A single-quoted YAML scalar: ``''`` stands for ``'``."""
+    q = text.find("''", lo, hi)
+    if q < 0:
+        return Decoded.plain(text, lo, hi)
+    out = OffsetBuilder(text, lo)
+    pos = lo
+    while q >= 0:
+        out.copy(pos, q)
+        out.emit("'", q, q + 2)
+        pos = q + 2
+        q = text.find("''", pos, hi)
+    out.copy(pos, hi)
+    return out.finish(hi)
+
+
+def _yaml_scalar_can_start(text: str, q: int) -> bool:
+    p = q - 1
+    while p >= 0 and text[p] in " \t":
+        p -= 1
+    return p < 0 or text[p] in "\n\r:-[{,?"
+
+
+def scan_yaml(text: str) -> List[Candidate]:
+    """Candidates in YAML."""
+    n = len(text)
+    out: List[Candidate] = []
+    plain_start = 0  # start of the pending plain text
+    pos = 0
+    while pos < n:
+        m = _YAML_TOKEN_RX.search(text, pos)
+        if m is None:
+            break
+        t = m.group()
+        q = m.start()
+        if t == "#":
+            out.extend(find_iris(text, plain_start, q))
+            nl = text.find("\n", q)
+            end = nl if nl >= 0 else n
+            out.extend(find_iris(text, q + 1, end, "comment"))
+            pos = plain_start = end
+            continue
+        if not _yaml_scalar_can_start(text, q):
+            pos = q + 1  # a quote inside a plain scalar
+            continue
+        body = (_YAML_DOUBLE_RX if t == '"' else _YAML_SINGLE_RX).match(text, q + 1)
+        if body is None:
+            pos = q + 1  # never closed: leave it to the plain text
+            continue
+        out.extend(find_iris(text, plain_start, q))
+        lo, hi = q + 1, body.end() - 1
+        if t == '"':
+            piece = decode_backslashes(text, lo, hi, YAML_ESCAPES, HEX_UX,
+                                       line_continuation=True)
+        else:
+            piece = _decode_yaml_single(text, lo, hi)
+        key = _key_before(text, q, _YAML_KEY_RX)
+        out.extend(_string_candidates(piece, key is not None and is_iri_key(key)))
+        pos = plain_start = body.end()
+    out.extend(find_iris(text, plain_start, n))
+    return finalize(out)
+
+
+# ---------------------------------------------------------------- TOML
+
+_TOML_TOKEN_RX = re.compile(r"#|\"\"\"|'''|[\"']")
+_TOML_BASIC_RX = re.compile(r'(?:[^"\\\n]|\\.)*')
+_TOML_LITERAL_RX = re.compile(r"[^'\n]*")
+
+
+def scan_toml(text: str) -> List[Candidate]:
+    """Candidates in TOML."""
+    n = len(text)
+    out: List[Candidate] = []
+    pos = 0
+    while pos < n:
+        m = _TOML_TOKEN_RX.search(text, pos)
+        if m is None:
+            break
+        t = m.group()
+        q = m.start()
+        if q > pos:
+            out.extend(find_iris(text, pos, q))
+        if t == "#":
+            nl = text.find("\n", q)
+            end = nl if nl >= 0 else n
+            out.extend(find_iris(text, q + 1, end, "comment"))
+            pos = end
+            continue
+        lo = m.end()
+        if len(t) == 3:
+            close = text.find(t, lo)
+            if close < 0:
+                hi = pos = n
+            else:
+                # Up to two quotes before the closing delimiter belong to
+                # the string: four closing quotes leave one in the value.
+                extra = 0
+                while extra < 2 and close + 3 < n and text[close + 3] == t[0]:
+                    close += 1
+                    extra += 1
+                hi, pos = close, close + 3
+        else:
+            rx = _TOML_BASIC_RX if t == '"' else _TOML_LITERAL_RX
+            hi = rx.match(text, lo).end()
+            pos = hi + 1 if hi < n and text[hi] == t else hi
+        if t[0] == '"':
+            piece = decode_backslashes(text, lo, hi, TOML_ESCAPES, HEX_UX,
+                                       line_continuation=len(t) == 3)
+        else:
+            piece = Decoded.plain(text, lo, hi)
+        key = _key_before(text, q, _TOML_KEY_RX)
+        out.extend(_string_candidates(piece, key is not None and is_iri_key(key)))
+    if pos < n:
+        out.extend(find_iris(text, pos, n))
+    return finalize(out)
+
+
+class JsonScanner(Scanner):
+    """JSON, JSONC, JSON5, JSON-LD, GeoJSON, ..."""
+
+    name = "json"
+    comments = (CommentSyntax("//"), CommentSyntax("/*", "*/"))
+
+    def scan(self, text: str) -> List[Candidate]:
+        return scan_json(text)
+
+
+class YamlScanner(Scanner):
+    name = "yaml"
+    comments = (CommentSyntax("#"),)
+
+    def scan(self, text: str) -> List[Candidate]:
+        return scan_yaml(text)
+
+
+class TomlScanner(Scanner):
+    name = "toml"
+    comments = (CommentSyntax("#"),)
+
+    def scan(self, text: str) -> List[Candidate]:
+        return scan_toml(text)

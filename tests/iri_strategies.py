@@ -1,0 +1,75 @@
+"""Hypothesis strategies: valid and nearly valid IRIs, shared by the fix
+properties and the fuzz suites."""
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from irilint import nfc, parse, remove_dot_segments, to_uri
+from irilint.convert import decode_unreserved, uppercase_percent_encodings
+
+ASCII_PCHAR = list("abcdefghijklmnopqrstuvwxyzABCXYZ0123456789-._~!$&'()*+,;=:@")
+UNICODE_CHARS = list("éüßçñ日本語例えパスпримерשלוםمثالक्षΩ한국😀") + ["e\u0301", "\u202e", "\u200b", "\ufb01", "\uff0f", "\u0430"]
+ESCAPES = ["%41", "%7e", "%7E", "%2e", "%2E", "%e2%80%ae", "%C3%A9", "%c3%a9", "%E9", "%C0%AF", "%25", "%2520", "%", "%z", "%E6%97%A5"]
+HOST_LABELS = ["example", "EXAMPLE", "例え", "пример", "xn--r8jz45g", "XN--R8JZ45G", "xn--zz", "faß", "аррӏе", "www", "b\u00fccher", "a-b", "xn--80ak6aa92e"]
+
+
+def piece(extra=""):
+    return st.lists(
+        st.one_of(st.sampled_from(ASCII_PCHAR + list(extra)), st.sampled_from(UNICODE_CHARS), st.sampled_from(ESCAPES)),
+        max_size=6,
+    ).map("".join)
+
+
+@st.composite
+def iri_reference(draw):
+    """IRIs with the features the rules and fixes deal with: case, dot
+    segments, default ports, escapes of every kind, non-NFC text, spaces."""
+    scheme = draw(st.sampled_from(["http", "HTTP", "https", "Https", "ftp", "mailto", "urn", "foo"]))
+    parts = [scheme, ":"]
+    if scheme.lower() in ("http", "https", "ftp") or draw(st.booleans()):
+        parts.append("//")
+        if draw(st.integers(0, 4)) == 0:
+            parts.append(draw(piece()) + "@")
+        labels = draw(st.lists(st.sampled_from(HOST_LABELS), min_size=1, max_size=3))
+        parts.append(".".join(labels + [draw(st.sampled_from(["com", "org", "jp", "рф", "COM"]))]))
+        port = draw(st.sampled_from(["", "", ":80", ":443", ":21", ":8080", ":"]))
+        parts.append(port)
+        for seg in draw(st.lists(st.one_of(piece(), st.sampled_from([".", "..", "%2E%2E", "a b"])), max_size=4)):
+            parts.append("/" + seg)
+    else:
+        parts.append(draw(piece()))
+    if draw(st.booleans()):
+        parts.append("?" + draw(piece("/?")))
+    if draw(st.booleans()):
+        parts.append("#" + draw(piece("/?")))
+    return "".join(parts)
+
+
+def uri_key(iri: str) -> str:
+    """The URI an IRI maps to, up to the equivalences of RFC 3986 s6.2.2
+    (case, percent-encoding, path segments) and s6.2.3 (default port),
+    after RFC 3987 s5.3.2.2 character normalization (NFC)."""
+    u = to_uri(nfc(iri))
+    ref = parse(u)
+    out = []
+    if ref.scheme is not None:
+        out.append(ref.get("scheme").lower() + ":")
+    if ref.authority is not None:
+        out.append("//")
+        if ref.userinfo is not None:
+            out.append(ref.get("userinfo") + "@")
+        out.append((ref.get("host") or "").lower())
+        port = ref.get("port")
+        default = {"http": "80", "https": "443", "ws": "80", "wss": "443", "ftp": "21"}.get(
+            (ref.get("scheme") or "").lower())
+        if port and port != default:
+            out.append(":" + port)
+    path = ref.get("path")
+    if ref.scheme is not None or ref.authority is not None or path.startswith("/"):
+        path = remove_dot_segments(path)
+    out.append(path)
+    if ref.query is not None:
+        out.append("?" + ref.get("query"))
+    if ref.fragment is not None:
+        out.append("#" + ref.get("fragment"))
+    return uppercase_percent_encodings(decode_unreserved("".join(out)))

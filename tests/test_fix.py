@@ -1,0 +1,150 @@
+"""Fixes: --fix, --unsafe-fixes, --diff; merging, convergence and safety."""
+import io
+import os
+import stat
+import sys
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from irilint.cli import main
+from irilint.engine import Engine, check_reference, fixes_to_apply
+from irilint.fileio import apply_edits
+from iri_strategies import iri_reference, uri_key
+
+PROPERTY = settings(max_examples=600, deadline=None, suppress_health_check=list(HealthCheck))
+
+
+def run(argv, stdin=None):
+    out, err = io.StringIO(), io.StringIO()
+    old = sys.stdout, sys.stderr, sys.stdin
+    sys.stdout, sys.stderr = out, err
+    if stdin is not None:
+        sys.stdin = io.TextIOWrapper(io.BytesIO(stdin.encode("utf-8")), encoding="utf-8")
+    try:
+        code = main(argv)
+    finally:
+        sys.stdout, sys.stderr, sys.stdin = old
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_fix_applies_safe_fixes_only(tmp_path):
+    f = tmp_path / "doc.txt"
+    f.write_text("a http://e.org/100% b\nc http://e.org/x\u202ey d\n", encoding="utf-8")
+    code, out, err = run(["check", "--fix", str(f)])
+    text = f.read_text(encoding="utf-8")
+    assert "http://e.org/100%25" in text
+    assert "\u202e" in text  # removing a bidi control is unsafe: not applied
+    assert "Fixed 1 problem" in err
+    assert code == 1  # the bidi control remains
+
+
+def test_unsafe_fixes_need_the_flag(tmp_path):
+    f = tmp_path / "doc.txt"
+    f.write_text("c http://e.org/x\u202ey d\n", encoding="utf-8")
+    code, _, _ = run(["check", "--fix", "--unsafe-fixes", "--select", "bidi-control", str(f)])
+    assert f.read_text(encoding="utf-8") == "c http://e.org/xy d\n"
+    assert code == 0
+    assert run(["check", "--unsafe-fixes", str(f)])[0] == 2  # needs --fix or --diff
+
+
+def test_diff_writes_nothing(tmp_path):
+    f = tmp_path / "doc.txt"
+    f.write_text("a http://e.org/100% b\n", encoding="utf-8")
+    before = f.read_bytes()
+    code, out, _ = run(["check", "--diff", str(f)])
+    assert f.read_bytes() == before
+    assert "-a http://e.org/100% b" in out
+    assert "+a http://e.org/100%25 b" in out
+
+
+def test_stdin_fix_writes_fixed_text_to_stdout():
+    code, out, err = run(["check", "--fix", "-"], stdin="x http://e.org/%7Euser/100%\n")
+    assert out == "x http://e.org/~user/100%25\n"
+    assert "IRI" not in out
+
+
+@pytest.mark.parametrize(
+    "raw, encoding",
+    [
+        (b"line1\r\nsee http://e.org/100%\r\nline3\r\n", None),
+        (b"\xef\xbb\xbfsee http://e.org/100%\nend", None),
+        (b"a\rb\r\nsee http://e.org/100%\nc\r", None),
+        ("\ufeffsee http://e.org/100%\r\n".encode("utf-16-le"), "utf-16-le-bom"),
+    ],
+)
+def test_fix_preserves_bytes_outside_the_edit(tmp_path, raw, encoding):
+    if encoding == "utf-16-le-bom":
+        raw = b"\xff\xfe" + raw[2:]
+    f = tmp_path / "doc.txt"
+    f.write_bytes(raw)
+    os.chmod(f, 0o640)
+    run(["check", "--fix", str(f)])
+    new = f.read_bytes()
+    if encoding == "utf-16-le-bom":
+        assert new == raw.replace("100%".encode("utf-16-le"), "100%25".encode("utf-16-le"))
+    else:
+        assert new == raw.replace(b"100%", b"100%25")
+    assert stat.S_IMODE(os.stat(f).st_mode) == 0o640
+
+
+def test_atomic_write_failure_leaves_original(tmp_path, monkeypatch):
+    f = tmp_path / "doc.txt"
+    f.write_text("see http://e.org/100%\n", encoding="utf-8")
+    before = f.read_bytes()
+
+    def boom(*a, **k):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", boom)
+    code, _, err = run(["check", "--fix", str(f)])
+    assert code == 2
+    assert str(f) in err
+    assert f.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["doc.txt"]
+
+
+def test_fixes_of_one_reference_do_not_overlap():
+    findings = check_reference("HTTP://E.ORG/%7e%e2%82%ac/100%", select=["ALL"])
+    edits = fixes_to_apply(findings)
+    spans = [(e.start, e.end) for e in edits]
+    for (s1, e1), (s2, e2) in zip(spans, spans[1:]):
+        assert e1 <= s2
+
+
+def fix_until_stable(text, engine, unsafe=False, passes=10):
+    for _ in range(passes):
+        res = engine.check_text(text, path="doc.txt", run_state={})
+        edits = fixes_to_apply(res.findings, unsafe=unsafe)
+        if not edits:
+            return text, True
+        text = apply_edits(text, edits)
+    return text, False
+
+
+@PROPERTY
+@given(iri_reference())
+def test_fix_converges(iri):
+    """After --fix, checking again finds nothing more to fix."""
+    engine = Engine()
+    doc = "see %s here\n" % iri
+    fixed, stable = fix_until_stable(doc, engine)
+    assert stable
+    res = engine.check_text(fixed, path="doc.txt", run_state={})
+    assert fixes_to_apply(res.findings) == []
+
+
+@PROPERTY
+@given(iri_reference())
+def test_every_safe_fix_preserves_the_uri(iri):
+    """What "safe" means: the URI the IRI maps to does not change, up to
+    RFC 3986 s6.2.2 equivalence."""
+    findings = check_reference(iri, select=["ALL"])
+    before = uri_key(iri)
+    for f in findings:
+        for fx in f.fixes:
+            if not fx.safe:
+                continue
+            after = apply_edits(iri, sorted(fx.edits, key=lambda e: e.start))
+            assert uri_key(after) == before, (f.rule.name, fx.title, iri, after)

@@ -1,0 +1,118 @@
+"""The rule registry, selection, the engine's fast path and suppressions."""
+import pytest
+
+from irilint.engine import Engine, check_reference
+from irilint.rules.registry import (
+    DOC_SECTIONS,
+    FAMILIES,
+    all_rules,
+    get_rule,
+    resolve_selector,
+    select_rules,
+)
+
+# The names the issues fix; each must exist under exactly this name.
+REQUIRED = {
+    "bidi-control", "bidi-control-encoded", "bidi-mixed-direction", "bidi-component-edge", "idn-bidi-rule",
+    "not-nfc", "compatibility-character",
+    "delimiter-lookalike", "fullwidth-form", "mixed-script", "whole-script-confusable",
+    "confusable-collision", "invisible-character", "ascii-lookalike",
+    "bad-percent-encoding", "lowercase-percent-encoding", "percent-encoded-non-utf8",
+    "percent-encoded-unreserved", "double-percent-encoding", "percent-encoded-text",
+    "invalid-character", "noncharacter", "private-use-outside-query", "invalid-scheme",
+    "invalid-port", "invalid-ip-literal",
+    "idn-invalid", "punycode-invalid", "punycode-label", "idna-deviation",
+    "uppercase-scheme", "uppercase-host", "dot-segments", "default-port",
+    "unused-suppression",
+}
+
+
+def test_every_required_rule_exists():
+    names = {r.name for r in all_rules()}
+    assert REQUIRED <= names, sorted(REQUIRED - names)
+
+
+@pytest.mark.parametrize("r", all_rules(), ids=lambda r: r.name)
+def test_rule_metadata_and_doc_block(r):
+    assert r.family in FAMILIES
+    assert r.code.startswith("IRI") and len(r.code) == 6
+    assert r.summary and not r.summary.startswith("#")
+    for section in DOC_SECTIONS:
+        assert "## %s\n" % section in r.doc, (r.name, section)
+    assert get_rule(r.code) is r and get_rule(r.name) is r and get_rule(r.code.lower()) is r
+
+
+def test_codes_are_unique_and_match_families():
+    codes = [r.code for r in all_rules()]
+    assert len(codes) == len(set(codes))
+    digit = {"syntax": "0", "bidi": "1", "lookalike": "2", "normalization": "3",
+             "percent-encoding": "4", "host": "5", "preferred-form": "6", "meta": "9"}
+    for r in all_rules():
+        assert r.code[3] == digit[r.family], r
+
+
+def test_selectors():
+    assert [r.name for r in resolve_selector("IRI401")] == ["bad-percent-encoding"]
+    assert {r.family for r in resolve_selector("bidi")} == {"bidi"}
+    assert {r.family for r in resolve_selector("IRI4")} == {"percent-encoding"}
+    assert len(resolve_selector("ALL")) == len(all_rules())
+    with pytest.raises(KeyError):
+        resolve_selector("nothing-like-this")
+
+
+def test_selection_semantics():
+    default = {r.name for r in select_rules().rules}
+    assert default == {r.name for r in all_rules() if r.enabled}
+    only = select_rules(select=["bidi"], ignore=["bidi-control"])
+    assert "bidi-control" not in {r.name for r in only.rules}
+    assert {r.family for r in only.rules} == {"bidi"}
+    ext = select_rules(extend_select=["ascii-lookalike"])
+    assert "ascii-lookalike" in {r.name for r in ext.rules}
+    sev = select_rules(severity={"IRI402": "error"})
+    r = get_rule("IRI402")
+    assert sev.severity_of(r).label == "error"
+
+
+def test_severity_override_reaches_findings():
+    class S:
+        select = None
+        ignore = ()
+        extend_select = ()
+        extend_ignore = ()
+        severity = (("lowercase-percent-encoding", "error"),)
+
+    findings = Engine().check_text("http://e.org/%e2%82%ac", settings=S(), path=None).findings
+    low = [f for f in findings if f.rule.name == "lowercase-percent-encoding"]
+    assert low and low[0].severity.label == "error"
+
+
+def test_pure_ascii_references_skip_trait_rules():
+    # A rule that needs "percent" must not run on a reference without "%":
+    # prove it by counting calls through a wrapper.
+    r = get_rule("lowercase-percent-encoding")
+    calls = []
+    original = r.check
+    r.check = lambda ctx: calls.append(ctx.value) or original(ctx)
+    try:
+        check_reference("http://example.org/plain", select=["ALL"])
+        assert calls == []
+        check_reference("http://example.org/%41", select=["ALL"])
+        assert calls == ["http://example.org/%41"]
+    finally:
+        r.check = original
+
+
+def test_a_failing_rule_does_not_lose_other_findings():
+    r = get_rule("double-percent-encoding")
+    original = r.check
+
+    def broken(ctx):
+        raise RuntimeError("boom")
+
+    r.check = broken
+    try:
+        result = Engine().check_text("http://e.org/100%", scanner=None, path="x.txt")
+    finally:
+        r.check = original
+    assert any(f.rule.name == "bad-percent-encoding" for f in result.findings)
+    assert any("double-percent-encoding" in e and "boom" in e for e in result.errors)

@@ -1,0 +1,394 @@
+"""The host family: idn-invalid, punycode-invalid, punycode-label, idna-deviation."""
+import idna
+import pytest
+
+from irilint.convert import to_uri
+from irilint.engine import check_reference
+from irilint.findings import Severity
+from irilint.rules.registry import get_rule
+
+HOST_RULES = ["idn-invalid", "punycode-invalid", "punycode-label", "idna-deviation"]
+
+
+def findings(value, rule):
+    return [f for f in check_reference(value, select=[rule]) if f.rule.name == rule]
+
+
+def one(value, rule):
+    fs = findings(value, rule)
+    assert len(fs) == 1, [(f.rule.name, f.message) for f in fs]
+    return fs[0]
+
+
+def spanned(value, f):
+    return value[f.start:f.end]
+
+
+def apply(value, edits):
+    for e in sorted(edits, key=lambda e: e.start, reverse=True):
+        value = value[:e.start] + e.new_text + value[e.end:]
+    return value
+
+
+# Legitimate IDNs (the IANA test names and everyday ones), in U-label and
+# A-label form: the host family must say nothing about the U-labels, and
+# only punycode-label about the A-labels.
+LEGIT_HOSTS = [
+    "пример.испытание",  # Russian
+    "例え.テスト",  # Japanese
+    "उदाहरण.परीक्षा",  # Hindi (Devanagari)
+    "مثال.إختبار",  # Arabic
+    "مثال.آزمایشی",  # Persian
+    "דוגמה.טעסט",  # Hebrew
+    "例子.测试",  # Chinese
+    "실례.테스트",  # Korean
+    "παράδειγμα.δοκιμή",  # Greek
+    "உதாரணம்.பரிட்சை",  # Tamil
+    "bücher.de",
+    "møller.dk",
+    "l\u00b7l.cat",  # Catalan middle dot, in its context
+    "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645.ir",  # Persian ZWNJ: valid, but a deviation
+]
+
+
+@pytest.mark.parametrize("host", LEGIT_HOSTS[:-1])
+@pytest.mark.parametrize("form", ["http://%s/", "https://%s:8443/path?q=1#f", "//%s/x", "ws://user@%s/"])
+def test_legit_idns_are_quiet(host, form):
+    value = form % host
+    assert check_reference(value, select=["host"]) == []
+
+
+@pytest.mark.parametrize("host", LEGIT_HOSTS)
+def test_legit_a_labels_only_get_the_hint(host):
+    a = idna.encode(host, uts46=True).decode("ascii")
+    value = "http://%s/" % a
+    names = {f.rule.name for f in check_reference(value, select=["host"])}
+    assert names <= {"punycode-label", "idna-deviation"}
+    assert "punycode-label" in names
+    assert not findings(value, "punycode-invalid")
+
+
+@pytest.mark.parametrize("value", [
+    "http://example.com/",
+    "https://www.w3.org/TR/?x=%C3%A9#frag",
+    "http://Example.COM:8080/a%20b",
+    "http://a_b.example.com/",  # ASCII labels are DNS syntax, not IDNA
+    "http://-x.example.com/",
+    "http://127.0.0.1/",
+    "http://[::1]/",
+    "http://[2001:db8::\u00e9]/",
+    "ftp://ftp.example.org/pub/",
+    "../relative/\u2488/path",
+    "/\u2488/abs",
+])
+def test_ascii_hosts_and_non_host_text_are_quiet(value):
+    assert check_reference(value, select=["host"]) == []
+
+
+@pytest.mark.parametrize("value", [
+    "mailto:user@\u2488x.com",
+    "mailto:user@fa\u00df.de",
+    "mailto:user@xn--99999999999.com",
+    "urn:example:\u2488x.com",
+    "urn:xn--ls8h",
+    "file://\u2488x/share",
+    "foo://xn--99999999999.com/",
+    "foo://fa\u00df.de/",
+    "news:fa\u00df.de",
+])
+def test_non_dns_schemes_are_untouched(value):
+    assert check_reference(value, select=["host"]) == []
+
+
+def test_rule_metadata():
+    expected = {
+        "idn-invalid": ("IRI501", Severity.ERROR, "none"),
+        "punycode-invalid": ("IRI502", Severity.ERROR, "none"),
+        "punycode-label": ("IRI503", Severity.HINT, "sometimes"),
+        "idna-deviation": ("IRI504", Severity.WARNING, "none"),
+    }
+    for name, (code, sev, fix) in expected.items():
+        r = get_rule(name)
+        assert (r.code, r.family, r.severity, r.fix, r.enabled) == (code, "host", sev, fix, True)
+        for section in ("What it does", "Why", "Example", "Fix safety", "Reference"):
+            assert "## " + section in r.doc
+
+
+# ---------------------------------------------------------------------------
+# idn-invalid
+# ---------------------------------------------------------------------------
+
+def test_idn_invalid_disallowed_code_point():
+    value = "http://\u2488x.example.com/"
+    f = one(value, "idn-invalid")
+    assert spanned(value, f) == "\u2488"
+    assert f.message == "U+2488 DIGIT ONE FULL STOP is not allowed in a domain label (IDNA2008 DISALLOWED)"
+    assert f.code == "IRI501" and f.severity == Severity.ERROR and f.fixes == []
+
+
+def test_idn_invalid_percent_encoded_label():
+    value = "http://%E2%92%88x.example.com/"
+    f = one(value, "idn-invalid")
+    assert (f.start, f.end) == (7, 16)
+    assert "U+2488 DIGIT ONE FULL STOP" in f.message
+    assert "percent-encoded as %E2%92%88" in f.message
+    assert "IDNA2008 DISALLOWED" in f.message
+
+
+def test_idn_invalid_reports_every_bad_code_point():
+    value = "http://\u00fc_\u2488.de/"
+    fs = findings(value, "idn-invalid")
+    assert [spanned(value, f) for f in fs] == ["_", "\u2488"]
+    assert "U+005F LOW LINE" in fs[0].message
+
+
+def test_idn_invalid_symbol_and_emoji():
+    value = "http://i\u2665.ws/"
+    f = one(value, "idn-invalid")
+    assert spanned(value, f) == "\u2665"
+    assert "U+2665 BLACK HEART SUIT" in f.message
+
+
+def test_idn_invalid_names_what_uts46_mapped():
+    value = "http://\u00e9\u00a0x.fr/"
+    f = one(value, "idn-invalid")
+    assert spanned(value, f) == "\u00a0"
+    assert "U+00A0 NO-BREAK SPACE" in f.message and "maps to U+0020 SPACE" in f.message
+
+
+@pytest.mark.parametrize("value, char, reason", [
+    ("http://a\u00b7\u00e9.cat/", "\u00b7", "only allowed between two 'l'"),
+    ("http://\u0661\u06f1.example/", "\u06f1", "may not be mixed with Arabic-Indic digits"),
+    ("http://\u30fbabc\u00e9.jp/", "\u30fb", "Hiragana, Katakana or Han"),
+    ("http://\u05d0\u05f3\u00e9.example/", None, None),  # after a Hebrew letter: fine (bidi aside)
+])
+def test_idn_invalid_contexto(value, char, reason):
+    fs = [f for f in findings(value, "idn-invalid")]
+    if char is None:
+        assert not any("CONTEXTO" in f.message for f in fs)
+        return
+    assert len(fs) == 1
+    assert spanned(value, fs[0]) == char
+    assert reason in fs[0].message and "(IDNA2008 CONTEXTO)" in fs[0].message
+
+
+@pytest.mark.parametrize("label, why", [
+    ("-\u043f\u0440\u0438\u043c\u0435\u0440", "starts with a hyphen"),
+    ("\u043f\u0440\u0438\u043c\u0435\u0440-", "ends with a hyphen"),
+    ("ab--\u00fc", "3rd and 4th positions"),
+])
+def test_idn_invalid_label_level_problems(label, why):
+    value = "http://%s.example/" % label
+    f = one(value, "idn-invalid")
+    assert spanned(value, f) == label
+    assert f.message.startswith("label '%s'" % label)
+    assert why in f.message
+
+
+def test_idn_invalid_leading_combining_mark():
+    value = "http://\u0301\u00e9.example/"
+    f = one(value, "idn-invalid")
+    assert spanned(value, f) == "\u0301"
+    assert "U+0301 COMBINING ACUTE ACCENT" in f.message and "combining mark" in f.message
+
+
+def test_idn_invalid_too_long():
+    label = "\u00e9" * 60
+    value = "http://%s.example/" % label
+    f = one(value, "idn-invalid")
+    assert spanned(value, f) == label
+    assert "more than the 63" in f.message
+
+
+def test_idn_invalid_network_path_reference_and_ideographic_dot():
+    value = "//\u4f8b\u3048\u3002\u2488.jp/"
+    f = one(value, "idn-invalid")
+    assert spanned(value, f) == "\u2488"
+
+
+def test_idn_invalid_leaves_other_causes_to_other_rules():
+    # Bidi Rule failure: idn-bidi-rule reports it.
+    assert findings("http://\u05d0a.example/", "idn-invalid") == []
+    # ZWJ out of context: invisible-character reports it.
+    assert findings("http://a\u200d\u00e9.example/", "idn-invalid") == []
+    # ... but a real problem next to a stray joiner is still found.
+    value = "http://a\u200d\u00e9\u2488.example/"
+    assert [spanned(value, f) for f in findings(value, "idn-invalid")] == ["\u2488"]
+    # Not UTF-8: percent-encoded-non-utf8 reports it.
+    assert findings("http://%E9t%E9.example/", "idn-invalid") == []
+    # A-labels: punycode-invalid reports them.
+    assert findings("http://xn--ls8h.la/", "idn-invalid") == []
+    # Compatibility characters that UTS #46 folds are not IDNA errors.
+    assert findings("http://\uff42\u00fccher.de/", "idn-invalid") == []
+    assert findings("http://B\u00dcCHER.de/", "idn-invalid") == []
+
+
+# ---------------------------------------------------------------------------
+# punycode-invalid
+# ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("label, needle", [
+    ("xn--99999999999", "is not Punycode: it does not decode"),
+    ("xn--a_b", "U+005F LOW LINE never occurs in an A-label"),
+    ("xn--", "nothing after the A-label prefix"),
+    ("xn--abc-", "decodes to the ASCII text 'abc'"),
+    ("xn---bbk", "whose Punycode is 'xn--bbk'"),
+    ("xn--ls8h", "U+1F4A9 PILE OF POO is not allowed in a domain label (IDNA2008 DISALLOWED)"),
+    ("xn--1ch", "U+2260 NOT EQUAL TO"),
+    ("xn--\u00fcber", "holds non-ASCII characters"),
+    ("xn--a-xbb", "decodes to 'a\u0301', which is not in Normalization Form C"),
+    ("xn--wca", "U+00DC LATIN CAPITAL LETTER U WITH DIAERESIS is not allowed"),  # "Ü"
+    ("xn--zca", None),  # "ß": valid
+])
+def test_punycode_invalid(label, needle):
+    value = "http://%s.example/" % label
+    fs = findings(value, "punycode-invalid")
+    if needle is None:
+        assert fs == []
+        return
+    assert len(fs) == 1, [f.message for f in fs]
+    f = fs[0]
+    assert spanned(value, f) == label
+    assert needle in f.message, f.message
+    assert f.code == "IRI502" and f.severity == Severity.ERROR and f.fixes == []
+
+
+def test_punycode_invalid_uppercase_prefix_is_just_case():
+    assert findings("http://XN--BCHER-KVA.de/", "punycode-invalid") == []
+    assert findings("http://Xn--Bcher-Kva.de/", "punycode-invalid") == []
+    f = one("http://XN--99999999999.de/", "punycode-invalid")
+    assert "'XN--99999999999' is not Punycode" in f.message
+
+
+def test_punycode_invalid_leaves_bidi_to_the_bidi_family():
+    # "\u05d0a" breaks the Bidi Rule only.
+    label = "xn--" + "\u05d0a".encode("punycode").decode("ascii")
+    assert findings("http://%s.example/" % label, "punycode-invalid") == []
+
+
+def test_punycode_invalid_only_in_dns_hosts():
+    assert findings("http://example.org/xn--99999999999", "punycode-invalid") == []
+    assert findings("foo://xn--99999999999/", "punycode-invalid") == []
+    assert len(findings("//xn--99999999999/", "punycode-invalid")) == 1
+
+
+# ---------------------------------------------------------------------------
+# punycode-label
+# ---------------------------------------------------------------------------
+
+def test_punycode_label_offers_a_safe_fix():
+    value = "http://xn--r8jz45g.xn--zckzah/p"
+    fs = findings(value, "punycode-label")
+    assert [spanned(value, f) for f in fs] == ["xn--r8jz45g", "xn--zckzah"]
+    assert all(f.code == "IRI503" and f.severity == Severity.HINT for f in fs)
+    assert "'\u4f8b\u3048'" in fs[0].message
+    fixed = value
+    for f in reversed(fs):
+        (fix,) = f.fixes
+        assert fix.safe
+        fixed = apply(fixed, fix.edits)
+    assert fixed == "http://\u4f8b\u3048.\u30c6\u30b9\u30c8/p"
+    assert to_uri(fixed) == value  # IDNA maps it back: the URI is unchanged
+
+
+@pytest.mark.parametrize("label, unicode", [
+    ("xn--bcher-kva", "b\u00fccher"),
+    ("XN--BCHER-KVA", "b\u00fccher"),
+    ("xn--e1afmkfd", "\u043f\u0440\u0438\u043c\u0435\u0440"),
+    ("xn--p1b6ci4b4b3a", "\u0909\u0926\u093e\u0939\u0930\u0923"),
+])
+def test_punycode_label_fix_round_trips(label, unicode):
+    value = "https://%s.example/" % label
+    f = one(value, "punycode-label")
+    (fix,) = f.fixes
+    assert fix.safe and fix.edits[0].new_text == unicode
+    fixed = apply(value, fix.edits)
+    assert to_uri(fixed).lower() == value.lower()
+
+
+@pytest.mark.parametrize("unicode, reason", [
+    ("\u0430\u0440\u0440\u04cf\u0435", "looks like the Latin"),  # Cyrillic "apple"
+    ("\u0430pple", "mixes the Cyrillic and Latin scripts"),
+    ("fa\u00df", "deviation"),
+    ("\u0645\u062b\u0627\u0644", "right-to-left"),
+])
+def test_punycode_label_fix_is_unsafe_when_the_u_label_misleads(unicode, reason):
+    label = idna.encode(unicode).decode("ascii")
+    value = "http://%s.com/" % label
+    f = one(value, "punycode-label")
+    (fix,) = f.fixes
+    assert not fix.safe
+    assert reason in f.message and reason in fix.title
+    assert fix.edits[0].new_text == unicode
+
+
+def test_punycode_label_not_for_invalid_a_labels_or_other_schemes():
+    assert findings("http://xn--ls8h.la/", "punycode-label") == []
+    assert findings("http://xn---bbk.jp/", "punycode-label") == []
+    assert findings("foo://xn--r8jz45g/", "punycode-label") == []
+    assert findings("http://example.org/xn--r8jz45g", "punycode-label") == []
+
+
+# ---------------------------------------------------------------------------
+# idna-deviation
+# ---------------------------------------------------------------------------
+
+def test_idna_deviation_sharp_s():
+    value = "http://fa\u00df.de/"
+    f = one(value, "idna-deviation")
+    assert spanned(value, f) == "\u00df"
+    assert f.code == "IRI504" and f.severity == Severity.WARNING and f.fixes == []
+    assert f.message.startswith("fa\u00df.de \u2192 fass.de under IDNA2003")
+    assert "U+00DF LATIN SMALL LETTER SHARP S \u2192 'ss'" in f.message
+    assert "different sites" in f.message
+
+
+def test_idna_deviation_percent_encoded_and_a_label():
+    value = "http://fa%C3%9F.de/"
+    f = one(value, "idna-deviation")
+    assert spanned(value, f) == "%C3%9F"
+    assert "written fa%C3%9F.de" in f.message and "fass.de" in f.message
+    value = "http://www.xn--fa-hia.de/"
+    f = one(value, "idna-deviation")
+    assert spanned(value, f) == "xn--fa-hia"
+    assert "www.fa\u00df.de (written www.xn--fa-hia.de) \u2192 www.fass.de" in f.message
+
+
+def test_idna_deviation_final_sigma_and_capital_sharp_s():
+    value = "http://\u03c3\u03bf\u03c2.gr/"
+    f = one(value, "idna-deviation")
+    assert spanned(value, f) == "\u03c2"
+    assert "\u03c3\u03bf\u03c3.gr" in f.message
+    value = "http://STRA\u1e9eE.de/"
+    f = one(value, "idna-deviation")
+    assert spanned(value, f) == "\u1e9e" and "STRAssE.de" in f.message
+
+
+def test_idna_deviation_joiners_in_valid_context():
+    zwj = "http://\u0915\u094d\u200d\u0937.in/"  # after a virama
+    f = one(zwj, "idna-deviation")
+    assert spanned(zwj, f) == "\u200d"
+    assert "<U+200D>" in f.message and "U+200D ZERO WIDTH JOINER \u2192 removed" in f.message
+    zwnj = "http://%s/" % LEGIT_HOSTS[-1]
+    f = one(zwnj, "idna-deviation")
+    assert spanned(zwnj, f) == "\u200c"
+
+
+def test_idna_deviation_one_finding_per_host():
+    value = "http://stra\u00dfe.fa\u00df.de/"
+    f = one(value, "idna-deviation")
+    assert (f.start, f.end) == (11, 17)
+    assert "strasse.fass.de" in f.message
+
+
+@pytest.mark.parametrize("value", [
+    "http://a\u200db.com/",  # joiner out of context: invisible-character's job
+    "http://\u03c3\u03bf\u03c3.gr/",
+    "http://strasse.de/",
+    "http://example.org/fa\u00df",  # not in the host
+    "mailto:x@fa\u00df.de",
+    "foo://fa\u00df.de/",
+    "http://xn--zca-.de/",  # not a valid A-label
+])
+def test_idna_deviation_quiet(value):
+    assert findings(value, "idna-deviation") == []

@@ -1,0 +1,873 @@
+"""Tests for the lookalike family (rules/lookalike.py, IRI201-IRI207)."""
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+
+from irilint.config import Settings
+from irilint.engine import Engine
+from irilint.rules.registry import DOC_SECTIONS, get_rule
+from irilint.scanners.base import Candidate
+
+OURS = (
+    "delimiter-lookalike", "fullwidth-form", "mixed-script", "whole-script-confusable",
+    "confusable-collision", "invisible-character", "ascii-lookalike",
+)
+CODES = {
+    "delimiter-lookalike": ("IRI201", "error", True),
+    "fullwidth-form": ("IRI202", "warning", True),
+    "mixed-script": ("IRI203", "warning", True),
+    "whole-script-confusable": ("IRI204", "warning", True),
+    "confusable-collision": ("IRI205", "error", True),
+    "invisible-character": ("IRI206", "error", True),
+    "ascii-lookalike": ("IRI207", "info", False),
+}
+
+
+class _OneRef:
+    """The whole text is one reference."""
+
+    name = "reference"
+    comments = ()
+
+    def scan(self, text):
+        return [Candidate(0, len(text), text)] if text else []
+
+
+class _Words:
+    """Every run of non-space characters is a reference (document tests do
+    not depend on the real scanners)."""
+
+    name = "text"
+    comments = ()
+
+    def scan(self, text):
+        return [Candidate(m.start(), m.end(), m.group()) for m in re.finditer(r"\S+", text)]
+
+
+def _settings(select=OURS, **kw):
+    return Settings(select=tuple(select), **kw)
+
+
+def run(value, select=OURS, run_state=None, **kw):
+    """Findings of one reference; fails on any rule crash (a crashing rule
+    would otherwise look like a rule that finds nothing)."""
+    if isinstance(select, str):
+        select = (select,)
+    result = Engine().check_text(value, settings=_settings(select, **kw), scanner=_OneRef(),
+                                 run_state=run_state)
+    assert result.errors == []
+    return result.findings
+
+
+def run_doc(text, path="doc.txt", select=("confusable-collision",), run_state=None, **kw):
+    result = Engine().check_text(text, path=path, settings=_settings(select, **kw), scanner=_Words(),
+                                 run_state=run_state)
+    assert result.errors == []
+    return result.findings
+
+
+def spans(findings, value=None):
+    return [(f.rule.name, f.start, f.end) for f in findings]
+
+
+def one(value, rule, **kw):
+    fs = run(value, rule, **kw)
+    assert len(fs) == 1, [(f.rule.name, f.message) for f in fs]
+    return fs[0]
+
+
+def pun(s):
+    return "xn--" + s.encode("punycode").decode("ascii")
+
+
+# ---------------------------------------------------------------------------
+# Registration and documentation
+# ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", OURS)
+def test_registered_with_code_severity_and_docs(name):
+    r = get_rule(name)
+    assert r is not None
+    code, severity, enabled = CODES[name]
+    assert (r.code, r.family, r.severity.label, r.enabled) == (code, "lookalike", severity, enabled)
+    assert r.fix != "safe" and r.fix != "sometimes"
+    assert r.summary
+    for section in DOC_SECTIONS:
+        assert "## %s\n" % section in r.doc, (name, section)
+
+
+def test_scopes_and_fast_path():
+    view_rules = ("delimiter-lookalike", "fullwidth-form", "mixed-script", "whole-script-confusable",
+                  "invisible-character")
+    for name in view_rules:
+        r = get_rule(name)
+        assert r.scope == "reference"
+        assert r.needs == frozenset(("non_ascii", "percent", "punycode")), name
+    assert get_rule("confusable-collision").scope == "document"
+    assert get_rule("ascii-lookalike").needs is None
+
+
+SPOOFS = [
+    "http://example.com\u2215account",
+    "http://example.com/a\u2215b",
+    "http://\uff45\uff58\uff41\uff4d\uff50\uff4c\uff45.com/\uff4c\uff4f\uff47\uff49\uff4e",
+    "http://p\u0430ypal.com/",
+    "http://xn--80ak6aa92e.com/",
+    "http://example.com/log\u200bin",
+    "http://example.com/a%E2%80%8Bb",
+    "http://" + pun("ex\u200bample") + ".com/",
+    "http://g00gle.com/",
+]
+
+
+@pytest.mark.parametrize("value", SPOOFS)
+def test_no_fix_is_safe(value):
+    fs = run(value, protected_domains=("paypal.com", "apple.com"))
+    assert fs
+    for f in fs:
+        for fx in f.fixes:
+            assert not fx.safe, (f.rule.name, fx.title)
+
+
+# ---------------------------------------------------------------------------
+# Legitimate multilingual IRIs: no finding from any lookalike rule
+# ---------------------------------------------------------------------------
+
+LEGITIMATE = [
+    # IDN test domains (the IANA .test TLDs) in many scripts
+    "http://\u0645\u062b\u0627\u0644.\u0625\u062e\u062a\u0628\u0627\u0631/\u0645\u0633\u0627\u0631/\u0635\u0641\u062d\u0629?\u0628\u062d\u062b=\u0643\u0644\u0645\u0629",
+    "http://דוגמה.טעסט/נתיב",
+    "http://例え.テスト/パス/ページ",
+    "http://例子.测试/路径",
+    "http://실례.테스트/경로",
+    "http://пример.испытание/путь",
+    "http://παράδειγμα.δοκιμή/διαδρομή",
+    "http://उदाहरण.परीक्षा/पथ",
+    "http://例え.jp/パス/page",
+    "https://яндекс.рф/поиск",
+    "https://example.com/中文/index.html",
+    "http://example.com/❤️",
+    # Wikipedia, as people paste it
+    "https://fa.wikipedia.org/wiki/می\u200cخواهم",
+    "https://fa.wikipedia.org/wiki/تهران",
+    "https://fa.wikipedia.org/wiki/کتاب\u200cها",
+    "https://fa.wikipedia.org/wiki/۱۴۰۰",
+    "https://ja.wikipedia.org/wiki/東京都",
+    "https://ja.wikipedia.org/wiki/ノート",
+    "https://ja.wikipedia.org/wiki/東京タワー",
+    "https://zh.wikipedia.org/wiki/北京市",
+    "https://zh.wikipedia.org/wiki/注音符號ㄅㄆㄇㄈ",
+    "https://ko.wikipedia.org/wiki/서울특별시",
+    "https://ru.wikipedia.org/wiki/Москва",
+    "https://ru.wikipedia.org/wiki/Сахар",
+    "https://ru.wikipedia.org/wiki/IBM_PC-совместимый_компьютер",
+    "https://ru.wikipedia.org/wiki/%D0%9C%D0%BE%D1%81%D0%BA%D0%B2%D0%B0",
+    "https://uk.wikipedia.org/wiki/Київ",
+    "https://bg.wikipedia.org/wiki/София",
+    "https://sr.wikipedia.org/wiki/Београд",
+    "https://mn.wikipedia.org/wiki/Монгол_Улс",
+    "https://el.wikipedia.org/wiki/Αθήνα",
+    "https://de.wikipedia.org/wiki/Straße",
+    "https://de.wikipedia.org/wiki/Windows_10",
+    "https://fr.wikipedia.org/wiki/Île-de-France",
+    "https://es.wikipedia.org/wiki/España",
+    "https://pl.wikipedia.org/wiki/Łódź",
+    "https://tr.wikipedia.org/wiki/İstanbul",
+    "https://vi.wikipedia.org/wiki/Hà_Nội",
+    "https://ar.wikipedia.org/wiki/القاهرة",
+    "https://ar.wikipedia.org/wiki/٢٠٢٠",
+    "https://he.wikipedia.org/wiki/ירושלים",
+    "https://ur.wikipedia.org/wiki/پاکستان",
+    "https://hi.wikipedia.org/wiki/भारत",
+    "https://hi.wikipedia.org/wiki/दुःख",
+    "https://bn.wikipedia.org/wiki/বাংলাদেশ",
+    "https://ta.wikipedia.org/wiki/தமிழ்",
+    "https://ml.wikipedia.org/wiki/കേരളം",
+    "https://si.wikipedia.org/wiki/ශ්\u200dරී_ලංකාව",
+    "https://th.wikipedia.org/wiki/กรุงเทพมหานคร",
+    "https://ka.wikipedia.org/wiki/თბილისი",
+    "https://hy.wikipedia.org/wiki/Երևան",
+    "https://am.wikipedia.org/wiki/ኢትዮጵያ",
+    "https://my.wikipedia.org/wiki/မြန်မာ",
+    "https://ca.wikipedia.org/wiki/Col·legi",
+    # Cyrillic and Greek hosts where those scripts are at home
+    "http://сахар.рф/",
+    "http://уеб.бг/",
+    "http://сайт.рус/",
+    "https://xn--80aswg.xn--p1ai/",
+    "http://ορα.gr/",
+    "https://www.xn--mnchen-3ya.de/",
+    # Latin mixed with Han, kana, Bopomofo, Hangul in one word
+    "http://example.com/search?q=Tokyo東京タワー&lang=ja",
+    "http://example.com/Taiwan臺灣ㄓㄨˋㄧㄣ",
+    "http://example.com/Korean한국어",
+    "http://example.com/日本語の文。",
+    "http://example.com/%E6%97%A5%E6%9C%AC",
+    # full-width punctuation as CJK punctuation
+    "https://baike.baidu.com/item/你好，世界",
+    "https://zh.wikipedia.org/wiki/再见（电影）",
+    "http://example.jp/なぜ？！",
+    # emoji and variation sequences
+    "http://example.com/\U0001F468\u200d\U0001F469\u200d\U0001F467",
+    "http://example.com/1\ufe0f\u20e3",
+    "http://example.com/\U0001F3F4\U000E0067\U000E0062\U000E0073\U000E0063\U000E0074\U000E007F",
+    "http://example.com/葛\U000E0100城",
+    # ASCII that must not look like a digit swap
+    "http://ns1.example.com/",
+    "http://web3.example/mp3/html5",
+    "http://ipv6.example.net/x86_64",
+    "http://192.168.0.1/",
+    "https://1und1.de/",
+    "https://1password.com/",
+]
+
+
+def test_legitimate_list_is_long_enough():
+    assert len(LEGITIMATE) >= 40
+    assert sum("wikipedia.org" in v for v in LEGITIMATE) >= 30
+
+
+@pytest.mark.parametrize("value", LEGITIMATE)
+def test_legitimate_iris_give_no_finding(value):
+    fs = run(value)
+    assert fs == [], [(f.rule.name, f.message) for f in fs]
+
+
+def test_legitimate_iris_as_one_document():
+    # confusable-collision across all of them: none collides with another
+    fs = run_doc("\n".join(LEGITIMATE), select=OURS)
+    assert fs == [], [(f.rule.name, f.message) for f in fs]
+
+
+# ---------------------------------------------------------------------------
+# IRI201 delimiter-lookalike
+# ---------------------------------------------------------------------------
+
+DELIMITER_CASES = [
+    ("\u2215", "/", "U+2215 DIVISION SLASH"),
+    ("\u2044", "/", "U+2044 FRACTION SLASH"),
+    ("\u29f8", "/", "U+29F8 BIG SOLIDUS"),
+    ("\uff0f", "/", "U+FF0F FULLWIDTH SOLIDUS"),
+    ("\u2024", ".", "U+2024 ONE DOT LEADER"),
+    ("\ufe52", ".", "U+FE52 SMALL FULL STOP"),
+    ("\uff0e", ".", "U+FF0E FULLWIDTH FULL STOP"),
+    ("\u3002", ".", "U+3002 IDEOGRAPHIC FULL STOP"),
+    ("\uff61", ".", "U+FF61 HALFWIDTH IDEOGRAPHIC FULL STOP"),
+    ("\u0589", ":", "U+0589 ARMENIAN FULL STOP"),
+    ("\ua789", ":", "U+A789 MODIFIER LETTER COLON"),
+    ("\uff1a", ":", "U+FF1A FULLWIDTH COLON"),
+    ("\u2236", ":", "U+2236 RATIO"),
+    ("\ufe55", ":", "U+FE55 SMALL COLON"),
+    ("\uff03", "#", "U+FF03 FULLWIDTH NUMBER SIGN"),
+    ("\ufe5f", "#", "U+FE5F SMALL NUMBER SIGN"),
+    ("\uff1f", "?", "U+FF1F FULLWIDTH QUESTION MARK"),
+    ("\ufe56", "?", "U+FE56 SMALL QUESTION MARK"),
+    ("\u0294", "?", "U+0294 LATIN LETTER GLOTTAL STOP"),
+    ("\u2047", "?", "U+2047 DOUBLE QUESTION MARK"),
+    ("\uff20", "@", "U+FF20 FULLWIDTH COMMERCIAL AT"),
+    ("\ufe6b", "@", "U+FE6B SMALL COMMERCIAL AT"),
+    ("\uff1d", "=", "U+FF1D FULLWIDTH EQUALS SIGN"),
+    ("\u2e40", "=", "U+2E40 DOUBLE HYPHEN"),
+    ("\uff06", "&", "U+FF06 FULLWIDTH AMPERSAND"),
+    ("\ufe60", "&", "U+FE60 SMALL AMPERSAND"),
+    ("\ua778", "&", "U+A778 LATIN SMALL LETTER UM"),
+    ("\uff05", "%", "U+FF05 FULLWIDTH PERCENT SIGN"),
+    ("\ufe6a", "%", "U+FE6A SMALL PERCENT SIGN"),
+    ("\u2052", "%", "U+2052 COMMERCIAL MINUS SIGN"),
+    ("\u0660", ".", "U+0660 ARABIC-INDIC DIGIT ZERO"),
+    ("\u30ce", "/", "U+30CE KATAKANA LETTER NO"),
+    ("\u2488", ".", "U+2488 DIGIT ONE FULL STOP"),
+    ("\u2105", "/", "U+2105 CARE OF"),
+]
+
+
+@pytest.mark.parametrize("ch,delim,name", DELIMITER_CASES)
+def test_delimiter_lookalike_in_path(ch, delim, name):
+    value = "http://example.com/ab" + ch + "cd"
+    f = one(value, "delimiter-lookalike")
+    assert (f.code, f.start, f.end) == ("IRI201", 21, 22)
+    assert name in f.message
+    assert "'%s'" % delim in f.message
+    assert "path segment" in f.message
+    assert f.fixes and all(not fx.safe for fx in f.fixes)
+    # the first fix keeps the URI and shows the character
+    assert f.fixes[0].edits[0].new_text.startswith("%")
+
+
+def test_delimiter_lookalike_in_host():
+    f = one("http://example.com\u2215login.evil.net/", "delimiter-lookalike")
+    assert (f.start, f.end) == (18, 19)
+    assert "U+2215 DIVISION SLASH" in f.message and "host label" in f.message
+    assert f.fixes == []  # no percent-encoding in a host
+    # a "." look-alike that is not an IDNA separator is flagged in a host
+    f = one("http://exa\u2024mple.com/", "delimiter-lookalike")
+    assert (f.start, f.end) == (10, 11) and "U+2024 ONE DOT LEADER" in f.message
+    assert "'.'" in f.message
+
+
+@pytest.mark.parametrize("dot", ["\u3002", "\uff0e", "\uff61"])
+def test_idna_dots_in_host_are_not_delimiter_lookalikes(dot):
+    assert run("http://example" + dot + "com/", "delimiter-lookalike") == []
+    assert run("http://例え" + dot + "テスト/", "delimiter-lookalike") == []
+    # ...but they are outside the host
+    assert len(run("http://example.com/index" + dot + "html", "delimiter-lookalike")) == 1
+
+
+def test_delimiter_lookalike_percent_encoded_and_punycode():
+    value = "http://example.com/a%E2%88%95b"
+    f = one(value, "delimiter-lookalike")
+    assert value[f.start:f.end] == "%E2%88%95"
+    assert "U+2215 DIVISION SLASH" in f.message and "percent-encoded as %E2%88%95" in f.message
+    assert f.fixes == []
+    label = pun("exa\u2024mple")
+    value = "http://%s.com/" % label
+    f = one(value, "delimiter-lookalike")
+    assert value[f.start:f.end] == label
+    assert "U+2024 ONE DOT LEADER" in f.message and "Punycode" in f.message
+
+
+def test_delimiter_lookalike_run_is_one_finding():
+    value = "http\uff1a\uff0f\uff0fevil.com"
+    f = one(value, "delimiter-lookalike")
+    assert (f.start, f.end) == (4, 7)
+    assert "U+FF1A FULLWIDTH COLON" in f.message and "U+FF0F FULLWIDTH SOLIDUS" in f.message
+    assert f.fixes[1].edits[0].new_text == "://"
+
+
+def test_delimiter_lookalike_multi_character_forms():
+    f = one("http://example\u2488com/", "delimiter-lookalike")
+    assert "'1.'" in f.message and "U+2488 DIGIT ONE FULL STOP" in f.message
+    f = one("http://example.com/a\u2105b", "delimiter-lookalike")
+    assert "'c/o'" in f.message
+
+
+@pytest.mark.parametrize("value", [
+    "https://ja.wikipedia.org/wiki/ノート",          # KATAKANA LETTER NO among kana
+    "https://hi.wikipedia.org/wiki/दुःख",            # DEVANAGARI SIGN VISARGA
+    "https://ar.wikipedia.org/wiki/٢٠٢٠",             # ARABIC-INDIC DIGIT ZERO
+    "https://hy.wikipedia.org/wiki/Այո։",            # ARMENIAN FULL STOP after Armenian
+    "http://example.com/日本語の文。",               # ideographic full stop after Japanese
+    "http://example.com/Wait\u2026what",             # ellipsis
+    "http://example.com/?خصم=٪خمسون",               # ARABIC PERCENT SIGN, no hex after it
+    "http://example.com/a/b?c=d&e=f#g:h@i%20j",      # the real ASCII delimiters
+])
+def test_delimiter_lookalike_not_flagged(value):
+    assert run(value, "delimiter-lookalike") == []
+
+
+def test_own_script_characters_next_to_latin_are_flagged():
+    f = one("http://example.com/index\u0660html", "delimiter-lookalike")
+    assert "U+0660 ARABIC-INDIC DIGIT ZERO" in f.message
+    f = one("http\u0589//example.com", "delimiter-lookalike")
+    assert (f.start, f.end) == (4, 5) and "U+0589 ARMENIAN FULL STOP" in f.message
+    f = one("http://example.com/a\u30ceb", "delimiter-lookalike")
+    assert "U+30CE KATAKANA LETTER NO" in f.message
+
+
+def test_arabic_percent_sign_as_fake_escape():
+    value = "http://example.com/a\u066a2Fb"
+    f = one(value, "delimiter-lookalike")
+    assert (f.start, f.end) == (20, 21) and "U+066A ARABIC PERCENT SIGN" in f.message
+    assert "'%'" in f.message
+
+
+def test_fullwidth_punctuation_in_cjk_text():
+    both = ("delimiter-lookalike", "fullwidth-form")
+    assert run("http://example.jp/なぜ？", both) == []
+    assert run("http://example.cn/你好：世界", both) == []
+    # leading into ASCII text it imitates the delimiter again
+    value = "http://例え.jp/パス？q=1"
+    f = one(value, both)
+    assert (f.rule.name, value[f.start:f.end]) == ("delimiter-lookalike", "？")
+    assert "U+FF1F FULLWIDTH QUESTION MARK" in f.message
+    # full-width letters and digits in CJK text are still full-width forms
+    f = one("http://example.jp/東京ＡＢＣ２", both)
+    assert (f.rule.name, f.start, f.end) == ("fullwidth-form", 20, 24)
+
+
+def test_delimiter_imitated_is_derived_from_the_data():
+    from irilint.rules.lookalike import delimiter_imitated
+
+    assert delimiter_imitated("\u2215") == ("/", "/")
+    assert delimiter_imitated("\uff0f") == ("/", "/")
+    assert delimiter_imitated("\u2488") == ("1.", ".")
+    assert delimiter_imitated("\u2026") is None
+    assert delimiter_imitated("a") is None and delimiter_imitated("/") is None
+    assert delimiter_imitated("\u0430") is None
+
+
+# ---------------------------------------------------------------------------
+# IRI202 fullwidth-form
+# ---------------------------------------------------------------------------
+
+def test_fullwidth_in_path():
+    value = "http://example.com/\uff4c\uff4f\uff47\uff49\uff4e"
+    f = one(value, "fullwidth-form")
+    assert (f.code, f.start, f.end) == ("IRI202", 19, 24)
+    assert "U+FF4C FULLWIDTH LATIN SMALL LETTER L" in f.message
+    assert "U+FF4E FULLWIDTH LATIN SMALL LETTER N" in f.message
+    assert "path segment" in f.message and "different URI" in f.message
+    assert len(f.fixes) == 1 and not f.fixes[0].safe
+    assert f.fixes[0].edits[0].new_text == "login"
+
+
+def test_fullwidth_in_host_mentions_idna():
+    value = "http://\uff45\uff58\uff41\uff4d\uff50\uff4c\uff45.com/"
+    f = one(value, "fullwidth-form")
+    assert (f.start, f.end) == (7, 14)
+    assert "IDNA maps" in f.message and "'example'" in f.message and "host label" in f.message
+    assert "U+FF58 FULLWIDTH LATIN SMALL LETTER X" in f.message
+
+
+def test_fullwidth_dot_in_host_is_a_fullwidth_form_not_a_delimiter_lookalike():
+    fs = run("http://example\uff0ecom/", ("fullwidth-form", "delimiter-lookalike"))
+    assert [(f.rule.name, f.start, f.end) for f in fs] == [("fullwidth-form", 14, 15)]
+    assert "U+FF0E FULLWIDTH FULL STOP" in fs[0].message and "IDNA maps it to '.'" in fs[0].message
+
+
+def test_halfwidth_katakana():
+    f = one("http://example.jp/\uff83\uff7d\uff84", "fullwidth-form")
+    assert (f.start, f.end) == (18, 21)
+    assert "U+FF83 HALFWIDTH KATAKANA LETTER TE" in f.message and "half-width" in f.message
+    assert f.fixes[0].edits[0].new_text == "テスト"
+
+
+def test_fullwidth_percent_encoded():
+    value = "http://example.com/%EF%BD%81b"
+    f = one(value, "fullwidth-form")
+    assert value[f.start:f.end] == "%EF%BD%81"
+    assert "U+FF41 FULLWIDTH LATIN SMALL LETTER A" in f.message and "percent-encoded" in f.message
+    assert f.fixes[0].edits[0].new_text == "a" and not f.fixes[0].safe
+
+
+@pytest.mark.parametrize("cp", range(0xFF01, 0xFF5F))
+def test_each_fullwidth_ascii_is_reported_exactly_once(cp):
+    value = "http://example.com/a" + chr(cp) + "b"
+    fs = run(value, ("fullwidth-form", "delimiter-lookalike"))
+    assert len(fs) == 1, [(f.rule.name, f.message) for f in fs]
+    assert (fs[0].start, fs[0].end) == (20, 21)
+    imitates_delimiter = chr(cp - 0xFEE0) in "/?#:@.=&%"
+    assert fs[0].rule.name == ("delimiter-lookalike" if imitates_delimiter else "fullwidth-form")
+
+
+@pytest.mark.parametrize("value", [
+    "http://example.com/テスト",
+    "http://example.com/日本",
+    "http://example.com/plain",
+])
+def test_fullwidth_not_flagged(value):
+    assert run(value, "fullwidth-form") == []
+
+
+# ---------------------------------------------------------------------------
+# IRI203 mixed-script
+# ---------------------------------------------------------------------------
+
+def test_mixed_script_host_label():
+    f = one("http://p\u0430ypal.com/", "mixed-script")
+    assert (f.code, f.start, f.end) == ("IRI203", 7, 13)
+    assert "Latin" in f.message and "Cyrillic" in f.message
+    assert "U+0430 CYRILLIC SMALL LETTER A" in f.message and "host label" in f.message
+
+
+def test_mixed_script_path_word():
+    value = "http://example.com/login-p\u0430ypal"
+    f = one(value, "mixed-script")
+    assert value[f.start:f.end] == "p\u0430ypal"
+    assert "path segment" in f.message and "U+0430 CYRILLIC SMALL LETTER A" in f.message
+
+
+def test_mixed_script_percent_encoded_and_punycode():
+    value = "http://p%D0%B0ypal.com/"
+    f = one(value, "mixed-script")
+    assert value[f.start:f.end] == "p%D0%B0ypal"
+    assert "U+0430 CYRILLIC SMALL LETTER A" in f.message and "percent-encoded as %D0%B0" in f.message
+    label = pun("p\u0430ypal")
+    value = "http://%s.com/" % label
+    f = one(value, "mixed-script")
+    assert value[f.start:f.end] == label and "Punycode" in f.message
+
+
+def test_mixed_script_greek_and_cyrillic():
+    f = one("http://example.com/\u03b1\u0431\u03b3", "mixed-script")
+    assert "Greek" in f.message and "Cyrillic" in f.message
+    assert "U+0431 CYRILLIC SMALL LETTER BE" in f.message
+
+
+@pytest.mark.parametrize("value", [
+    "http://example.com/Tokyo東京タワーとうきょう",   # Latin + Han + Hiragana + Katakana
+    "http://example.com/Taiwan臺灣ㄊㄞˊ",             # Latin + Han + Bopomofo
+    "http://example.com/Seoul서울特別市",              # Latin + Han + Hangul
+    "http://例え.jp/パス/page",
+    "https://ru.wikipedia.org/wiki/Москва",
+    "https://ru.wikipedia.org/wiki/IBM_PC-совместимый_компьютер",
+    "http://example.com/Ελλάδα-Greece",
+])
+def test_mixed_script_not_flagged(value):
+    assert run(value, "mixed-script") == []
+
+
+def test_mixed_script_allowed_scripts():
+    assert run("http://p\u0430ypal.com/", "mixed-script", allowed_scripts=("Cyrillic",)) == []
+    # an unknown script name in the configuration is ignored, not a crash
+    assert len(run("http://p\u0430ypal.com/", "mixed-script", allowed_scripts=("Klingon",))) == 1
+
+
+# ---------------------------------------------------------------------------
+# IRI204 whole-script-confusable
+# ---------------------------------------------------------------------------
+
+def test_whole_script_confusable_punycode():
+    value = "http://xn--80ak6aa92e.com/"
+    f = one(value, "whole-script-confusable")
+    assert (f.code, f.severity.label) == ("IRI204", "warning")
+    assert value[f.start:f.end] == "xn--80ak6aa92e"
+    assert "U+0430 CYRILLIC SMALL LETTER A" in f.message
+    assert "U+04CF CYRILLIC SMALL LETTER PALOCHKA" in f.message
+    assert "Cyrillic" in f.message and "Punycode" in f.message
+
+
+def test_whole_script_confusable_literal_and_percent_encoded():
+    f = one("http://\u0430\u0440\u0440\u04cf\u0435.com/", "whole-script-confusable")
+    assert (f.start, f.end) == (7, 12)
+    value = "http://%D0%B0%D1%80%D1%80%D3%8F%D0%B5.com/"
+    f = one(value, "whole-script-confusable")
+    assert value[f.start:f.end] == "%D0%B0%D1%80%D1%80%D3%8F%D0%B5"
+    assert "percent-encoded as %D0%B0" in f.message
+
+
+def test_whole_script_confusable_greek_and_short_labels():
+    f = one("http://\u03bf\u03c1\u03b1.com/", "whole-script-confusable")
+    assert "Greek" in f.message and "U+03BF GREEK SMALL LETTER OMICRON" in f.message
+    f = one("http://\u0445.com/", "whole-script-confusable")  # imitates x.com
+    assert (f.start, f.end) == (7, 8) and "'x'" in f.message
+
+
+@pytest.mark.parametrize("tld", ["рф", "ru", "su", "by", "ua", "kz", "bg", "бг", "rs", "срб", "mk",
+                                 "мкд", "mn", "мон", "укр", "қаз", "рус", "xn--p1ai", "москва"])
+def test_whole_script_confusable_cyrillic_tlds(tld):
+    assert run("http://\u0430\u0440\u0440\u04cf\u0435.%s/" % tld, "whole-script-confusable") == []
+
+
+@pytest.mark.parametrize("tld", ["gr", "ελ", "cy"])
+def test_whole_script_confusable_greek_tlds(tld):
+    assert run("http://\u03bf\u03c1\u03b1.%s/" % tld, "whole-script-confusable") == []
+
+
+def test_whole_script_confusable_tld_table_is_per_script():
+    # Greek under a Cyrillic TLD, Cyrillic under .gr: still reported
+    assert len(run("http://\u03bf\u03c1\u03b1.ru/", "whole-script-confusable")) == 1
+    assert len(run("http://\u0430\u0440\u0440\u04cf\u0435.gr/", "whole-script-confusable")) == 1
+    # a Cyrillic "TLD" that itself looks Latin does not make Cyrillic normal
+    fs = run("http://\u0430\u0440\u0440\u04cf\u0435.\u0441\u043e/", "whole-script-confusable")
+    assert len(fs) == 2
+
+
+@pytest.mark.parametrize("value", [
+    "http://пример.com/",                        # has letters with no Latin look-alike
+    "https://ru.wikipedia.org/wiki/Сахар",        # paths are not checked
+    "http://сахар.рф/",
+    "http://apple.com/",
+])
+def test_whole_script_confusable_not_flagged(value):
+    assert run(value, "whole-script-confusable") == []
+
+
+def test_whole_script_confusable_allowed_scripts():
+    assert run("http://xn--80ak6aa92e.com/", "whole-script-confusable", allowed_scripts=("Cyrl",)) == []
+
+
+# ---------------------------------------------------------------------------
+# IRI205 confusable-collision
+# ---------------------------------------------------------------------------
+
+PAYPAL_CYR = "\u0440\u0430\u0443\u0440\u0430l.com"  # р а у р а + Latin l
+
+
+def test_collision_with_protected_domain():
+    value = "http://%s/" % PAYPAL_CYR
+    f = one(value, "confusable-collision", protected_domains=("paypal.com",))
+    assert (f.code, f.severity.label) == ("IRI205", "error")
+    assert value[f.start:f.end] == PAYPAL_CYR
+    assert "'paypal.com'" in f.message and "protected" in f.message
+    assert "U+0440 CYRILLIC SMALL LETTER ER" in f.message
+    assert f.fixes == []
+
+
+def test_collision_with_protected_parent_domain_and_forms():
+    f = one("http://login.%s/path" % PAYPAL_CYR, "confusable-collision", protected_domains=("paypal.com",))
+    assert "'paypal.com'" in f.message
+    # punycode and percent-encoded spoofs
+    label = pun("\u0440\u0430\u0443\u0440\u0430l")
+    assert len(run("http://%s.com/" % label, "confusable-collision", protected_domains=("paypal.com",))) == 1
+    assert len(run("http://%D1%80%D0%B0%D1%83%D1%80%D0%B0l.com/", "confusable-collision",
+                   protected_domains=("paypal.com",))) == 1
+    # an ASCII typosquat of a protected domain
+    f = one("http://paypa1.com/", "confusable-collision", protected_domains=("paypal.com",))
+    assert "U+0031 DIGIT ONE" in f.message
+    # protected domains may be written as A-labels: compared in Unicode form
+    protected = ("xn--80ak6aa92e.com",)
+    assert run("http://\u0430\u0440\u0440\u04cf\u0435.com/", "confusable-collision",
+               protected_domains=protected) == []
+    f = one("http://a\u0440\u0440\u04cf\u0435.com/", "confusable-collision", protected_domains=protected)
+    assert "'xn--80ak6aa92e.com'" in f.message and "U+0061 LATIN SMALL LETTER A" in f.message
+
+
+@pytest.mark.parametrize("value", [
+    "http://paypal.com/", "http://PayPal.COM/", "http://www.paypal.com/a", "http://paypal.com./",
+    "http://\uff50\uff41\uff59\uff50\uff41\uff4c.com/",  # IDNA maps it to paypal.com
+    "http://paypal.com.evil.net/",                         # not a look-alike
+    "http://example.org/",
+])
+def test_no_collision_with_protected_domain(value):
+    assert run(value, "confusable-collision", protected_domains=("paypal.com",)) == []
+
+
+def test_collision_within_a_document():
+    text = "see http://paypal.com/ and\nthen http://%s/login" % PAYPAL_CYR
+    fs = run_doc(text)
+    assert len(fs) == 1
+    f = fs[0]
+    assert text[f.start:f.end] == PAYPAL_CYR  # the later one
+    assert "'paypal.com'" in f.message and "line 1" in f.message
+    assert "U+0440 CYRILLIC SMALL LETTER ER" in f.message
+
+
+def test_collision_within_a_document_spoof_first():
+    text = "http://%s/ http://paypal.com/" % PAYPAL_CYR
+    fs = run_doc(text)
+    assert len(fs) == 1
+    assert text[fs[0].start:fs[0].end] == "paypal.com"
+    assert "U+0440 CYRILLIC SMALL LETTER ER" in fs[0].message
+
+
+@pytest.mark.parametrize("text", [
+    "http://paypal.com/ http://paypal.com/x",          # identical
+    "http://paypal.com/ http://PAYPAL.com/",           # case
+    "http://paypal.com/ http://paypa1.com/",           # both ASCII: ascii-lookalike's business
+    "http://example.com/ mailto:a@b.c urn:isbn:1",
+])
+def test_no_collision_within_a_document(text):
+    assert run_doc(text) == []
+
+
+def test_collision_across_a_run():
+    state = {}
+    assert run_doc("line one\nhttp://paypal.com/", path="a.txt", run_state=state) == []
+    fs = run_doc("http://%s/" % PAYPAL_CYR, path="b.txt", run_state=state)
+    assert len(fs) == 1
+    assert "a.txt" in fs[0].message and "line 2" in fs[0].message and "'paypal.com'" in fs[0].message
+    # checking b.txt again does not collide with its own earlier entry
+    assert len(run_doc("http://%s/" % PAYPAL_CYR, path="b.txt", run_state=state)) == 1
+    # checking a.txt again now sees the spoof in b.txt
+    fs = run_doc("http://paypal.com/", path="a.txt", run_state=state)
+    assert len(fs) == 1 and "b.txt, line 1" in fs[0].message
+
+
+def test_collision_across_check_reference_calls():
+    from irilint.engine import check_reference
+
+    state = {}
+    assert check_reference("http://paypal.com/", select=["confusable-collision"], run_state=state) == []
+    fs = check_reference("http://%s/" % PAYPAL_CYR, select=["confusable-collision"], run_state=state)
+    assert len(fs) == 1 and "another document" in fs[0].message
+
+
+def test_collision_per_reference_cost_is_small():
+    # 2000 ASCII references against protected domains: skeletons are cached
+    text = "\n".join("http://host%d.example.com/page" % (i % 50) for i in range(2000))
+    t = time.perf_counter()
+    fs = run_doc(text, protected_domains=("paypal.com", "example.org"))
+    assert fs == []
+    assert time.perf_counter() - t < 5
+
+
+def test_collision_with_the_real_text_scanner():
+    """Document-level check through the .txt scanner (skipped while the
+    scanners are being finished)."""
+    try:
+        from irilint.scanners import scanner_for  # noqa: F401
+    except ImportError:
+        pytest.skip("irilint.scanners.scanner_for is not available yet")
+    text = "Pay at http://paypal.com/ or at http://%s/ today.\n" % PAYPAL_CYR
+    result = Engine().check_text(text, path="x.txt", settings=_settings(("confusable-collision",)))
+    assert result.errors == []
+    assert [text[f.start:f.end] for f in result.findings] == [PAYPAL_CYR]
+
+
+# ---------------------------------------------------------------------------
+# IRI206 invisible-character
+# ---------------------------------------------------------------------------
+
+INVISIBLES = [
+    ("\u200b", "U+200B ZERO WIDTH SPACE"),
+    ("\u2060", "U+2060 WORD JOINER"),
+    ("\u2061", "U+2061 FUNCTION APPLICATION"),
+    ("\u2062", "U+2062 INVISIBLE TIMES"),
+    ("\u2063", "U+2063 INVISIBLE SEPARATOR"),
+    ("\u2064", "U+2064 INVISIBLE PLUS"),
+    ("\u00ad", "U+00AD SOFT HYPHEN"),
+    ("\ufeff", "U+FEFF ZERO WIDTH NO-BREAK SPACE"),
+    ("\u180e", "U+180E MONGOLIAN VOWEL SEPARATOR"),
+    ("\u034f", "U+034F COMBINING GRAPHEME JOINER"),
+    ("\u115f", "U+115F HANGUL CHOSEONG FILLER"),
+    ("\u1160", "U+1160 HANGUL JUNGSEONG FILLER"),
+    ("\u3164", "U+3164 HANGUL FILLER"),
+    ("\uffa0", "U+FFA0 HALFWIDTH HANGUL FILLER"),
+    ("\u17b4", "U+17B4 KHMER VOWEL INHERENT AQ"),
+    ("\u2800", "U+2800 BRAILLE PATTERN BLANK"),
+    ("\ufe0f", "U+FE0F VARIATION SELECTOR-16"),
+    ("\ufe00", "U+FE00 VARIATION SELECTOR-1"),
+    ("\U000e0100", "U+E0100 VARIATION SELECTOR-17"),
+    ("\U000e0041", "U+E0041 TAG LATIN CAPITAL LETTER A"),
+    ("\u200d", "U+200D ZERO WIDTH JOINER"),
+    ("\u200c", "U+200C ZERO WIDTH NON-JOINER"),
+]
+
+
+@pytest.mark.parametrize("ch,name", INVISIBLES)
+def test_invisible_in_path(ch, name):
+    value = "http://example.com/log" + ch + "in"
+    f = one(value, "invisible-character")
+    assert (f.code, f.start, f.end) == ("IRI206", 22, 23)
+    assert name in f.message and "path segment" in f.message
+    assert len(f.fixes) == 1 and not f.fixes[0].safe
+    e = f.fixes[0].edits[0]
+    assert (e.start, e.end, e.new_text) == (22, 23, "")
+
+
+def test_invisible_in_host():
+    f = one("http://pay\u200bpal.com/", "invisible-character")
+    assert (f.start, f.end) == (10, 11) and "host label" in f.message
+
+
+def test_invisible_percent_encoded():
+    value = "http://example.com/a%E2%80%8Bb"
+    f = one(value, "invisible-character")
+    assert value[f.start:f.end] == "%E2%80%8B"
+    assert "U+200B ZERO WIDTH SPACE" in f.message and "percent-encoded as %E2%80%8B" in f.message
+    e = f.fixes[0].edits[0]
+    assert (e.start, e.end, e.new_text) == (f.start, f.end, "")
+
+
+def test_invisible_in_punycode_label():
+    label = pun("pay\u200bpal")
+    value = "http://%s.com/" % label
+    f = one(value, "invisible-character")
+    assert value[f.start:f.end] == label
+    assert "U+200B ZERO WIDTH SPACE" in f.message and "Punycode" in f.message
+    e = f.fixes[0].edits[0]
+    assert e.new_text == "paypal" and not f.fixes[0].safe
+
+
+def test_zwnj_contexts():
+    # Persian: between a dual-joining and a dual-joining letter
+    assert run("https://fa.wikipedia.org/wiki/می\u200cخواهم", "invisible-character") == []
+    # after a virama (Devanagari KA + VIRAMA + ZWNJ + SSA)
+    assert run("http://example.com/\u0915\u094d\u200c\u0937", "invisible-character") == []
+    # after a right-joining letter (ALEF): nothing to break
+    f = one("http://example.com/\u062f\u0627\u200c\u062f", "invisible-character")
+    assert "U+200C ZERO WIDTH NON-JOINER" in f.message and "RFC 5892" in f.message
+    # between Latin letters
+    assert len(run("http://example.com/ab\u200ccd", "invisible-character")) == 1
+
+
+def test_zwj_contexts():
+    # Sinhala: ZWJ after AL-LAKUNA (a virama)
+    assert run("https://si.wikipedia.org/wiki/ශ්\u200dරී", "invisible-character") == []
+    # emoji ZWJ sequences, with VS16 and skin tones in between
+    assert run("http://example.com/\U0001F468\u200d\U0001F469\u200d\U0001F467", "invisible-character") == []
+    assert run("http://example.com/\U0001F3F3\ufe0f\u200d\U0001F308", "invisible-character") == []
+    assert run("http://example.com/\U0001F469\U0001F3FD\u200d\U0001F4BB", "invisible-character") == []
+    f = one("http://example.com/\U0001F468\u200dx", "invisible-character")
+    assert "U+200D ZERO WIDTH JOINER" in f.message
+
+
+def test_variation_selector_contexts():
+    assert run("http://example.com/❤️", "invisible-character") == []
+    assert run("http://example.com/\u2764\ufe0e", "invisible-character") == []
+    assert run("http://example.com/1\ufe0f\u20e3", "invisible-character") == []
+    assert run("http://example.com/葛\U000E0100", "invisible-character") == []
+    assert run("http://example.com/\u8fbb\ufe00", "invisible-character") == []
+    # a second selector, or one after a letter, is flagged
+    f = one("http://example.com/\u2764\ufe0f\ufe0f", "invisible-character")
+    assert (f.start, f.end) == (21, 22) and "U+FE0F VARIATION SELECTOR-16" in f.message
+    f = one("http://example.com/1\ufe0f", "invisible-character")
+    assert "U+0031 DIGIT ONE" in f.message
+
+
+def test_tag_characters():
+    flag = "\U0001F3F4\U000E0067\U000E0062\U000E0073\U000E0063\U000E0074\U000E007F"
+    assert run("http://example.com/" + flag, "invisible-character") == []
+    # no CANCEL TAG: every tag is flagged
+    fs = run("http://example.com/\U0001F3F4\U000E0067\U000E0062", "invisible-character")
+    assert [(f.start, f.end) for f in fs] == [(20, 21), (21, 22)]
+    assert "U+E0067 TAG LATIN SMALL LETTER G" in fs[0].message
+
+
+def test_mongolian_variation_selectors():
+    assert run("http://example.mn/\u182a\u180b\u1820", "invisible-character") == []
+    assert run("http://example.mn/\u182a\u180e\u1820", "invisible-character") == []
+    assert len(run("http://example.com/a\u180bb", "invisible-character")) == 1
+
+
+def test_bidi_controls_are_not_this_rules():
+    assert run("http://example.com/a\u202eb", "invisible-character") == []
+    assert run("http://example.com/a%E2%80%AEb", "invisible-character") == []
+
+
+# ---------------------------------------------------------------------------
+# IRI207 ascii-lookalike
+# ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("value,span,name,reading", [
+    ("http://br0ken.example/", (9, 10), "U+0030 DIGIT ZERO", "broken"),
+    ("http://g00gle.com/", (8, 10), "U+0030 DIGIT ZERO", "google"),
+    ("http://app1e.com/", (10, 11), "U+0031 DIGIT ONE", "apple"),
+    ("http://login.micr0soft-online.com/", (17, 18), "U+0030 DIGIT ZERO", "microsoft"),
+    ("http://1ame.example/", (7, 8), "U+0031 DIGIT ONE", "lame"),
+    ("http://0range.example/", (7, 8), "U+0030 DIGIT ZERO", "orange"),
+])
+def test_ascii_lookalike_fires(value, span, name, reading):
+    f = one(value, "ascii-lookalike")
+    assert (f.code, f.severity.label) == ("IRI207", "info")
+    assert (f.start, f.end) == span
+    assert name in f.message and reading in f.message and "host label" in f.message
+
+
+@pytest.mark.parametrize("value", [
+    "http://ns1.example.com/", "http://web01.example.com/", "http://win10.example/",
+    "http://mp3.com/", "http://web3.example/", "http://h2o.example/", "http://ipv6.example/",
+    "http://html5.example/", "http://x86-64.example/", "http://l10n.example/", "http://a11y.example/",
+    "https://1und1.de/", "https://1password.com/", "http://cafe01.example/", "http://s01e02.example/",
+    "http://192.168.0.1/", "http://[::1]/", "http://example.com/br0ken", "http://xn--br0ken-abc.example/",
+    "http://12345.example/",
+])
+def test_ascii_lookalike_not_flagged(value):
+    assert run(value, "ascii-lookalike") == []
+
+
+def test_ascii_lookalike_is_off_by_default():
+    from irilint.engine import check_reference
+
+    assert [f for f in check_reference("http://g00gle.com/") if f.rule.name == "ascii-lookalike"] == []
+
+
+# ---------------------------------------------------------------------------
+# unicode_security additions used by these rules
+# ---------------------------------------------------------------------------
+
+def test_joining_type_and_extended_pictographic():
+    from irilint.unicode_security import is_extended_pictographic, joining_type
+
+    assert joining_type("\u0628") == "D"   # BEH
+    assert joining_type("\u0627") == "R"   # ALEF
+    assert joining_type("\u064b") == "T"   # FATHATAN
+    assert joining_type("\u200d") == "C"
+    assert joining_type("a") == "U"
+    assert joining_type("\u06cc") == "D"   # FARSI YEH
+    assert is_extended_pictographic("\u2764") and is_extended_pictographic("\U0001F600")
+    assert not is_extended_pictographic("a") and not is_extended_pictographic("1")
