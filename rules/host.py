@@ -31,7 +31,8 @@ One root cause, one finding
 * ASCII-only labels are not IDN labels: ``a_b`` or ``-x`` are questions of
   DNS host-name syntax, which browsers accept; they are not reported.
 * Labels whose percent-encoding is not UTF-8 are left to
-  ``percent-encoded-non-utf8``.
+  ``percent-encoded-non-utf8``; characters the RFC 3987 grammar rejects in
+  a host (space, ``<``, private use...) are left to the syntax rules.
 
 Messages use the ``idna`` package's own tests (``uts46_remap``,
 ``valid_contextj``, ``valid_contexto``, ``check_bidi``, the IDNA2008
@@ -297,6 +298,7 @@ def _check_unicode_label(ctx, lab, text: str, spans: List[Tuple[int, int]]):
     # UTS #46 mapping, character by character, remembering which written
     # character each mapped one came from.
     mapped: List[str] = []
+    maps: List[Optional[str]] = []
     owner: List[int] = []
     bad = []
     for i, ch in enumerate(text):
@@ -305,13 +307,20 @@ def _check_unicode_label(ctx, lab, text: str, spans: List[Tuple[int, int]]):
         else:
             try:
                 m = idna.uts46_remap(ch, std3_rules=False)
-            except idna.IDNAError:
+            except (idna.IDNAError, ValueError):
                 bad.append(i)
+                maps.append(None)
                 continue
+        maps.append(m)
         mapped.append(m)
         owner.extend([i] * len(m))
+    # Characters the grammar already rejects here (a space, a private-use
+    # character...) are reported by the syntax rules, not again.
+    syntax = {p.start for p in ctx.ref.problems if lab.start <= p.start < lab.end}
     out = []
     for i in bad:
+        if spans[i][0] in syntax:
+            continue
         # Disallowed by UTS #46 itself (so by IDNA2008 too).
         ch = text[i]
         kind = "UNASSIGNED" if char_name(ch) == "<unassigned>" else "DISALLOWED"
@@ -328,7 +337,7 @@ def _check_unicode_label(ctx, lab, text: str, spans: List[Tuple[int, int]]):
             return owner[pos]
         ch = u[pos]
         for i, c in enumerate(text):
-            if c == ch or ch in (idna.uts46_remap(c, std3_rules=False) if not c.isascii() else c.lower()):
+            if c == ch or ch in (maps[i] or ""):
                 return i
         return None
 
@@ -347,6 +356,8 @@ def _check_unicode_label(ctx, lab, text: str, spans: List[Tuple[int, int]]):
         ch = u[pos]
         if i is None:
             out.append((-1, ctx.report(lab.start, lab.end, "label '%s': %s %s" % (shown, describe(ch), reason))))
+            continue
+        if spans[i][0] in syntax:
             continue
         written = text[i]
         what = describe(written) + _origin_note(value, spans[i])

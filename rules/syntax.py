@@ -52,6 +52,8 @@ def invalid_character(ctx):
         ch = ctx.value[p.start:p.end]
         safe = all(c in _SAFE_TO_ENCODE_ASCII or ord(c) < 0x20 or 0x7F <= ord(c) <= 0x9F for c in ch)
         encoded = percent_encode(ch)
+        if encoded == ch:  # a delimiter out of place: "#", "[", "]", "@"
+            encoded = "".join("%%%02X" % b for b in ch.encode("utf-8"))
         fixes = []
         if encoded != ch:
             fixes.append(ctx.replace(

@@ -2,11 +2,14 @@
 properties and the fuzz suites."""
 from __future__ import annotations
 
+import re
+
 from hypothesis import strategies as st
 
 from irilint import nfc, parse, remove_dot_segments, to_uri
 from irilint.convert import decode_unreserved, uppercase_percent_encodings
 
+_ESCAPE_SPLIT_RE = re.compile(r"(%[0-9A-Fa-f]{2})")
 ASCII_PCHAR = list("abcdefghijklmnopqrstuvwxyzABCXYZ0123456789-._~!$&'()*+,;=:@")
 UNICODE_CHARS = list("éüßçñ日本語例えパスпримерשלוםمثالक्षΩ한국😀") + ["e\u0301", "\u202e", "\u200b", "\ufb01", "\uff0f", "\u0430"]
 ESCAPES = ["%41", "%7e", "%7E", "%2e", "%2E", "%e2%80%ae", "%C3%A9", "%c3%a9", "%E9", "%C0%AF", "%25", "%2520", "%", "%z", "%E6%97%A5"]
@@ -49,7 +52,10 @@ def uri_key(iri: str) -> str:
     """The URI an IRI maps to, up to the equivalences of RFC 3986 s6.2.2
     (case, percent-encoding, path segments) and s6.2.3 (default port),
     after RFC 3987 s5.3.2.2 character normalization (NFC)."""
-    u = to_uri(nfc(iri))
+    # NFC applies to characters, not to the hex digits of an escape: a
+    # combining mark after "%ae" must not compose with the "e".
+    pieces = _ESCAPE_SPLIT_RE.split(iri)
+    u = to_uri("".join(p if i % 2 else nfc(p) for i, p in enumerate(pieces)))
     ref = parse(u)
     out = []
     if ref.scheme is not None:

@@ -185,6 +185,13 @@ def test_idn_invalid_label_level_problems(label, why):
     assert why in f.message
 
 
+def test_idn_invalid_locates_the_character_after_nfc():
+    value = "http://e\u0301_x.example/"  # NFC merges e + U+0301 while mapping
+    f = one(value, "idn-invalid")
+    assert (f.start, f.end) == (9, 10)
+    assert f.message.startswith("U+005F LOW LINE")
+
+
 def test_idn_invalid_leading_combining_mark():
     value = "http://\u0301\u00e9.example/"
     f = one(value, "idn-invalid")
@@ -218,6 +225,9 @@ def test_idn_invalid_leaves_other_causes_to_other_rules():
     assert findings("http://%E9t%E9.example/", "idn-invalid") == []
     # A-labels: punycode-invalid reports them.
     assert findings("http://xn--ls8h.la/", "idn-invalid") == []
+    # Characters the grammar rejects in a host: the syntax rules report them.
+    assert findings("http://\u00fc b.example/", "idn-invalid") == []
+    assert findings("http://\u00fc\ue000.example/", "idn-invalid") == []
     # Compatibility characters that UTS #46 folds are not IDNA errors.
     assert findings("http://\uff42\u00fccher.de/", "idn-invalid") == []
     assert findings("http://B\u00dcCHER.de/", "idn-invalid") == []
@@ -392,3 +402,39 @@ def test_idna_deviation_one_finding_per_host():
 ])
 def test_idna_deviation_quiet(value):
     assert findings(value, "idna-deviation") == []
+
+
+# ---------------------------------------------------------------------------
+# Robustness: no rule error on any host
+# ---------------------------------------------------------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from irilint.engine import Engine, _WholeTextScanner  # noqa: E402
+
+_HOST_PIECES = st.one_of(
+    st.characters(blacklist_categories=("Cs",)),
+    st.sampled_from(["xn--", "XN--", "%C3%9F", "%E2%80%8D", "%e9", "%", "%2E", ".", "\u3002", "-", "\u200d",
+                     "\u200c", "\u00df", "\u03c2", "\u094d", "\u0301", "\u0660", "\u06f0", "\u00b7", "l",
+                     "\u30fb", "\u05d0", "\u0627", "a", "Z", "9"]),
+)
+
+
+class _Settings:
+    select = ("host",)
+    ignore = ()
+    extend_select = ()
+    severity = ()
+
+
+@settings(max_examples=500, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.lists(_HOST_PIECES, min_size=1, max_size=12).map("".join),
+       st.sampled_from(["http://%s/", "//%s:80/p", "https://u@%s?q"]))
+def test_host_rules_never_fail(host, form):
+    value = form % host
+    result = Engine().check_text(value, settings=_Settings(), scanner=_WholeTextScanner())
+    assert result.errors == []
+    for f in result.findings:
+        assert 0 <= f.start <= f.end <= len(value)
+        assert f.message

@@ -88,7 +88,7 @@ def test_text_non_ascii_does_not_end_an_iri():
 
 @pytest.mark.parametrize("text, iri", [
     ("See http://例え.jp/パス。", "http://例え.jp/パス"),
-    ("See http://例え.jp/パス、次", "http://例え.jp/パス"),
+    ("See http://例え.jp/パス、", "http://例え.jp/パス"),
     ("（http://例え.jp/パス）", "http://例え.jp/パス"),
     ("「http://例え.jp/パス」", "http://例え.jp/パス"),
     ("(see http://a.b/c)", "http://a.b/c"),
@@ -185,7 +185,9 @@ def test_text_multiple_and_adjacent():
 def test_find_iris_window_is_a_hard_bound():
     text = "xxhttp://a.b/cyy"
     assert [(c.start, c.end) for c in find_iris(text, 2, 14)] == [(2, 14)]
-    assert find_iris(text, 3, 14) == []  # "ttp:" is no known scheme
+    assert [(c.start, c.end) for c in find_iris(text, 2, 10)] == [(2, 10)]
+    assert find_iris(text, 0, 6) == []  # "xxhttp:" cut before its "//"
+    assert find_iris("mailto:a@b", 1) == []  # "ailto" is no known scheme
 
 
 # ---------------------------------------------------------------- linearity
@@ -377,12 +379,15 @@ def test_markdown_relative_and_escaped_destinations():
 def test_markdown_reference_definitions_and_autolinks():
     md = ('[ref]: http://ref.def/x "T"\n[ref2]:\n  <http://ref.def/y z>\n'
           "[^note]: http://foot.note/x\n\n"
-          "<https://auto.link/x> <mailto:a@b.c> <foo@bar.com> <xsl:value-of/>\n")
+          "<https://auto.link/x> <mailto:a@b.c> <foo@bar.com> <b>bold</b>\n"
+          "<xsl:value-of/>\n")
     cands = scan("markdown", md)
     assert [(c.value, c.context) for c in cands] == [
         ("http://ref.def/x", "markdown-link"), ("http://ref.def/y z", "markdown-link"),
         ("http://foot.note/x", "bare"), ("https://auto.link/x", "autolink"),
-        ("mailto:a@b.c", "autolink")]
+        ("mailto:a@b.c", "autolink"),
+        # CommonMark reads it as an autolink too (scheme "xsl").
+        ("xsl:value-of/", "autolink")]
 
 
 def test_markdown_code_is_scanned_as_code():

@@ -8,7 +8,7 @@ version does the counting, with LSP line ends only.
 """
 from __future__ import annotations
 
-from typing import Optional, Tuple
+from typing import Any, Optional, Tuple
 
 from lsprotocol import types
 
@@ -20,17 +20,41 @@ from irilint.lines import LineIndex
 ENCODING_PREFERENCE = ("utf-32", "utf-8", "utf-16")
 
 
-def choose_encoding(capabilities: Optional[types.ClientCapabilities]) -> str:
-    """The position encoding to use with a client (``general.positionEncodings``)."""
+def choose_encoding(capabilities: Optional[types.ClientCapabilities],
+                    requested: Optional[str] = None) -> str:
+    """The position encoding to use with a client: ours among
+    ``general.positionEncodings``, else UTF-16.
+
+    ``requested`` (``initializationOptions.positionEncoding``) is for
+    clients that count in another unit without saying so (Vim's ALE counts
+    bytes): it is used when the client offers nothing, or offers it."""
     general = getattr(capabilities, "general", None) if capabilities is not None else None
     offered = getattr(general, "position_encodings", None) if general is not None else None
     names = set()
     for e in offered or ():
         names.add(str(getattr(e, "value", e)).lower())
+    if requested:
+        want = str(requested).strip().lower().replace("_", "-")
+        want = {"utf8": "utf-8", "utf16": "utf-16", "utf32": "utf-32"}.get(want, want)
+        if want in ENCODING_PREFERENCE and (not names or want in names):
+            return want
     for enc in ENCODING_PREFERENCE:
         if enc in names:
             return enc
     return "utf-16"
+
+
+def requested_encoding(options: Any) -> Optional[str]:
+    """``positionEncoding`` from initializationOptions (top level or in the
+    ``irilint`` section), if any."""
+    if not isinstance(options, dict):
+        return None
+    for table in (options, options.get("irilint")):
+        if isinstance(table, dict):
+            for key in ("positionEncoding", "position-encoding", "position_encoding"):
+                if isinstance(table.get(key), str):
+                    return table[key]
+    return None
 
 
 def position(index: LineIndex, offset: int, encoding: str) -> types.Position:

@@ -7,7 +7,9 @@ Start it with ``python -m irilint.lsp`` (stdio) or
 Negotiated with the client:
 
 * ``positionEncoding``: UTF-32 if the client offers it, else UTF-8, else
-  UTF-16 (the default);
+  UTF-16 (the default); a client that counts otherwise without announcing
+  ``general.positionEncodings`` (Vim's ALE counts bytes) may ask with
+  ``initializationOptions: {"positionEncoding": "utf-8"}``;
 * text sync: incremental, applied to the server's own document store
   (:mod:`irilint.lsp.documents`), with LSP line ends only;
 * diagnostics: pulled (``diagnosticProvider``) when the client supports
@@ -43,7 +45,7 @@ from pygls.protocol.language_server import lsp_method
 from irilint import __version__
 
 from . import actions as actions_mod
-from .convert_positions import choose_encoding
+from .convert_positions import choose_encoding, requested_encoding
 from .diagnostics import Linter
 from .documents import DocumentStore
 from .settings import SECTION, WATCH_GLOBS, SettingsManager, is_config_file
@@ -192,7 +194,7 @@ def create_server() -> IrilintLanguageServer:
     @guarded()
     def initialize(ls: IrilintLanguageServer, params: types.InitializeParams) -> None:
         caps = params.capabilities
-        ls.documents.encoding = choose_encoding(caps)
+        ls.documents.encoding = choose_encoding(caps, requested_encoding(params.initialization_options))
         ls.pull_diagnostics = get_capability(caps, "text_document.diagnostic") is not None
         root = None
         if params.workspace_folders:
@@ -211,12 +213,15 @@ def create_server() -> IrilintLanguageServer:
     @server.feature(types.INITIALIZED)
     @guarded()
     async def initialized(ls: IrilintLanguageServer, params: types.InitializedParams) -> None:
-        await _register_dynamic(ls)
         if ls.client_supports_configuration():
             try:
                 await _fetch_configuration(ls)
             finally:
+                late = ls.settings.gave_up_waiting
                 ls.settings.mark_ready()
+            if late:  # documents were linted with the settings known then
+                ls.linter.relint_all()
+        await _register_dynamic(ls)
 
     @server.feature(types.SHUTDOWN)
     @guarded()

@@ -63,15 +63,18 @@ KNOWN_KEYS = frozenset(
 )
 
 
+#: initializationOptions keys that are not settings (see server.py)
+SERVER_OPTIONS = frozenset({"positionEncoding", "position-encoding", "position_encoding"})
+
+
 def _section(value: Any) -> Dict[str, Any]:
     """The irilint settings in a configuration payload: ``{"irilint": {..}}``
     or the keys themselves."""
     if not isinstance(value, Mapping):
         return {}
     inner = value.get(SECTION)
-    if isinstance(inner, Mapping):
-        return dict(inner)
-    return dict(value)
+    table = inner if isinstance(inner, Mapping) else value
+    return {k: v for k, v in table.items() if k not in SERVER_OPTIONS and k != SECTION}
 
 
 def is_config_file(path: Optional[str]) -> bool:
@@ -93,6 +96,8 @@ class SettingsManager:
         self._warned_keys: Set[str] = set()
         self._ready: Optional[asyncio.Event] = None
         self._ready_flag = False
+        #: a lint stopped waiting for workspace/configuration
+        self.gave_up_waiting = False
         self._cache: Dict[Tuple[Optional[str], int], Settings] = {}
 
     # -- sources -----------------------------------------------------------
@@ -134,6 +139,7 @@ class SettingsManager:
             await asyncio.wait_for(self._event().wait(), timeout)
         except asyncio.TimeoutError:
             logger.warning("no answer to workspace/configuration; using the settings known so far")
+            self.gave_up_waiting = True
             self.mark_ready()
 
     # -- resolution --------------------------------------------------------

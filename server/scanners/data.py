@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from typing import List, Optional
 
-from ._common import ASCII_SPACE, Decoded, OffsetBuilder, finalize
+from ._common import Decoded, OffsetBuilder, finalize
 from ._decode import (HEX_U4, HEX_UX, JSON_ESCAPES, TOML_ESCAPES,
                       YAML_ESCAPES, decode_backslashes)
 from .base import Candidate, CommentSyntax, Scanner
@@ -104,22 +104,43 @@ def scan_json(text: str) -> List[Candidate]:
 _YAML_TOKEN_RX = re.compile(r"(?<!\S)#|[\"']")
 _YAML_DOUBLE_RX = re.compile(r'(?:[^"\\]|\\.)*"', re.DOTALL)
 _YAML_SINGLE_RX = re.compile(r"(?:[^']|'')*'")
-# "key:" (plain or quoted) right before a value, at most a line back.
-_YAML_KEY_RX = re.compile(
-    r"""(?:^|[\s{,?-])([^\s:{},"'\[\]#]+|"[^"\n]*"|'[^'\n]*')[ \t]*:[ \t]*$""", re.MULTILINE)
-_TOML_KEY_RX = re.compile(
-    r"""(?:^|[\s.{,])([A-Za-z0-9_\-]+|"[^"\n]*"|'[^'\n]*')[ \t]*=[ \t]*$""", re.MULTILINE)
 #: How far back a key is looked for before a quoted value.
 _KEY_LOOKBACK = 256
 
 
-def _key_before(text: str, q: int, key_rx: "re.Pattern[str]") -> Optional[str]:
-    lo = text.rfind("\n", max(0, q - _KEY_LOOKBACK), q) + 1
-    m = key_rx.search(text, lo, q)
-    if m is None:
+def _key_before(text: str, q: int, separator: str, key_chars: str) -> Optional[str]:
+    """The key whose value is the string opening at ``q``, if any.
+
+    Walks back from the quote over ``separator`` (``:`` or ``=``) to a
+    quoted key or a run of key characters (the last part of a dotted TOML
+    key).  The walk is bounded by :data:`_KEY_LOOKBACK`.
+    """
+    floor = max(0, q - _KEY_LOOKBACK)
+    p = q - 1
+    while p >= floor and text[p] in " \t":
+        p -= 1
+    if p < floor or text[p] != separator:
+        return None  # most strings are not the value of a key
+    p -= 1
+    while p >= floor and text[p] in " \t":
+        p -= 1
+    if p < floor:
         return None
-    key = m.group(1)
-    return key[1:-1] if key[:1] in "\"'" else key
+    if text[p] in "\"'":
+        o = text.rfind(text[p], floor, p)
+        if o < 0 or text.find("\n", o, p) >= 0:
+            return None
+        return text[o + 1:p]
+    end = p + 1
+    while p >= floor and (text[p] in key_chars if key_chars else
+                          not text[p].isspace() and text[p] not in _YAML_NOT_KEY):
+        p -= 1
+    return text[p + 1:end] or None
+
+
+_YAML_NOT_KEY = ":{},\"'[]#"
+_TOML_KEY_CHARS = ("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                   "0123456789_-")
 
 
 def _decode_yaml_single(text: str, lo: int, hi: int) -> Decoded:
@@ -178,7 +199,7 @@ def scan_yaml(text: str) -> List[Candidate]:
                                        line_continuation=True)
         else:
             piece = _decode_yaml_single(text, lo, hi)
-        key = _key_before(text, q, _YAML_KEY_RX)
+        key = _key_before(text, q, ":", "")
         out.extend(_string_candidates(piece, key is not None and is_iri_key(key)))
         pos = plain_start = body.end()
     out.extend(find_iris(text, plain_start, n))
@@ -233,7 +254,7 @@ def scan_toml(text: str) -> List[Candidate]:
                                        line_continuation=len(t) == 3)
         else:
             piece = Decoded.plain(text, lo, hi)
-        key = _key_before(text, q, _TOML_KEY_RX)
+        key = _key_before(text, q, "=", _TOML_KEY_CHARS)
         out.extend(_string_candidates(piece, key is not None and is_iri_key(key)))
     if pos < n:
         out.extend(find_iris(text, pos, n))

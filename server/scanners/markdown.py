@@ -363,6 +363,10 @@ def _scan_paragraph(text: str, a: int, b: int, out: List[Candidate]) -> None:
 
 def _scan_gap(text: str, lo: int, hi: int, out: List[Candidate]) -> None:
     """Bare IRIs in prose; entity references count as in a renderer."""
+    if text.find(":", lo, hi) < 0:
+        # No IRI without a colon, unless the colon is a reference.
+        if text.find("&#", lo, hi) < 0 and text.find("&colon;", lo, hi) < 0:
+            return
     if text.find("&", lo, hi) >= 0:
         out.extend(scan_decoded(decode_charrefs(text, lo, hi, xml=True)))
     else:

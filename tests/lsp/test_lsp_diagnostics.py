@@ -10,6 +10,7 @@ from pytest_lsp import LanguageClient
 from lsp_helpers import (
     TIMEOUT,
     capabilities,
+    code_actions,
     diagnostics_for,
     open_doc,
     request,
@@ -132,6 +133,12 @@ async def test_oversized_document_gets_one_info_diagnostic(client: LanguageClien
     assert len(diags) == 1
     assert diags[0].severity == types.DiagnosticSeverity.Information
     assert "skipped" in diags[0].message and "max-file-size" in diags[0].message
+    # nothing else is computed for it
+    hover = await request(client.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=0, character=3))))
+    assert hover is None
+    assert await code_actions(client, uri, types.Range(start=types.Position(line=0, character=12),
+                                                       end=types.Position(line=0, character=12))) == []
     small = (tmp_path / "small.txt").as_uri()
     open_doc(client, small, "http://a.b/%7e\n")
     assert "IRI402" in codes(await diagnostics_for(client, small, version=1))
@@ -219,3 +226,32 @@ async def test_invalid_editor_settings_are_reported_and_ignored(client: Language
     assert {"IRI402", "IRI404"} <= set(codes(await diagnostics_for(client, uri, version=1)))
     await wait_for(lambda: any("no-such-rule" in m.message for m in client.messages),
                    timeout=TIMEOUT, what="a message about the bad setting")
+
+
+async def test_initialization_options_kebab_and_snake_case(client: LanguageClient, tmp_path):
+    await start(client, capabilities(configuration=False),
+                init={"extend-ignore": ["IRI404"], "severity": {"IRI402": "error"}})
+    uri = (tmp_path / "a.txt").as_uri()
+    open_doc(client, uri, "http://a.b/%7e\n")
+    diags = await diagnostics_for(client, uri, version=1)
+    assert codes(diags) == ["IRI402"]
+    assert diags[0].severity == types.DiagnosticSeverity.Error
+
+
+async def test_pull_client_is_asked_to_refresh_after_a_settings_change(client: LanguageClient, tmp_path):
+    caps = capabilities(pull=True)
+    caps.workspace.diagnostics = types.DiagnosticWorkspaceClientCapabilities(refresh_support=True)
+    await start(client, caps, config={})
+    uri = (tmp_path / "a.txt").as_uri()
+    open_doc(client, uri, "http://a.b/%7e\n")
+    ident = types.TextDocumentIdentifier(uri=uri)
+    first = await request(client.text_document_diagnostic_async(types.DocumentDiagnosticParams(
+        text_document=ident)))
+    assert {"IRI402", "IRI404"} <= set(codes(first.items))
+    client.set_configuration({"select": ["IRI404"]}, section="irilint")
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
+    await wait_for(lambda: client.diagnostic_refresh_count > 0, what="workspace/diagnostic/refresh")
+    second = await request(client.text_document_diagnostic_async(types.DocumentDiagnosticParams(
+        text_document=ident, previous_result_id=first.result_id)))
+    assert second.kind == "full" and codes(second.items) == ["IRI404"]
+    assert [p for p in client.published if p.uri == uri] == []

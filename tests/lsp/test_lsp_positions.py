@@ -151,3 +151,20 @@ def test_independent_model_agrees_with_itself():
             if ODD_TEXT[off - 1:off + 1] == "\r\n":
                 continue  # between CR and LF is not a position
             assert offset_of(ODD_TEXT, pos_of(ODD_TEXT, off, enc), enc) == off
+
+
+@pytest.mark.parametrize("offered, requested, negotiated", [
+    (None, "utf-8", "utf-8"),               # Vim's ALE: counts bytes, says nothing
+    (None, "utf-32", "utf-32"),
+    (["utf-16", "utf-8"], "utf-8", "utf-8"),  # offered: honoured
+    (["utf-16"], "utf-8", "utf-16"),        # not offered: the spec wins
+    (None, "latin-1", "utf-16"),            # unknown: ignored
+])
+async def test_position_encoding_from_initialization_options(
+        client: LanguageClient, tmp_path, offered, requested, negotiated):
+    result = await start(client, capabilities(encodings=offered), init={"positionEncoding": requested})
+    assert result.capabilities.position_encoding == negotiated
+    uri = (tmp_path / "a.txt").as_uri()
+    open_doc(client, uri, TEXT)
+    diags = await diagnostics_for(client, uri, version=1)
+    assert sorted(diag_key(d) for d in diags) == expected_keys(TEXT, negotiated, path="/x/a.txt")
