@@ -64,7 +64,8 @@ def build_view(value: str, ref: IRIReference) -> DecodedView:
     for lab in ref.host_labels:
         s = value[lab.start:lab.end]
         if s[:4].lower() == "xn--":
-            u = idna_to_unicode(s) or _lenient_punycode(s)
+            # "XN--" is only case: show what the lowercase label encodes.
+            u = idna_to_unicode(s) or idna_to_unicode(s.lower()) or _lenient_punycode(s.lower())
             if u:
                 labels[lab.start] = (lab.end, u)
     i = 0

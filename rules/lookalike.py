@@ -10,11 +10,10 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
-from typing import Any, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
+from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
 
 from irilint.chars import is_bidi_control
 from irilint.convert import idna_to_unicode, percent_encode
-from irilint.findings import Severity
 from irilint.iri import IDNA_DOTS
 from irilint.unicode_security import (
     COMMON,
@@ -38,6 +37,7 @@ from .context import LITERAL, PERCENT, PUNYCODE, Component
 from .registry import rule
 
 _VIEW_TRAITS = ("non_ascii", "percent", "punycode")
+_NON_ASCII_RE = re.compile("[^\x00-\x7f]")
 _MARKERS = frozenset((COMMON, INHERITED))
 _HEX = frozenset("0123456789ABCDEFabcdef")
 _MAX_LISTED = 8
@@ -246,10 +246,12 @@ def _cjk_punctuation(text: str, i: int) -> bool:
     return False
 
 
-def _delimiter_at(ctx, i: int) -> Optional[Tuple[str, str]]:
-    """What view character ``i`` imitates, if delimiter-lookalike reports it."""
-    text = ctx.view.text
+def _delimiter_at(ctx, text: str, i: int) -> Optional[Tuple[str, str]]:
+    """What view character ``i`` imitates, if delimiter-lookalike reports it
+    (``text`` is the view's text)."""
     ch = text[i]
+    if ch < "\x80":
+        return None
     imit = delimiter_imitated(ch)
     if imit is None:
         return None
@@ -327,18 +329,17 @@ def delimiter_lookalike(ctx):
         return
     n = len(text)
     i = 0
-    while i < n:
-        if text[i].isascii():
-            i += 1
-            continue
-        imit = _delimiter_at(ctx, i)
+    for m in _NON_ASCII_RE.finditer(text):
+        if m.start() < i:
+            continue  # already part of a reported run
+        i = m.start()
+        imit = _delimiter_at(ctx, text, i)
         if imit is None:
-            i += 1
             continue
         run = [(i, imit)]
         j = i + 1
-        while j < n and not text[j].isascii():
-            nxt = _delimiter_at(ctx, j)
+        while j < n:
+            nxt = _delimiter_at(ctx, text, j)
             if nxt is None:
                 break
             run.append((j, nxt))
@@ -375,11 +376,13 @@ def is_fullwidth_form(cp: int) -> bool:
     return 0xFF01 <= cp <= 0xFF5E or 0xFF61 <= cp <= 0xFFDC or 0xFFE8 <= cp <= 0xFFEE
 
 
-def _fullwidth_reported(ctx, i: int) -> bool:
-    text = ctx.view.text
+_FULLWIDTH_RE = re.compile("[\uff01-\uff5e\uff61-\uffdc\uffe8-\uffee]")
+
+
+def _fullwidth_reported(ctx, text: str, i: int) -> bool:
     if not is_fullwidth_form(ord(text[i])):
         return False
-    return _delimiter_at(ctx, i) is None and not _cjk_punctuation(text, i)
+    return _delimiter_at(ctx, text, i) is None and not _cjk_punctuation(text, i)
 
 
 @rule(name="fullwidth-form", code="IRI202", family="lookalike", severity="warning",
@@ -426,13 +429,15 @@ def fullwidth_form(ctx):
         return
     n = len(text)
     i = 0
-    while i < n:
-        if not _fullwidth_reported(ctx, i):
-            i += 1
+    for m in _FULLWIDTH_RE.finditer(text):
+        if m.start() < i:
+            continue  # already part of a reported run
+        i = m.start()
+        if not _fullwidth_reported(ctx, text, i):
             continue
         host = _in_host(ctx, i)
         j = i + 1
-        while j < n and _fullwidth_reported(ctx, j) and _in_host(ctx, j) == host:
+        while j < n and _fullwidth_reported(ctx, text, j) and _in_host(ctx, j) == host:
             j += 1
         run = text[i:j]
         mapped = unicodedata.normalize("NFKC", run)
@@ -558,6 +563,8 @@ def mixed_script_rule(ctx):
     if text.isascii():
         return
     allowed = _allowed_scripts(ctx)
+    if not mixed_script(text, allowed).mixed:
+        return  # no part of a string mixes scripts if the whole does not
     for comp in ctx.components():
         if comp.text.isascii():
             continue
@@ -709,7 +716,6 @@ def whole_script_confusable_rule(ctx):
                    % (_show(comp.text), script, latin_reading(label), _list_chars(lookalikes),
                       ctx.origin_note(comp.view_start)))
         yield ctx.report_view(comp.view_start, comp.view_end, message)
-
 
 
 # ---------------------------------------------------------------------------
@@ -1068,9 +1074,9 @@ def invisible_character(ctx):
     if text.isascii():
         return
     tag_ok = _emoji_tag_positions(text) if _BLACK_FLAG in text else frozenset()
-    for i, c in enumerate(text):
-        if c.isascii():
-            continue
+    for m in _NON_ASCII_RE.finditer(text):
+        i = m.start()
+        c = text[i]
         why = invisible_problem(text, i, tag_ok)
         if why is None:
             continue

@@ -123,9 +123,13 @@ def compatibility_character(ctx):
     text = view.text
     if text.isascii():
         return
+    from .lookalike import delimiter_imitated
+
     for i, ch in enumerate(text):
         if ch.isascii() or _is_fullwidth_form(ord(ch)):
             continue
+        if delimiter_imitated(ch) is not None:
+            continue  # delimiter-lookalike reports it, as an error
         compat = _compat(ch)
         if compat == unicodedata.normalize("NFC", ch):
             continue

@@ -113,9 +113,9 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
 def _validators() -> Tuple[Any, Any]:
     from irilint.rules.registry import is_selector
-    from irilint.scanners import SCANNERS
+    from irilint.scanners import is_scanner_name
 
-    return is_selector, (lambda name: name in SCANNERS)
+    return is_selector, is_scanner_name
 
 
 def cmd_config(args: argparse.Namespace) -> int:

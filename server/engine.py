@@ -348,5 +348,10 @@ def check_reference(value: str, select: Optional[Sequence[str]] = None, settings
                 setattr(s, k, v)
             s.select = tuple(select)  # type: ignore[attr-defined]
         settings = s
-    return engine.check_text(value, settings=settings, scanner=_WholeTextScanner(),
-                             run_state=run_state).findings
+    result = engine.check_text(value, settings=settings, scanner=_WholeTextScanner(),
+                               run_state=run_state)
+    if result.errors:
+        # A helper for tests and scripts: a crashing rule must not look
+        # like a rule that found nothing.
+        raise RuntimeError("; ".join(result.errors))
+    return result.findings

@@ -244,7 +244,24 @@ def scripts_in(s: str) -> List[str]:
     reported (so U+30FC KATAKANA-HIRAGANA PROLONGED SOUND MARK after katakana
     is just Katakana); otherwise its preferred script is added.
     """
-    sets = [_SCX_SETS[_scx_index(ord(c))] - _ALL_SCRIPTS_MARKERS for c in s]
+    return list(_scripts_in(s))
+
+
+_LATIN_ONLY = frozenset((LATIN,))
+_SCX_SPECIFIC: Tuple[FrozenSet[str], ...] = tuple(x - _ALL_SCRIPTS_MARKERS for x in _SCX_SETS)
+
+
+@lru_cache(maxsize=4096)
+def _scripts_in(s: str) -> Tuple[str, ...]:
+    sets: List[FrozenSet[str]] = []
+    for c in s:
+        if c < "\x80":  # ASCII: Latin letters, everything else Common
+            if c.isalpha():
+                sets.append(_LATIN_ONLY)
+            continue
+        x = _SCX_SPECIFIC[_scx_index(ord(c))]
+        if x:
+            sets.append(x)
     chosen = {next(iter(x)) for x in sets if len(x) == 1}
     for x in sets:
         if len(x) > 1 and x.isdisjoint(chosen):
@@ -253,7 +270,7 @@ def scripts_in(s: str) -> List[str]:
     for i, x in enumerate(sets):
         for code in x & chosen:
             first_use.setdefault(code, i)
-    return sorted(chosen, key=lambda c: (first_use[c], c))
+    return tuple(sorted(chosen, key=lambda c: (first_use[c], c)))
 
 
 class MixedScript(NamedTuple):
@@ -279,17 +296,24 @@ def mixed_script(s: str, allowed_scripts: Iterable[str] = ()) -> MixedScript:
     of those scripts never make a string mixed.  E.g. with ``["Cyrillic"]``,
     Latin + Cyrillic is accepted.
     """
-    scripts = [script_name(c) for c in scripts_in(s)]
+    allowed_codes = tuple(sorted({script_code(a) for a in allowed_scripts}))
+    mixed, scripts = _mixed_script(s, allowed_codes)
+    return MixedScript(mixed, list(scripts))
+
+
+@lru_cache(maxsize=4096)
+def _mixed_script(s: str, allowed_codes: Tuple[str, ...]) -> Tuple[bool, Tuple[str, ...]]:
+    scripts = tuple(script_name(c) for c in _scripts_in(s))
     if restriction_level(s, identifier_profile=False) <= RestrictionLevel.MODERATELY_RESTRICTIVE:
-        return MixedScript(False, scripts)
-    allowed = {script_code(a) for a in allowed_scripts}
+        return False, scripts
+    allowed = set(allowed_codes)
     if allowed:
         # Augment so that e.g. allowing "Hani" also covers Jpan/Kore/Hanb.
         allowed.update(a for code in list(allowed) for a in _AUGMENT.get(code, ()))
         rest = "".join(c for c in s if (_augmented(c) or frozenset()).isdisjoint(allowed))
         if restriction_level(rest, identifier_profile=False) <= RestrictionLevel.MODERATELY_RESTRICTIVE:
-            return MixedScript(False, scripts)
-    return MixedScript(True, scripts)
+            return False, scripts
+    return True, scripts
 
 
 # ---------------------------------------------------------------------------

@@ -69,10 +69,6 @@ def run_doc(text, path="doc.txt", select=("confusable-collision",), run_state=No
     return result.findings
 
 
-def spans(findings, value=None):
-    return [(f.rule.name, f.start, f.end) for f in findings]
-
-
 def one(value, rule, **kw):
     fs = run(value, rule, **kw)
     assert len(fs) == 1, [(f.rule.name, f.message) for f in fs]

@@ -80,10 +80,21 @@ def test_text_finds_whole_iri(iri):
 def test_text_non_ascii_does_not_end_an_iri():
     text = "详情见http://例子.测试/路径。"
     assert spans("text", text) == [exact(text, "http://例子.测试/路径")]
-    # Prose glued to the IRI cannot be told apart from it (RFC 3987 s7.3:
-    # non-ASCII does not end an IRI; U+3002 is even a label dot in IDNA).
+    # Non-ASCII does not end an IRI (RFC 3987 s7.3), but CJK sentence
+    # punctuation after the host does: real documentation glues prose to
+    # URLs ("...latest.tar.gz处取得。").  In a host U+3002 is a label dot.
     text = "详情见http://例子.测试/路径。谢谢 ok"
-    assert values("text", text) == ["http://例子.测试/路径。谢谢"]
+    assert values("text", text) == ["http://例子.测试/路径"]
+    text = "见 http://www.perl.com/CPAN（最后头没有斜线）的说明。同时，http://mirror.cpan.org/"
+    assert values("text", text) == ["http://www.perl.com/CPAN", "http://mirror.cpan.org/"]
+    assert values("text", "http://例え。jp/パス") == ["http://例え。jp/パス"]
+    # Arabic-script sentence punctuation and bidi marks after an IRI
+    assert values("text", "بمع 'http://example.org/x'۔") == ["http://example.org/x"]
+    assert values("text", "با 'http://\u200e' باشد") == []
+    assert values("text", "see http://e.org/a\u200e.") == ["http://e.org/a"]
+    # ... while a live control inside stays, and delimiter look-alikes stay
+    assert values("text", "http://e.org/a\u200eb") == ["http://e.org/a\u200eb"]
+    assert values("text", "http://e.org/a\uff0f") == ["http://e.org/a\uff0f"]
 
 
 @pytest.mark.parametrize("text, iri", [
@@ -685,3 +696,12 @@ def test_property_text_finds_iri_after_space(prefix, body):
     cands = find_iris(text)
     assert cands[-1].value == iri
     assert (cands[-1].start, cands[-1].end) == (len(text) - len(iri), len(text))
+
+
+def test_crlf_line_endings():
+    md = "Para http://a.b/c\r\n\r\n```\r\nhttp://code/x\r\n```\r\n\r\n[x](http://l/k)\r\n"
+    assert [(c.value, c.context) for c in scan("markdown", md)] == [
+        ("http://a.b/c", "bare"), ("http://code/x", "code"), ("http://l/k", "markdown-link")]
+    assert values("text", "http://a.b/c\r\nhttp://d.e/f\r\n") == ["http://a.b/c", "http://d.e/f"]
+    py = "x = 'http://a/b'\r\n# http://c/d\r\n"
+    assert values("python", py) == ["http://a/b", "http://c/d"]

@@ -47,6 +47,8 @@ LIST_ATTRIBUTES = frozenset((
 #: Attributes holding an image candidate list (URL + descriptor, commas).
 SRCSET_ATTRIBUTES = frozenset(("srcset", "imagesrcset"))
 
+_SPECIAL_ATTRIBUTES = IRI_ATTRIBUTES | LIST_ATTRIBUTES | SRCSET_ATTRIBUTES
+
 #: HTML elements whose content is text up to their end tag; the value says
 #: whether character references are decoded in it (RCDATA) or not.
 _RAW_TEXT_ELEMENTS = {
@@ -105,21 +107,21 @@ def parse_start_tag(text: str, lt: int, hi: int, xml: bool = False
     while True:
         m = attr_match(text, p, hi)
         p = m.end()
-        attr_name = m.group(1)
-        if attr_name is None:
+        # The last group that took part tells the case: none (no more
+        # attributes), 1 (a name without value), 2/3/4 (a value).
+        last = m.lastindex
+        if last is None:
             if p < hi and text[p] == ">":
                 return Tag(name, lt, p + 1, attrs), p + 1
             return None, hi  # the tag does not end before hi
-        if m.group(2) is not None:
-            attrs.append(Attribute(attr_name.lower(), *m.span(2)))
-        elif m.group(3) is not None:
-            attrs.append(Attribute(attr_name.lower(), *m.span(3)))
-        elif m.group(4) is not None:
-            if m.group(4)[:1] in ("'", '"'):
-                return None, hi  # a quote that never closes
-            attrs.append(Attribute(attr_name.lower(), *m.span(4)))
-        else:
-            attrs.append(Attribute(attr_name.lower(), -1, -1))
+        attr_name = m.group(1).lower()
+        if last == 1:
+            attrs.append(Attribute(attr_name, -1, -1))
+            continue
+        start, end = m.span(last)
+        if last == 4 and start < end and text[start] in "'\"":
+            return None, hi  # a quote that never closes
+        attrs.append(Attribute(attr_name, start, end))
 
 
 def _split_tokens(piece: Decoded, i: int, j: int, context: str
@@ -199,8 +201,13 @@ def tag_candidates(text: str, tag: Tag, xml: bool = False) -> List[Candidate]:
     for a in tag.attributes:
         if a.start < 0 or a.start == a.end:
             continue
-        piece = decode_charrefs(text, a.start, a.end, attribute=True, xml=xml)
         name = a.name
+        if (name not in _SPECIAL_ATTRIBUTES and not name.startswith("xmlns:")
+                and not (refresh and name == "content")
+                and text.find(":", a.start, a.end) < 0
+                and text.find("&", a.start, a.end) < 0):
+            continue  # class="...", id="...": no colon, no IRI
+        piece = decode_charrefs(text, a.start, a.end, attribute=True, xml=xml)
         if name in IRI_ATTRIBUTES or name.startswith("xmlns:"):
             i, j = piece.strip_span()
             if i < j:
@@ -218,7 +225,7 @@ def tag_candidates(text: str, tag: Tag, xml: bool = False) -> List[Candidate]:
 
 def _text_candidates(text: str, lo: int, hi: int, xml: bool, decode: bool,
                      context: str = "bare") -> List[Candidate]:
-    if lo >= hi:
+    if lo >= hi or text.find(":", lo, hi) < 0 and text.find("&", lo, hi) < 0:
         return []
     if decode and text.find("&", lo, hi) >= 0:
         if text.find(":", lo, hi) < 0 and text.find("&#", lo, hi) < 0 \
@@ -280,7 +287,8 @@ def scan_markup(text: str, xml: bool = False) -> List[Candidate]:
             close = text.find(">", lt + 2)
             if close < 0:
                 break  # the rest is text
-            out.extend(_text_candidates(text, text_start, lt, xml, True))
+            if lt > text_start:
+                out.extend(_text_candidates(text, text_start, lt, xml, True))
             pos = text_start = close + 1
             continue
         tag, scanned = parse_start_tag(text, lt, n, xml)
@@ -289,8 +297,10 @@ def scan_markup(text: str, xml: bool = False) -> List[Candidate]:
                 break  # an unterminated tag: the rest is text
             pos = lt + 1
             continue
-        out.extend(_text_candidates(text, text_start, lt, xml, True))
-        out.extend(tag_candidates(text, tag, xml))
+        if lt > text_start:
+            out.extend(_text_candidates(text, text_start, lt, xml, True))
+        if tag.attributes:
+            out.extend(tag_candidates(text, tag, xml))
         pos = text_start = tag.end
         if not xml and tag.name in _RAW_TEXT_ELEMENTS:
             close = _find_end_tag(text, tag.name, tag.end)

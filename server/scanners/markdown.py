@@ -269,7 +269,8 @@ def _scan_paragraph(text: str, a: int, b: int, out: List[Candidate]) -> None:
     # claimed text scanned for bare IRIs with a context of its own.
     has_tokens = text.find("<", a, b) >= 0 or text.find("](", a, b) >= 0
     has_backticks = text.find("`", a, b) >= 0
-    if not has_tokens and not has_backticks and text.find("]:", a, b) < 0:
+    has_definitions = text.find("]:", a, b) >= 0
+    if not has_tokens and not has_backticks and not has_definitions:
         # Most paragraphs are plain prose: no syntax to take apart.
         _scan_gap(text, a, b, out)
         return
@@ -283,7 +284,7 @@ def _scan_paragraph(text: str, a: int, b: int, out: List[Candidate]) -> None:
         k = bisect.bisect_right(span_starts, p) - 1
         return k >= 0 and p < spans[k][3]
 
-    for m in _REFDEF_RX.finditer(text, a, b):
+    for m in _REFDEF_RX.finditer(text, a, b if has_definitions else a):
         if in_code_span(m.start()):
             continue
         lo, hi = m.span(1)

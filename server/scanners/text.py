@@ -25,8 +25,9 @@ not be taken as the indication of the end of an IRI"):
 * ``<http://...>`` and ``<URL:http://...>``: the angle brackets delimit the
   reference (RFC 3986 Appendix C).  Inside them trailing punctuation is kept
   and the reference may contain spaces and line breaks (but not a blank
-  line).  The whitespace is kept verbatim in the value -- Appendix C tells
-  readers to drop it, and the linter's job is to say that it is there.
+  line, and at most :data:`MAX_ANGLE_LENGTH` characters).  The whitespace
+  is kept verbatim in the value: Appendix C tells readers to drop it, and
+  the linter's job is to say that it is there.
 
 Linear time: the search is anchored on ``:`` with one compiled regex whose
 only literal prefix is the colon (no backtracking over long words), the walk
@@ -36,6 +37,7 @@ forward scan starts after the end of the previous candidate.
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Dict, List, Optional
 
 from ._common import Decoded
@@ -53,6 +55,11 @@ SCHEMES_WITHOUT_SLASHES = (
 #: Longest scheme the walk back from ``:`` looks for.  Registered schemes are
 #: far shorter; the bound is what keeps a 100 KB word before a colon linear.
 MAX_SCHEME_LENGTH = 32
+
+#: Longest reference read between ``<`` and ``>``: enough for any wrapped
+#: IRI, and a stray ``<http://...`` in prose cannot swallow a whole
+#: paragraph up to some later ``->``.
+MAX_ANGLE_LENGTH = 2048
 
 _SCHEME_CHARS = frozenset(
     "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+-.")
@@ -97,12 +104,31 @@ _CLOSERS: Dict[str, str] = {
 }
 
 
+#: Delimiter look-alikes stay: stripping them would hide a spoof.
+_KEEP_TRAILING = frozenset("\uff0f\uff03\uff05\uff06\uff20\uff1d\u2215\u2044\u29f8")
+#: Bidi marks after an IRI are display aids for the sentence in RTL text
+#: (translators put an LRM after "http://" so it reads left to right).
+_TRAILING_MARKS = frozenset("\u200e\u200f\u061c")
+#: Sentence punctuation of CJK prose that ends an IRI's path: text glued to
+#: a URL in Chinese or Japanese prose ("…/src/latest.tar.gz处取得。") is not
+#: part of it.  Only after the host: inside a host "。" is a label dot.
+_CJK_PROSE_STOP_RX = re.compile("[\uff08\uff09\uff0c\u3001\uff1b\uff01\u300c\u300d\u300e\u300f\u3010\u3011\u300a\u300b\u3008\u3009\u3002]")
+
+
+def _is_trailing(c: str) -> bool:
+    if c in _TRAILING or c in _TRAILING_MARKS:
+        return True
+    # Any other non-ASCII sentence punctuation (Arabic full stop U+06D4,
+    # Devanagari danda, ...) ends a sentence, not an IRI.
+    return c > "\x7f" and c not in _KEEP_TRAILING and unicodedata.category(c) in ("Po", "Pi", "Pf")
+
+
 def _trim_end(text: str, start: int, end: int) -> int:
     """End of the IRI ``text[start:end]`` without trailing punctuation."""
     counts: Dict[str, int] = {}
     while end > start:
         c = text[end - 1]
-        if c in _TRAILING:
+        if _is_trailing(c):
             end -= 1
             continue
         opener = _CLOSERS.get(c)
@@ -166,8 +192,9 @@ def find_iris(text: str, lo: int = 0, hi: Optional[int] = None,
                   and text[s - 4:s].lower() == "url:"):
                 angle = True
         if angle:
-            end = _ANGLE_RUN_RX.match(text, colon + 1, hi).end()
-            if (end < hi and text[end] == ">"
+            limit = min(hi, colon + MAX_ANGLE_LENGTH)
+            end = _ANGLE_RUN_RX.match(text, colon + 1, limit).end()
+            if (end < limit and text[end] == ">"
                     and _BLANK_LINE_RX.search(text, colon, end) is None):
                 if end > body:
                     out.append(Candidate(s, end, text[s:end], None,
@@ -177,6 +204,12 @@ def find_iris(text: str, lo: int = 0, hi: Optional[int] = None,
             # No closing ">": an ordinary IRI after a stray "<".
 
         end = _RUN_RX.match(text, colon + 1, hi).end()
+        if not text.isascii():
+            path_start = text.find("/", body, end) if slashes else body
+            if path_start >= 0:
+                stop = _CJK_PROSE_STOP_RX.search(text, path_start, end)
+                if stop is not None:
+                    end = stop.start()
         end = _trim_end(text, s, end)
         if end > body:
             out.append(Candidate(s, end, text[s:end], None, context))
