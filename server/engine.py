@@ -15,6 +15,15 @@ from .lines import LineIndex
 
 _SUPPRESS_RE = re.compile(r"irilint:\s*ignore(-file)?(?:\[([^\]\n]*)\])?")
 
+#: Template syntax inside a reference: "{% url 'x' %}", "{{ link }}",
+#: "${base}/x", "<%= url %>", "%(version)s", "/users/{id}", and
+#: "javascript:" code.  Such a reference is not an IRI yet, so only the rules
+#: about characters a reader cannot see or tell apart run on it.
+_TEMPLATE_RE = re.compile(
+    r"\{\{|\{%|\$\{|<%|<\?|%\([A-Za-z_][A-Za-z0-9_]*\)[-#0 +]*[0-9]*[a-z]"
+    r"|%[0-9]*[sd](?![0-9A-Fa-f])|\{[A-Za-z_][A-Za-z0-9_.-]*\}|\A[Jj][Aa][Vv][Aa][Ss][Cc][Rr][Ii][Pp][Tt]:")
+TEMPLATE_FAMILIES = frozenset(("bidi", "lookalike", "normalization"))
+
 
 @dataclass
 class Suppression:
@@ -151,6 +160,8 @@ class Engine:
             ctx = RefContext(cand, ref, doc)
             contexts.append(ctx)
             run = always
+            templated = ("{" in value or "%" in value or "<" in value or value[:1] in "jJ") and \
+                _TEMPLATE_RE.search(value) is not None
             if by_trait:
                 traits = set()
                 if not value.isascii():
@@ -161,6 +172,8 @@ class Engine:
                     traits.add("punycode")
                 if traits:
                     run = always + [r for r in by_trait if r.needs & traits]
+            if templated:
+                run = [r for r in run if r.family in TEMPLATE_FAMILIES]
             for r in run:
                 ctx.rule = r
                 ctx.severity = selection.severity_of(r)

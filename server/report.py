@@ -40,6 +40,7 @@ from __future__ import annotations
 import argparse
 import html
 import os
+import re
 import sys
 import tempfile
 import unicodedata
@@ -54,8 +55,8 @@ MARKDOWN_LIMIT = 65000
 CONTEXT = 80
 #: longest IRI shown whole on a line (longer ones are cut around the findings)
 MAX_IRI_SHOWN = 400
-#: longest URI/IRI form or visual order shown
-MAX_FORM = 2000
+#: longest URI/IRI form or visual order shown (longer ones are excerpted)
+MAX_FORM = 300
 MAX_CHAR_ROWS = 64
 MAX_OCCURRENCES = 10
 MAX_LOOKALIKE_GROUPS = 200
@@ -572,10 +573,52 @@ def _cap(s: str, n: int = MAX_FORM) -> Tuple[str, bool]:
     return (s, False) if len(s) <= n else (s[:n], True)
 
 
+def excerpt_parts(s: str, n: int = MAX_FORM) -> List[str]:
+    """``[s]``, or when ``s`` is longer than ``n``, pieces of it (its start
+    and the part around its first escape or non-ASCII character) with ""
+    where text is left out."""
+    if len(s) <= n:
+        return [s]
+    k = next((i for i, c in enumerate(s) if c == "%" or not c.isascii() or is_invisible(c)), 0)
+    head = n // 5
+    if k <= n - head:
+        return [s[:n], ""]
+    start = max(head, k - (n - head) // 3)
+    end = min(len(s), start + n - head)
+    return [s[:head], "", s[start:end]] + ([""] if end < len(s) else [])
+
+
+def excerpt(s: str, n: int = MAX_FORM) -> str:
+    """``s`` cut as :func:`excerpt_parts` does, with "…" for each cut."""
+    return "".join(p or "…" for p in excerpt_parts(s, n))
+
+
+def _excerpt_html(s: str, **kw: Any) -> str:
+    return "".join(chars_html(p, **kw) if p else '<span class="cut">…</span>' for p in excerpt_parts(s))
+
+
+_SOURCE_ESCAPE_RE = re.compile(r"&#[xX]([0-9a-fA-F]{1,6});|&#([0-9]{1,7});|\\u([0-9a-fA-F]{4})|\\U([0-9a-fA-F]{8})")
+
+
+def _source_escapes(card: Card) -> Dict[int, Tuple[int, str, str]]:
+    """Character references (``&#x202E;``) and string escapes (``\\u202e``)
+    in the source of a reference, that stand for non-ASCII characters."""
+    runs: Dict[int, Tuple[int, str, str]] = {}
+    i0, i1 = card.iri_span
+    for m in _SOURCE_ESCAPE_RE.finditer(card.line_text, i0, i1):
+        digits = next(g for g in m.groups() if g is not None)
+        cp = int(digits, 10 if m.group(2) else 16)
+        if 0x80 <= cp <= 0x10FFFF:
+            runs[m.start()] = (m.end(), "pct", chr(cp))
+    return runs
+
+
 def _runs(card: Card) -> Dict[int, Tuple[int, str, str]]:
     """Escapes and ``xn--`` labels of the reference that decode to non-ASCII
     characters, by line column: start -> (end, "pct"|"puny", decoded)."""
-    if not card.literal or not card.iri or ("%" not in card.iri and "xn--" not in card.iri.lower()):
+    if card.iri and not card.literal:
+        return _source_escapes(card)
+    if not card.iri or ("%" not in card.iri and "xn--" not in card.iri.lower()):
         return {}
     from irilint.iri import parse
     from irilint.rules.context import PERCENT, PUNYCODE, build_view
@@ -698,9 +741,9 @@ def line_html(card: Card) -> str:
 
 
 def _form_html(s: str) -> str:
-    shown, cut = _cap(s)
+    note = ' <span class="cut">(%d characters)</span>' % len(s) if len(s) > MAX_FORM else ""
     return ('<div class="mono box"><bdo dir="ltr" class="override">%s</bdo>%s</div>'
-            % (chars_html(shown), '<span class="cut">… (%d characters)</span>' % len(s) if cut else ""))
+            % (_excerpt_html(s), note))
 
 
 def _visual_html(s: str) -> str:
@@ -760,7 +803,10 @@ def card_html(card: Card) -> str:
         except Exception:  # pragma: no cover - the conversions never raise
             uri = iri = value
         rows.append("<dt>URI form</dt><dd>%s</dd>" % _form_html(uri))
-        rows.append("<dt>IRI form</dt><dd>%s</dd>" % _form_html(iri))
+        if iri == uri:
+            rows.append('<dt>IRI form</dt><dd class="muted">the same as the URI form</dd>')
+        else:
+            rows.append("<dt>IRI form</dt><dd>%s</dd>" % _form_html(iri))
         shown = []
         for label, s in (("as written", value), ("IRI form", iri)):
             if is_bidi(s) and s not in [x for _, x in shown]:
@@ -786,7 +832,7 @@ def _lookalikes_html(groups: Sequence[LookalikeGroup]) -> str:
             if len(occs) > MAX_OCCURRENCES:
                 where += " and %d more" % (len(occs) - MAX_OCCURRENCES)
             items.append('<li><div class="mono box"><bdo dir="ltr" class="override">%s</bdo></div>'
-                         '<span class="where">%s</span></li>' % (chars_html(_cap(text)[0], chips=True), where))
+                         '<span class="where">%s</span></li>' % (_excerpt_html(text, chips=True), where))
         out.append('<div class="group"><h4>%s look alike</h4><ul>%s</ul></div>' % (
             "%d hosts" % len(g.variants) if g.kind == "host" else "%d IRIs" % len(g.variants), "".join(items)))
     if len(groups) > MAX_LOOKALIKE_GROUPS:
@@ -976,7 +1022,7 @@ def md_code(s: str, cell: bool = False) -> str:
 
 
 def _md_iri(s: str) -> str:
-    code = md_code(_cap(s, 500)[0] + ("…" if len(s) > 500 else ""))
+    code = md_code(excerpt(s, 200))
     # In logical order, so a bidi IRI reads as the document writes it.
     return '<bdo dir="ltr">%s</bdo>' % code if is_bidi(s) else code
 
@@ -1022,7 +1068,7 @@ def _md_card(card: Card) -> List[str]:
             lines.append("- IRI form: %s" % _md_iri(iri))
         for label, s in (("as written", value), ("IRI form", iri)):
             if is_bidi(s) and (label == "as written" or s != value):
-                shown = _cap(visual_order(s), 500)[0]
+                shown = _cap(visual_order(s), 200)[0]
                 lines.append("- Visual order (%s, left to right): <bdo dir=\"ltr\">%s</bdo>" % (label, md_code(shown)))
     lines.append("")
     return lines

@@ -127,6 +127,8 @@ def _tree(root: Path) -> Path:
         "Bad: http://e.org/100% then " + HOSTILE + "\n",
         encoding="utf-8")
     (docs / "b.txt").write_text("Also https://p\u0430ypal.com/ here\n", encoding="utf-8")
+    # a character reference: the scanner decodes it, the report shows both
+    (docs / "page.html").write_text('<p><a href="http://e.org/a&#x202E;b">x</a></p>\n', encoding="utf-8")
     # a file name is text from the tree too
     (docs / "<img src=x onerror=alert(1)>.txt").write_text("http://e.org/%E2%80%AE\n", encoding="utf-8")
     return docs
@@ -140,11 +142,11 @@ def tree(tmp_path, monkeypatch):
 
 def test_collect_totals(tree):
     data = collect(["docs"])
-    assert data.files_checked == 3
+    assert data.files_checked == 4
     by_rule = {(t.code, t.name): t for t in data.rules}
     assert by_rule[("IRI102", "bidi-control-encoded")].count == 2
     assert by_rule[("IRI102", "bidi-control-encoded")].severity == "error"
-    assert by_rule[("IRI101", "bidi-control")].count == 1
+    assert by_rule[("IRI101", "bidi-control")].count == 2
     assert ("IRI401", "bad-percent-encoding") in by_rule
     paths = [f.path for f in data.files]
     assert paths == sorted(paths)
@@ -253,6 +255,8 @@ def test_html_chips(tree):
     assert '<span class="chip inv">U+202E RIGHT-TO-LEFT OVERRIDE</span>' in page
     # an escape: the decoded character next to it
     assert ('<span class="esc">%E2%80%AE</span><span class="chip dec">= U+202E RIGHT-TO-LEFT OVERRIDE</span>'
+            in page)
+    assert ('<span class="esc">&amp;#x202E;</span><span class="chip dec">= U+202E RIGHT-TO-LEFT OVERRIDE</span>'
             in page)
     # a confusable: highlighted, with its script
     assert '<span class="chip conf">U+0430 CYRILLIC SMALL LETTER A · Cyrillic</span>' in page

@@ -116,3 +116,23 @@ def test_a_failing_rule_does_not_lose_other_findings():
         r.check = original
     assert any(f.rule.name == "bad-percent-encoding" for f in result.findings)
     assert any("double-percent-encoding" in e and "boom" in e for e in result.errors)
+
+
+@pytest.mark.parametrize("value", [
+    "https://docs.djangoproject.com/en/%(version)s/releases/",
+    "{% url 'admin:index' %}",
+    "{{ pathto(root_doc)|e }}",
+    "https://api.github.com/users/{user}/repos",
+    "${base}/100%",
+    "javascript:(function(){alert(1)})()",
+])
+def test_templated_references_skip_syntax_rules(value):
+    names = [f.rule.name for f in check_reference(value, select=["ALL"])]
+    assert not [n for n in names if get_rule(n).family in ("syntax", "percent-encoding", "host", "preferred-form")]
+
+
+def test_templated_references_still_get_bidi_and_lookalike_rules():
+    names = [f.rule.name for f in check_reference("https://example.com/{user}/abc\u202egpj", select=["ALL"])]
+    assert "bidi-control" in names
+    names = [f.rule.name for f in check_reference("{{ base }}/p\u0430ypal-login", select=["ALL"])]
+    assert "mixed-script" in names

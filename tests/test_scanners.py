@@ -705,3 +705,19 @@ def test_crlf_line_endings():
     assert values("text", "http://a.b/c\r\nhttp://d.e/f\r\n") == ["http://a.b/c", "http://d.e/f"]
     py = "x = 'http://a/b'\r\n# http://c/d\r\n"
     assert values("python", py) == ["http://a/b", "http://c/d"]
+
+
+def test_text_real_documentation_artifacts():
+    """Cases from the multilingual corpus (bench/build_corpus.py)."""
+    # roff escapes in man pages are not part of the scheme
+    assert values("text", r"see \fBhttps://github.com/x\fR ok") == ["https://github.com/x"]
+    assert values("text", r"\f(CWhttp://a.b/\fP") == ["http://a.b/"]
+    assert values("text", r"\(aqhttp://localhost:19531/entries\(aq") == ["http://localhost:19531/entries"]
+    # Perl module names and C++ scopes are not schemes
+    assert values("text", "use File::Scan and std::x") == []
+    # prose about URLs: a quote right after "://" is not a host
+    assert values("text", "https://\u201d-rekin") == []
+    assert values("text", "'http://'") == []
+    # capitalised labels are not schemes without "//"; MAILTO and URN are
+    assert values("text", "DATA:Be TAG:new") == []
+    assert values("text", "URN:ISBN:0451450523") == ["URN:ISBN:0451450523"]

@@ -115,6 +115,13 @@ _TRAILING_MARKS = frozenset("\u200e\u200f\u061c")
 _CJK_PROSE_STOP_RX = re.compile("[\uff08\uff09\uff0c\u3001\uff1b\uff01\u300c\u300d\u300e\u300f\u3010\u3011\u300a\u300b\u3008\u3009\u3002]")
 
 
+def _is_quote_like(c: str) -> bool:
+    """Quotes and brackets cannot start a host: 'http://"' is prose."""
+    if c in "'\"()<>":
+        return True
+    return c > "\x7f" and unicodedata.category(c) in ("Pi", "Pf", "Ps", "Pe")
+
+
 def _is_trailing(c: str) -> bool:
     if c in _TRAILING or c in _TRAILING_MARKS:
         return True
@@ -176,12 +183,34 @@ def find_iris(text: str, lo: int = 0, hi: Optional[int] = None,
             s += 1
         if s == colon:
             continue
-        if s > lo and text[s - 1] in _ALNUM:
+        if s - 1 >= lo and text[s - 1] == "\\" and text[s] == "f" and colon - s > 2:
+            # A roff font escape glued to the scheme: "\fBhttps://..." in
+            # man pages.  Skip "f" and its font name.
+            s += 2 if text[s + 1] != "(" else 4
+            while s < colon and text[s] not in _ALPHA:
+                s += 1
+            if s == colon:
+                continue
+        elif s - 2 >= lo and text[s - 2:s] == "\\(" and colon - s > 2:
+            s += 2  # "\(aqhttp://": a roff special character glued to it
+            if s >= colon or text[s] not in _ALPHA:
+                continue
+        elif s - 3 >= lo and text[s - 3:s] == "\\f(" and colon - s > 2:
+            s += 2  # "\f(CWhttp://": a two-letter roff font name
+            if s >= colon or text[s] not in _ALPHA:
+                continue
+        elif s > lo and text[s - 1] in _ALNUM:
             continue  # glued to a preceding word: "1http://", "xmailto:"
         slashes = m.end() - colon == 3
         if not slashes and text[s:colon].lower() not in SCHEMES_WITHOUT_SLASHES:
             continue  # "x.mailto:" matched the lookbehind but is another word
         body = colon + (3 if slashes else 1)  # the IRI needs text after this
+        if not slashes and text[body:body + 1] == ":":
+            continue  # "File::Spec", "std::" - a name, not a scheme
+        if not slashes and not text[s:colon].islower() and text[s:colon].upper() not in ("MAILTO", "URN", "TEL"):
+            continue  # "DATA:", "Tag:" in prose are labels, not references
+        if slashes and body < hi and _is_quote_like(text[body]):
+            continue  # "http://'" or "https://”" in prose about URLs
 
         # <http://...> and <URL:http://...>: the brackets delimit it.
         angle = False
