@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 LEVELS = ("error", "warning", "info", "hint")
-FORMATS = ("text", "json")
+FORMATS = ("text", "json", "sarif", "github")
 MAX_FIX_PASSES = 10
 
 
@@ -37,6 +37,9 @@ def add_subcommands(sub: Any) -> None:
     check.add_argument("--config", metavar="FILE",
                        help="use this config file instead of searching for one")
     check.add_argument("--quiet", "-q", action="store_true", help="print findings only, no summary")
+    check.add_argument("--statistics", action="store_true", help="print a count of findings per rule")
+    check.add_argument("--no-progress", action="store_true",
+                       help="no progress bar (it only shows when stderr is a terminal)")
 
     rules = sub.add_parser("rules", help="list every rule")
     rules.add_argument("--format", choices=("text", "json"), default="text")
@@ -47,6 +50,13 @@ def add_subcommands(sub: Any) -> None:
     config = sub.add_parser("config", help="print the effective settings for a path")
     config.add_argument("path", nargs="?", default=".", metavar="PATH")
     config.add_argument("--format", choices=("toml", "json"), default="toml")
+
+    try:
+        from irilint import report
+    except ImportError:  # pragma: no cover - the report module is optional
+        report = None
+    if report is not None and hasattr(report, "add_subcommand"):
+        report.add_subcommand(sub)
 
     server = sub.add_parser("server", help="start the language server (stdio)")
     server.add_argument("--tcp", metavar="HOST:PORT", help="listen on TCP instead of stdio")
@@ -63,6 +73,10 @@ def run(args: argparse.Namespace) -> int:
         return cmd_explain(args)
     if cmd == "config":
         return cmd_config(args)
+    if cmd == "report":
+        from irilint import report
+
+        return report.run(args)
     if cmd == "server":
         from irilint.lsp.server import main as server_main
 
@@ -325,18 +339,20 @@ def cmd_check(args: argparse.Namespace) -> int:
 
     outcomes: List[FileOutcome] = []
     errors = 0
+    progress = Progress(enabled=not args.no_progress and not use_stdin)
     try:
         if use_stdin:
             o = _check_stdin(checker, args)
             outcomes.append(o)
         else:
             for item in _iter_targets(checker, paths):
-                if isinstance(item, FileOutcome):
-                    outcomes.append(item)
-                    continue
+                outcomes.append(item)
+                progress.step(item.path)
     except config.ConfigError as exc:
+        progress.done()
         print("irilint: error: %s" % exc, file=sys.stderr)
         return 2
+    progress.done()
 
     # -- output
     fmt = args.format
@@ -370,6 +386,20 @@ def cmd_check(args: argparse.Namespace) -> int:
         from irilint.output import dumps_json, to_json_obj
 
         sink.write(dumps_json([to_json_obj(r, o.index) for o, r in all_reported]) + "\n")
+    elif fmt == "sarif":
+        import json
+
+        from irilint import __version__
+        from irilint.output import sarif_log
+
+        indexes = {o.path: o.index for o in outcomes if o.index is not None}
+        sink.write(json.dumps(sarif_log([r for _, r in all_reported], indexes, __version__),
+                              ensure_ascii=False, indent=2) + "\n")
+    elif fmt == "github":
+        from irilint.output import format_github
+
+        for _, r in all_reported:
+            sink.write(format_github(r) + "\n")
     else:
         from irilint.output import format_text
 
@@ -384,9 +414,58 @@ def cmd_check(args: argparse.Namespace) -> int:
                 summary.append("Fixed %d problem%s." % (fixed_total, "" if fixed_total == 1 else "s"))
             if summary:
                 print(" ".join(summary), file=sys.stderr)
+    if args.statistics:
+        _print_statistics([r for _, r in all_reported], sink if fmt == "text" else sys.stderr)
     if errors:
         return 2
     return 1 if found_failing else 0
+
+
+def _print_statistics(reported: List[Any], out: Any) -> None:
+    """A count per rule, most frequent first (like ruff --statistics)."""
+    counts: Dict[str, List[Any]] = {}
+    for r in reported:
+        counts.setdefault(r.rule.name, [r.rule, 0])[1] += 1
+    rows = sorted(counts.values(), key=lambda x: (-x[1], x[0].code))
+    for rule, n in rows:
+        fixable = "[*]" if rule.fix in ("safe", "sometimes") else "   "
+        out.write("%5d  %s  %s %-28s %s\n" % (n, rule.code, fixable, rule.name, rule.severity.label))
+    if rows:
+        out.write("%5d  total\n" % sum(n for _, n in rows))
+
+
+class Progress:
+    """A one-line progress bar on stderr, only when stderr is a terminal:
+    long CLI runs show life, and logs and pipes get nothing."""
+
+    def __init__(self, enabled: bool = True, stream: Any = None) -> None:
+        self.stream = stream or sys.stderr
+        isatty = getattr(self.stream, "isatty", None)
+        self.enabled = enabled and bool(isatty and isatty()) and os.environ.get("TERM") != "dumb"
+        self.count = 0
+        self.last = 0.0
+        self.shown = False
+
+    def step(self, path: str) -> None:
+        self.count += 1
+        if not self.enabled:
+            return
+        import time
+
+        now = time.monotonic()
+        if now - self.last < 0.1:
+            return
+        self.last = now
+        name = path if len(path) <= 50 else "..." + path[-47:]
+        self.stream.write("\r\x1b[2K[%d files] %s" % (self.count, name))
+        self.stream.flush()
+        self.shown = True
+
+    def done(self) -> None:
+        if self.shown:
+            self.stream.write("\r\x1b[2K")
+            self.stream.flush()
+            self.shown = False
 
 
 def _check_stdin(checker: _Checker, args: argparse.Namespace) -> FileOutcome:

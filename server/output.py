@@ -97,3 +97,120 @@ def _one_line(s: str) -> str:
 
 def dumps_json(items: List[Dict[str, Any]]) -> str:
     return json.dumps(items, ensure_ascii=False, indent=2)
+
+
+# -- SARIF 2.1.0 -----------------------------------------------------------------
+
+_SARIF_LEVEL = {"error": "error", "warning": "warning", "info": "note", "hint": "note"}
+
+
+def sarif_log(reported: List[Reported], indexes: Dict[str, LineIndex], version: str) -> Dict[str, Any]:
+    """A SARIF 2.1.0 log: every rule's metadata, and each result with its
+    location, region and fixes.  Columns are 1-based code points
+    (``columnKind: unicodeCodePoints``)."""
+    from irilint.rules.registry import all_rules
+
+    rules = all_rules()
+    rule_index = {r.name: i for i, r in enumerate(rules)}
+    descriptors = []
+    for r in rules:
+        descriptors.append({
+            "id": r.code,
+            "name": r.name,
+            "shortDescription": {"text": r.summary},
+            "fullDescription": {"text": _doc_section(r.doc, "What it does") or r.summary},
+            "help": {"text": r.doc, "markdown": r.doc},
+            "helpUri": rule_url(r),
+            "defaultConfiguration": {"level": _SARIF_LEVEL[r.severity.label], "enabled": r.enabled},
+            "properties": {"family": r.family, "fix": r.fix, "tags": [r.family]},
+        })
+    results = []
+    for rep in reported:
+        f = rep.finding
+        region = {"startLine": rep.line, "startColumn": rep.column,
+                  "endLine": rep.end_line, "endColumn": rep.end_column}
+        if rep.line_text:
+            region["snippet"] = {"text": rep.line_text}
+        result: Dict[str, Any] = {
+            "ruleId": f.rule.code,
+            "ruleIndex": rule_index[f.rule.name],
+            "level": _SARIF_LEVEL[f.severity.label],
+            "message": {"text": f.message},
+            "locations": [{"physicalLocation": {
+                "artifactLocation": {"uri": _artifact_uri(rep.path)},
+                "region": region,
+            }}],
+            "properties": {"name": f.rule.name, "severity": f.severity.label, "iri": f.iri},
+        }
+        index = indexes.get(rep.path)
+        if f.fixes and index is not None:
+            fixes = []
+            for fx in f.fixes:
+                replacements = []
+                for e in fx.edits:
+                    l1, c1 = index.position(e.start)
+                    l2, c2 = index.position(e.end)
+                    replacements.append({
+                        "deletedRegion": {"startLine": l1 + 1, "startColumn": c1 + 1,
+                                          "endLine": l2 + 1, "endColumn": c2 + 1},
+                        "insertedContent": {"text": e.new_text},
+                    })
+                fixes.append({
+                    "description": {"text": fx.title + ("" if fx.safe else " (unsafe)")},
+                    "artifactChanges": [{"artifactLocation": {"uri": _artifact_uri(rep.path)},
+                                         "replacements": replacements}],
+                })
+            result["fixes"] = fixes
+        results.append(result)
+    return {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "irilint",
+                "version": version,
+                "semanticVersion": version,
+                "informationUri": DOCS_URL.rsplit("/blob/", 1)[0],
+                "rules": descriptors,
+            }},
+            "columnKind": "unicodeCodePoints",
+            "results": results,
+        }],
+    }
+
+
+def _artifact_uri(path: str) -> str:
+    from urllib.parse import quote
+
+    return quote(path.replace("\\", "/"), safe="/:@-._~!$&'()*+,;=")
+
+
+def _doc_section(doc: str, title: str) -> str:
+    marker = "## %s\n" % title
+    i = doc.find(marker)
+    if i < 0:
+        return ""
+    j = doc.find("\n## ", i + len(marker))
+    return doc[i + len(marker):j if j >= 0 else len(doc)].strip()
+
+
+# -- GitHub Actions workflow commands ------------------------------------------------
+
+_GITHUB_LEVEL = {"error": "error", "warning": "warning", "info": "notice", "hint": "notice"}
+
+
+def _gh_escape_data(s: str) -> str:
+    return s.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _gh_escape_property(s: str) -> str:
+    return _gh_escape_data(s).replace(":", "%3A").replace(",", "%2C")
+
+
+def format_github(r: Reported) -> str:
+    """``::error file=…,line=…,col=…,endLine=…,endColumn=…,title=…::message``."""
+    f = r.finding
+    props = "file=%s,line=%d,col=%d,endLine=%d,endColumn=%d,title=%s" % (
+        _gh_escape_property(r.path), r.line, r.column, r.end_line, r.end_column,
+        _gh_escape_property("%s %s" % (f.rule.code, f.rule.name)))
+    return "::%s %s::%s" % (_GITHUB_LEVEL[f.severity.label], props, _gh_escape_data(f.message))

@@ -447,3 +447,18 @@ def test_report_in_headless_chromium(tree, tmp_path):
     # no console message: no script ran, nothing was blocked or failed to load
     console = [line for line in log.splitlines() if ":CONSOLE" in line]
     assert not console, console
+
+
+def test_html_detail_is_capped(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    d = tmp_path / "many"
+    d.mkdir()
+    for k in range(3):
+        (d / ("f%d.txt" % k)).write_text(
+            "".join("http://e.org/%%E2%%80%%AE/%d/%d\n" % (k, i) for i in range(20)), encoding="utf-8")
+    page = render_html(collect(["many"]), max_cards=25)
+    _assert_inert(page)
+    assert page.count('<article class="card') == 25
+    assert "… 15 more findings in this file not shown" in page
+    assert "… 20 more findings in this file not shown" in page
+    assert '<td class="num">60</td>' in page  # the totals count everything

@@ -1,0 +1,186 @@
+"""CI output formats: SARIF 2.1.0, GitHub annotations, statistics, progress."""
+import io
+import json
+import sys
+
+import jsonschema
+import pytest
+
+from irilint.cli import main
+from irilint.cli_commands import Progress
+
+DOC = "x\n😀 see http://e.org/100% and http://e.org/x%E2%80%AEy\n"
+
+# The required structure of SARIF 2.1.0 (OASIS sarif-schema-2.1.0.json),
+# recorded here: the properties each object must have, the enums, and the
+# integer minimums of regions.  Validated with jsonschema.
+SARIF_SUBSET = {
+    "type": "object",
+    "required": ["version", "runs"],
+    "properties": {
+        "version": {"const": "2.1.0"},
+        "$schema": {"type": "string", "format": "uri"},
+        "runs": {"type": "array", "items": {"$ref": "#/definitions/run"}},
+    },
+    "definitions": {
+        "message": {"type": "object", "anyOf": [{"required": ["text"]}, {"required": ["id"]}],
+                    "properties": {"text": {"type": "string"}}},
+        "multiformatMessageString": {"type": "object", "required": ["text"],
+                                     "properties": {"text": {"type": "string"}, "markdown": {"type": "string"}}},
+        "run": {
+            "type": "object", "required": ["tool"],
+            "properties": {
+                "tool": {"type": "object", "required": ["driver"],
+                         "properties": {"driver": {"$ref": "#/definitions/toolComponent"}}},
+                "results": {"type": "array", "items": {"$ref": "#/definitions/result"}},
+                "columnKind": {"enum": ["utf16CodeUnits", "unicodeCodePoints"]},
+            },
+        },
+        "toolComponent": {
+            "type": "object", "required": ["name"],
+            "properties": {
+                "name": {"type": "string"},
+                "version": {"type": "string"},
+                "informationUri": {"type": "string", "format": "uri"},
+                "rules": {"type": "array", "items": {"$ref": "#/definitions/reportingDescriptor"}},
+            },
+        },
+        "reportingDescriptor": {
+            "type": "object", "required": ["id"],
+            "properties": {
+                "id": {"type": "string"},
+                "name": {"type": "string"},
+                "shortDescription": {"$ref": "#/definitions/multiformatMessageString"},
+                "fullDescription": {"$ref": "#/definitions/multiformatMessageString"},
+                "help": {"$ref": "#/definitions/multiformatMessageString"},
+                "helpUri": {"type": "string", "format": "uri"},
+                "defaultConfiguration": {"type": "object", "properties": {
+                    "level": {"enum": ["none", "note", "warning", "error"]},
+                    "enabled": {"type": "boolean"}}},
+            },
+        },
+        "result": {
+            "type": "object", "required": ["message"],
+            "properties": {
+                "ruleId": {"type": "string"},
+                "ruleIndex": {"type": "integer", "minimum": -1},
+                "level": {"enum": ["none", "note", "warning", "error"]},
+                "message": {"$ref": "#/definitions/message"},
+                "locations": {"type": "array", "items": {"type": "object", "properties": {
+                    "physicalLocation": {"$ref": "#/definitions/physicalLocation"}}}},
+                "fixes": {"type": "array", "items": {"$ref": "#/definitions/fix"}},
+            },
+        },
+        "physicalLocation": {
+            "type": "object", "anyOf": [{"required": ["address"]}, {"required": ["artifactLocation"]}],
+            "properties": {
+                "artifactLocation": {"type": "object", "properties": {"uri": {"type": "string", "format": "uri-reference"}}},
+                "region": {"$ref": "#/definitions/region"},
+            },
+        },
+        "region": {
+            "type": "object",
+            "properties": {k: {"type": "integer", "minimum": 1} for k in ("startLine", "startColumn", "endLine", "endColumn")},
+        },
+        "fix": {
+            "type": "object", "required": ["artifactChanges"],
+            "properties": {"artifactChanges": {"type": "array", "minItems": 1, "items": {
+                "type": "object", "required": ["artifactLocation", "replacements"],
+                "properties": {"replacements": {"type": "array", "minItems": 1, "items": {
+                    "type": "object", "required": ["deletedRegion"],
+                    "properties": {"deletedRegion": {"$ref": "#/definitions/region"}}}}}}}},
+        },
+    },
+}
+
+
+def run(argv, stdin=None):
+    out, err = io.StringIO(), io.StringIO()
+    old = sys.stdout, sys.stderr, sys.stdin
+    sys.stdout, sys.stderr = out, err
+    if stdin is not None:
+        sys.stdin = io.TextIOWrapper(io.BytesIO(stdin.encode("utf-8")), encoding="utf-8")
+    try:
+        code = main(argv)
+    finally:
+        sys.stdout, sys.stderr, sys.stdin = old
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture
+def doc(tmp_path):
+    f = tmp_path / "doc.md"
+    f.write_text(DOC, encoding="utf-8")
+    return f
+
+
+def test_sarif_validates_and_has_rules_and_fixes(doc):
+    code, out, _ = run(["check", "--format", "sarif", str(doc)])
+    assert code == 1
+    log = json.loads(out)
+    jsonschema.validate(log, SARIF_SUBSET)
+    run0 = log["runs"][0]
+    rules = run0["tool"]["driver"]["rules"]
+    from irilint.rules.registry import all_rules
+
+    assert [r["id"] for r in rules] == [r.code for r in all_rules()]
+    for r in rules:
+        assert r["name"] and r["shortDescription"]["text"] and r["fullDescription"]["text"]
+        assert r["helpUri"].endswith("#%s-%s" % (r["id"].lower(), r["name"]))
+        assert r["defaultConfiguration"]["level"] in ("error", "warning", "note")
+    results = {r["ruleId"]: r for r in run0["results"]}
+    pct = results["IRI401"]
+    region = pct["locations"][0]["physicalLocation"]["region"]
+    # line 2, the "%" after "😀 see http://e.org/100" (code points)
+    assert (region["startLine"], region["startColumn"], region["endColumn"]) == (2, 23, 24)
+    assert rules[pct["ruleIndex"]]["id"] == "IRI401"
+    rep = pct["fixes"][0]["artifactChanges"][0]["replacements"][0]
+    assert rep["insertedContent"]["text"] == "%25"
+    assert rep["deletedRegion"]["startColumn"] == 23
+    assert results["IRI102"]["level"] == "error"
+
+
+def test_github_annotations_line_and_column(doc):
+    code, out, _ = run(["check", "--format", "github", str(doc)])
+    lines = out.splitlines()
+    pct = [l for l in lines if "IRI401" in l][0]
+    assert pct.startswith("::error file=%s,line=2,col=23,endLine=2,endColumn=24,title=IRI401 bad-percent-encoding::" % doc)
+    bidi = [l for l in lines if "IRI102" in l][0]
+    assert ",line=2,col=43,endLine=2,endColumn=52," in bidi
+    # "%" in messages is escaped as GitHub requires
+    assert "::'%25' is not followed" in pct
+
+
+def test_github_escapes_newlines_and_commas(tmp_path):
+    weird = tmp_path / "a,b:c.txt"
+    weird.write_text("http://e.org/100%\n", encoding="utf-8")
+    _, out, _ = run(["check", "--format", "github", str(weird)])
+    assert "file=%s" % str(weird).replace(",", "%2C").replace(":", "%3A") in out
+    assert out.count("\n") == 1
+
+
+def test_statistics(doc):
+    code, out, _ = run(["check", "--statistics", str(doc)])
+    stats = [l for l in out.splitlines() if "total" in l or l.strip()[:1].isdigit() and "IRI" in l]
+    assert any(l.split()[1] == "IRI401" and l.split()[0] == "1" for l in stats)
+    assert stats[-1].split() == [str(len([l for l in out.splitlines() if l.startswith(str(doc))])), "total"]
+
+
+class _Tty(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_progress_only_on_a_terminal(monkeypatch):
+    monkeypatch.delenv("TERM", raising=False)
+    plain = io.StringIO()
+    p = Progress(stream=plain)
+    p.step("a.md")
+    p.done()
+    assert plain.getvalue() == ""
+    tty = _Tty()
+    p = Progress(stream=tty)
+    p.step("docs/a.md")
+    p.done()
+    assert "[1 files] docs/a.md" in tty.getvalue()
+    assert tty.getvalue().endswith("\r\x1b[2K")
