@@ -408,6 +408,20 @@ def bidi_mixed_direction(ctx):
         yield ctx.report(c.start, c.end, message, [fix] if fix else [])
 
 
+def breaks_component_rules(text: str) -> bool:
+    """Whether ``bidi-mixed-direction`` or ``bidi-component-edge`` would
+    flag a (non-host) component whose decoded text is ``text``: the
+    guidelines' remedy is then to keep the component percent-encoded, so
+    ``percent-encoded-text`` must not offer to decode it."""
+    if not _has_strong_rtl(text):
+        return False
+    if _mixing(text) is not None:
+        return True
+    first, last = _effective_edges(text)
+    return first is None or last is None or bidi_class(text[first]) not in STRONG_RTL \
+        or bidi_class(text[last]) not in STRONG_RTL
+
+
 def _effective_edges(text: str) -> Tuple[Optional[int], Optional[int]]:
     """Indexes of the first and last characters that decide the direction
     at the edges of a component: bidi controls and boundary neutrals (ZWNJ,

@@ -5,6 +5,7 @@ import re
 
 from irilint.chars import UNRESERVED_ASCII, kept_encoded_in_iri
 from irilint.convert import _would_make_dot_segment, to_iri
+from irilint.scanners.text import _CJK_PROSE_STOP_RX, _CLOSERS, _TRAILING, _TRAILING_MARKS
 from irilint.unicode_security import describe
 
 from .registry import rule
@@ -13,6 +14,12 @@ _ESCAPE_RE = re.compile(r"%([0-9A-Fa-f]{2})")
 _LOWER_ESCAPE_RE = re.compile(r"%(?:[a-f][0-9A-Fa-f]|[0-9A-F][a-f])")
 _RUN_RE = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
 _DOUBLE_RE = re.compile(r"%25([0-9A-Fa-f]{2})")
+#: Unreserved characters the text scanner drops from the end of a link.
+_PROSE_TRAILING = frozenset("._~")
+#: Characters that end a link in prose or are dropped after it (the text
+#: scanner's trailing punctuation, closing brackets, CJK sentence stops).
+_PROSE_STOPS = frozenset(_TRAILING) | frozenset(_CLOSERS) | frozenset(_CLOSERS.values()) \
+    | frozenset(_CJK_PROSE_STOP_RX.pattern.strip("[]")) | frozenset(_TRAILING_MARKS)
 
 
 @rule(name="bad-percent-encoding", code="IRI401", family="percent-encoding", severity="error",
@@ -175,7 +182,9 @@ def percent_encoded_unreserved(ctx):
     ## Fix safety
     Safe, except where decoding creates a ``.`` or ``..`` segment: that
     segment would be removed on resolution while the encoded one is not, so
-    the fix is offered as unsafe there.
+    the fix is offered as unsafe there.  Unsafe too at the very end of the
+    reference, where a decoded ``.``, ``_`` or ``~`` reads as punctuation
+    after the link (scanners and autolinkers drop it).
 
     ## Reference
     RFC 3986 s2.3, s6.2.2.2, s5.2.4.
@@ -186,9 +195,14 @@ def percent_encoded_unreserved(ctx):
         if ch not in UNRESERVED_ASCII:
             continue
         dots = ch == "." and _would_make_dot_segment(value, m.start(), m.end(), ".")
+        # ". _ ~" at the very end would be read as the punctuation after a
+        # link in prose ("see http://e.org/a%2E" -> "http://e.org/a."):
+        # scanners and autolinkers would drop it, changing the link.
+        trailing = ch in _PROSE_TRAILING and all(c in _PROSE_TRAILING for c in value[m.end():])
         title = "Decode %s to %r" % (m.group(), ch)
-        fix = ctx.replace(title + (" (unsafe: creates a dot-segment)" if dots else ""),
-                          m.start(), m.end(), ch, not dots)
+        why = " (unsafe: creates a dot-segment)" if dots else (
+            " (unsafe: at the end it reads as punctuation after the link)" if trailing else "")
+        fix = ctx.replace(title + why, m.start(), m.end(), ch, not (dots or trailing))
         yield ctx.report(m.start(), m.end(), "%s encodes the unreserved character %r, which needs no encoding"
                          % (m.group(), ch), [fix])
 
@@ -229,7 +243,10 @@ def percent_encoded_text(ctx):
     ## What it does
     Flags runs of escapes that RFC 3987 s3.2 would decode to readable
     characters (``%D7%A9%D7%9C%D7%95%D7%9D`` is ``שלום``), and offers the
-    IRI form.
+    IRI form.  Left alone: runs that decode to punctuation that ends a link
+    in prose (``。``, ``）``, ``”``...), and runs in a component that,
+    decoded, mixes directions or has a weak edge (the bidi guidelines'
+    remedy is to keep such a component encoded).
 
     ## Why
     IRIs exist so that people read and write identifiers in their own
@@ -264,5 +281,25 @@ def percent_encoded_text(ctx):
             continue
         if any(ord(c) < 0x80 for c in text):
             continue  # mixes ASCII escapes: leave it to the other rules
+        if _keep_encoded_for_bidi(ctx, m.start(), m.end()):
+            continue
+        if any(c in _PROSE_STOPS for c in text):
+            # Decoded, CJK or typographic punctuation would end the link in
+            # prose (or be dropped as the sentence's): keep it encoded.
+            continue
         yield ctx.report(m.start(), m.end(), "%s is the percent-encoded text %r" % (run, text),
                          [ctx.replace("Convert to IRI: %r" % text, m.start(), m.end(), text, True)])
+
+
+def _keep_encoded_for_bidi(ctx, start: int, end: int) -> bool:
+    """Whether the run ``[start, end)`` lies in a component that, decoded,
+    mixes directions or has a weak edge: percent-encoding the whole
+    component is the bidi guidelines' remedy (the unsafe fix of
+    ``bidi-mixed-direction`` / ``bidi-component-edge``), so decoding it
+    again would undo that fix and make ``--fix --unsafe-fixes`` oscillate."""
+    from .bidi import breaks_component_rules
+
+    for c in ctx.components():
+        if c.kind != "host-label" and c.start < end and start < c.end and breaks_component_rules(c.text):
+            return True
+    return False

@@ -78,6 +78,11 @@ class Rule:
     def __hash__(self) -> int:
         return hash(self.code)
 
+    def __reduce__(self):
+        # Pickled (for --jobs) by name, so the other side gets the one
+        # registered instance, not a copy.
+        return (get_rule, (self.name,))
+
     def __repr__(self) -> str:
         return "<Rule %s %s>" % (self.code, self.name)
 

@@ -38,6 +38,10 @@ def add_subcommands(sub: Any) -> None:
                        help="use this config file instead of searching for one")
     check.add_argument("--quiet", "-q", action="store_true", help="print findings only, no summary")
     check.add_argument("--statistics", action="store_true", help="print a count of findings per rule")
+    check.add_argument("--jobs", "-j", type=int, default=0, metavar="N",
+                       help="worker processes (default: all cores; 1: no workers)")
+    check.add_argument("--no-cache", action="store_true",
+                       help="do not read or write the result cache (.irilint_cache/)")
     check.add_argument("--no-progress", action="store_true",
                        help="no progress bar (it only shows when stderr is a terminal)")
 
@@ -197,7 +201,10 @@ class FileOutcome:
     new_text: Optional[str] = None  # stdin --fix output
     diff: Optional[str] = None
     fail_level: str = "warning"
-    index: Any = None  # the LineIndex of the text the findings refer to
+    index: Any = None  # positions of the text the findings refer to
+    #: look-alike hosts of this file (for collisions across files)
+    hosts: Optional[Dict[str, Any]] = None
+    abspath: Optional[str] = None
 
 
 def _overrides(args: argparse.Namespace) -> Dict[str, Any]:
@@ -229,6 +236,11 @@ class _Checker:
         self.run_state: Dict[str, Any] = {}
         self.overrides = _overrides(args)
         self.validators = _validators()
+        self.cache = None
+        if not getattr(args, "no_cache", True) and not os.environ.get("IRILINT_NO_CACHE"):
+            from irilint.cache import Cache
+
+            self.cache = Cache(os.environ.get("IRILINT_CACHE_ROOT") or os.getcwd())
         self.explicit_config = None
         if args.config:
             vs, vsc = self.validators
@@ -241,12 +253,14 @@ class _Checker:
             return base.merged(self.overrides, validate_selector=vs, validate_scanner=vsc) if self.overrides else base
         return self.config.settings_for(path, self.overrides, validate_selector=vs, validate_scanner=vsc)
 
-    def check_document(self, path: str, text: str, settings: Any) -> Tuple[List[Any], Any]:
+    def check_document(self, path: str, text: str, settings: Any,
+                       run_state: Optional[Dict[str, Any]] = None) -> Tuple[List[Any], Any]:
         from irilint.lines import LineIndex
 
         index = LineIndex(text)
         result = self.engine.check_text(text, path=path, settings=settings,
-                                        run_state=self.run_state, index=index)
+                                        run_state=self.run_state if run_state is None else run_state,
+                                        index=index)
         for err in result.errors:
             print("irilint: internal error in %s: %s" % (path, err), file=sys.stderr)
         return result.findings, index
@@ -302,10 +316,52 @@ class _Checker:
                     text = new_text
             elif doc is None and args.fix:
                 out.new_text = text
-        findings, index = self.check_document(path, text, settings)
+        findings = None
+        key = None
+        cache = self.cache if doc is not None and not (args.fix or args.diff) else None
+        if cache is not None:
+            from irilint.cache import cache_key
+
+            key = cache_key(doc.digest, settings.fingerprint(), path)
+            hit = cache.get(key, path, len(text))
+            if hit is not None:
+                findings, out.hosts = hit
+        if findings is None:
+            # Each file gets a fresh run state: collisions across files are
+            # resolved afterwards, in file order (see _cross_file_collisions),
+            # so workers and the cache can check files independently.
+            run_state: Dict[str, Any] = {}
+            findings, _ = self.check_document(path, text, settings, run_state)
+            out.hosts = run_state.get(_HOSTS_KEY) or {}
+            if cache is not None and key is not None:
+                cache.put(key, findings, out.hosts)
+        from irilint.lines import LineIndex
+
+        index = LineIndex(text)
         out.reported = locate(path, findings, index)
-        out.index = index
+        out.index = _Positions(index, findings)
         return out
+
+
+_HOSTS_KEY = "lookalike.confusable-collision"
+
+
+class _Positions:
+    """The (line, column) of every offset the output needs, computed where
+    the text is, so only this small table travels back from a worker."""
+
+    def __init__(self, index: Any, findings: List[Any]) -> None:
+        table: Dict[int, Tuple[int, int]] = {}
+        for f in findings:
+            for fx in f.fixes:
+                for e in fx.edits:
+                    for off in (e.start, e.end):
+                        if off not in table:
+                            table[off] = index.position(off)
+        self.table = table
+
+    def position(self, offset: int, encoding: str = "utf-32") -> Tuple[int, int]:
+        return self.table[offset]
 
 
 def _display_path(p: str) -> str:
@@ -345,9 +401,10 @@ def cmd_check(args: argparse.Namespace) -> int:
             o = _check_stdin(checker, args)
             outcomes.append(o)
         else:
-            for item in _iter_targets(checker, paths):
+            for item in _run_files(checker, args, paths):
                 outcomes.append(item)
                 progress.step(item.path)
+            _cross_file_collisions(checker, outcomes)
     except config.ConfigError as exc:
         progress.done()
         print("irilint: error: %s" % exc, file=sys.stderr)
@@ -481,37 +538,143 @@ def _check_stdin(checker: _Checker, args: argparse.Namespace) -> FileOutcome:
     return checker.outcome(name, doc.text, settings, doc=None)
 
 
-def _iter_targets(checker: _Checker, paths: Sequence[str]):
+def _discover(checker: _Checker, paths: Sequence[str]):
+    """The files to check, in order: paths, or FileOutcomes for errors."""
     from irilint.discovery import DiscoveryError, iter_files
-    from irilint.fileio import DocumentError, read_document
 
     explicit = {os.path.abspath(p) for p in paths}
 
     def included(p: Any) -> bool:
-        # Explicitly named files are always checked; include/exclude apply
-        # to what a directory walk finds.
         if os.path.abspath(str(p)) in explicit:
             return True
         try:
             return checker.config.is_included(checker.settings(str(p)), p)
         except checker.config.ConfigError:
-            return True  # the error is reported when the file is checked
+            return True
 
     for item in iter_files(paths, is_included=included):
         if isinstance(item, DiscoveryError):
             yield FileOutcome(str(item.path), error=str(item))
-            continue
-        path = str(item)
-        shown = _display_path(path)
-        settings = checker.settings(path)
-        try:
-            doc = read_document(path, max_size=settings.max_file_size)
-        except DocumentError as exc:
-            if exc.kind == "binary":
-                continue  # binary files are skipped silently
-            if exc.kind == "too-large":
-                yield FileOutcome(shown, skipped=exc.reason and str(exc))
+        else:
+            yield str(item)
+
+
+def _check_path(checker: _Checker, path: str) -> Optional[FileOutcome]:
+    """Read, check (and fix) one file; None for a binary file (skipped)."""
+    from irilint.fileio import DocumentError, read_document
+
+    shown = _display_path(path)
+    settings = checker.settings(path)
+    try:
+        doc = read_document(path, max_size=settings.max_file_size)
+    except DocumentError as exc:
+        if exc.kind == "binary":
+            return None
+        if exc.kind == "too-large":
+            return FileOutcome(shown, skipped=str(exc))
+        return FileOutcome(shown, error=str(exc))
+    out = checker.outcome(shown, doc.text, settings, doc=doc)
+    out.abspath = path
+    return out
+
+
+_WORKER: Optional[_Checker] = None
+
+
+def _worker_init(args: argparse.Namespace) -> None:
+    global _WORKER
+    _WORKER = _Checker(args)
+
+
+def _worker_check(path: str) -> Optional[FileOutcome]:
+    assert _WORKER is not None
+    try:
+        return _check_path(_WORKER, path)
+    except Exception as exc:  # report, never lose the other files
+        return FileOutcome(_display_path(path), error="%s: internal error: %s: %s" % (
+            path, exc.__class__.__name__, exc))
+
+
+def _run_files(checker: _Checker, args: argparse.Namespace, paths: Sequence[str]):
+    """Outcomes in discovery order, from worker processes when --jobs > 1."""
+    items = list(_discover(checker, paths))
+    files = [i for i in items if isinstance(i, str)]
+    jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
+    jobs = min(jobs, len(files))
+    if jobs <= 1 or len(files) < 4:
+        results = (_check_path(checker, f) for f in files)
+    else:
+        import multiprocessing
+
+        ctx = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
+        pool = ctx.Pool(jobs, initializer=_worker_init, initargs=(args,))
+        # Ordered imap: the output is in the same order as with one process.
+        results = pool.imap(_worker_check, files, chunksize=max(1, min(16, len(files) // (jobs * 8) or 1)))
+    try:
+        it = iter(results)
+        for item in items:
+            if isinstance(item, FileOutcome):
+                yield item
                 continue
-            yield FileOutcome(shown, error=str(exc))
+            out = next(it)
+            if out is not None:
+                yield out
+    finally:
+        if jobs > 1 and len(files) >= 4:
+            pool.close()
+            pool.join()
+
+
+def _cross_file_collisions(checker: _Checker, outcomes: List[FileOutcome]) -> None:
+    """Look-alike hosts across files, in file order, exactly as one process
+    checking the files one after another would report them: a file whose
+    hosts collide with an earlier file's is checked again for
+    confusable-collision with the hosts of the files before it."""
+    try:
+        from irilint.rules.lookalike import _MAX_IDENTITIES
+    except ImportError:  # pragma: no cover
+        return
+    state: Dict[str, Dict[str, Any]] = {}
+    for o in outcomes:
+        hosts = o.hosts or {}
+        if not hosts or o.error or o.skipped:
             continue
-        yield checker.outcome(shown, doc.text, settings, doc=doc)
+        if _collides(hosts, state, o.path) and o.abspath:
+            _recheck_collisions(checker, o, state)
+        for skel, idents in hosts.items():
+            seen = state.setdefault(skel, {})
+            for ident, value in idents.items():
+                if ident not in seen and len(seen) < _MAX_IDENTITIES:
+                    seen[ident] = tuple(value)
+
+
+def _collides(hosts: Dict[str, Any], state: Dict[str, Any], path: str) -> bool:
+    for skel, idents in hosts.items():
+        prev = state.get(skel)
+        if not prev:
+            continue
+        for ident in idents:
+            for other, value in prev.items():
+                if other != ident and not (other.isascii() and ident.isascii()) and value[1] != path:
+                    return True
+    return False
+
+
+def _recheck_collisions(checker: _Checker, o: FileOutcome, state: Dict[str, Any]) -> None:
+    import copy
+
+    from irilint.fileio import DocumentError, read_document
+    from irilint.output import locate
+
+    settings = checker.settings(o.abspath)
+    try:
+        doc = read_document(o.abspath, max_size=settings.max_file_size)
+    except DocumentError:
+        return
+    only = settings.merged({"select": ["confusable-collision"], "ignore": []})
+    run_state = {_HOSTS_KEY: copy.deepcopy(state)}
+    findings, index = checker.check_document(o.path, doc.text, only, run_state)
+    kept = [r for r in o.reported if r.finding.rule.name != "confusable-collision"]
+    kept.extend(locate(o.path, [f for f in findings if f.rule.name == "confusable-collision"], index))
+    kept.sort(key=lambda r: r.finding.sort_key())
+    o.reported = kept

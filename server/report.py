@@ -903,6 +903,11 @@ footer{color:var(--muted);font-size:12px;padding:16px 32px;border-top:1px solid 
 _CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
 
 
+def _summary_html(s: str) -> str:
+    """A rule summary: ``literal`` (reST) or `literal` as code."""
+    return re.sub(r"``(.+?)``|`([^`]+)`", lambda m: "<code>%s</code>" % (m.group(1) or m.group(2)), _esc(s))
+
+
 def _plural(n: int, word: str, plural: Optional[str] = None) -> str:
     return "%d %s" % (n, word if n == 1 else (plural or word + "s"))
 
@@ -945,7 +950,7 @@ def render_html(data: ReportData, title: str = "irilint review report", max_card
     if data.rules:
         rows = "".join(
             '<tr><td><code class="code">%s</code></td><td>%s</td><td>%s</td><td class="num">%d</td>'
-            '<td>%s</td></tr>' % (_esc(t.code), _esc(t.name), _sev(t.severity), t.count, _esc(t.summary))
+            '<td>%s</td></tr>' % (_esc(t.code), _esc(t.name), _sev(t.severity), t.count, _summary_html(t.summary))
             for t in data.rules)
         parts.append('<table class="totals"><thead><tr><th>Code</th><th>Rule</th><th>Severity</th>'
                      '<th class="num">Count</th><th>Summary</th></tr></thead><tbody>%s</tbody></table>' % rows)
@@ -1109,7 +1114,7 @@ def _md_summary(data: ReportData) -> List[str]:
         for f in data.files[:MAX_MARKDOWN_FILE_ROWS]:
             if f.error or f.skipped:
                 out.append("| %s | %s |||||" % (md_code(f.path, True), md_text(
-                    ("error: " + f.error) if f.error else "skipped: %s" % f.skipped).replace("|", "\\|")))
+                    ("error: " + f.error) if f.error else "skipped: %s" % f.skipped)))
             else:
                 out.append("| %s | %s | %d |" % (md_code(f.path, True), " | ".join(
                     str(f.counts.get(s, 0) or "") for s in SEVERITIES), f.total))

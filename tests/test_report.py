@@ -462,3 +462,11 @@ def test_html_detail_is_capped(tmp_path, monkeypatch):
     assert "… 15 more findings in this file not shown" in page
     assert "… 20 more findings in this file not shown" in page
     assert '<td class="num">60</td>' in page  # the totals count everything
+
+
+def test_unreadable_paths_are_listed_and_exit_2(tree, tmp_path):
+    out = tmp_path / "r.html"
+    assert report.main(["docs", "no-such-dir", "-o", str(out)]) == 2
+    page = out.read_text(encoding="utf-8")
+    assert "no-such-dir" in page and "error: " in page
+    assert "IRI102" in page  # the rest of the report is there

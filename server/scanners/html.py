@@ -247,6 +247,16 @@ def _find_end_tag(text: str, name: str, pos: int) -> int:
 
 _END_TAG_RX: dict = {}
 
+# A start tag that may hold an IRI: an IRI attribute by name, a colon
+# (schemes, xmlns:*, rdf:*) or an "&" (an encoded colon).  Any other tag
+# (<p>, <div class="x">, <td>) is skipped without tokenizing it: most tags
+# of a document are like that, and tokenizing them was most of the time.
+_MAY_HOLD_IRI_RX = re.compile(
+    r"[:&]|(?i:\b(?:href|src|action|cite|data|poster|formaction|background|longdesc|usemap"
+    r"|manifest|codebase|icon|profile|itemid|lowsrc|dynsrc|classid|vocab|ping|archive"
+    r"|itemtype|srcset|imagesrcset|content)\b)")
+_PLAIN_TAG_NAME_RX = re.compile(r"[A-Za-z][A-Za-z0-9-]*")
+
 
 def scan_markup(text: str, xml: bool = False) -> List[Candidate]:
     """All candidates in an HTML (``xml=False``) or XML document."""
@@ -291,6 +301,13 @@ def scan_markup(text: str, xml: bool = False) -> List[Candidate]:
                 out.extend(_text_candidates(text, text_start, lt, xml, True))
             pos = text_start = close + 1
             continue
+        if not xml:
+            skip = _plain_tag_end(text, lt)
+            if skip > 0:
+                if lt > text_start:
+                    out.extend(_text_candidates(text, text_start, lt, xml, True))
+                pos = text_start = skip
+                continue
         tag, scanned = parse_start_tag(text, lt, n, xml)
         if tag is None:
             if scanned >= n:
@@ -310,6 +327,29 @@ def scan_markup(text: str, xml: bool = False) -> List[Candidate]:
             pos = text_start = body_end
     out.extend(_text_candidates(text, text_start, n, xml, True))
     return finalize(out)
+
+
+def _plain_tag_end(text: str, lt: int) -> int:
+    """End of the start tag at ``lt`` when it surely holds no IRI, else 0.
+
+    Sure means: its quotes are balanced before the first ">" (so that ">"
+    ends it), it is not a raw-text element, and nothing in it may start an
+    IRI.  Anything else goes through the full tokenizer.
+    """
+    m = _PLAIN_TAG_NAME_RX.match(text, lt + 1)
+    if m is None:
+        return 0
+    gt = text.find(">", m.end())
+    if gt < 0 or gt - lt > 4096:
+        return 0
+    name = m.group().lower()
+    if name in _RAW_TEXT_ELEMENTS or name == "meta":
+        return 0
+    if text.count('"', lt, gt) % 2 or text.count("'", lt, gt) % 2:
+        return 0
+    if _MAY_HOLD_IRI_RX.search(text, m.end(), gt):
+        return 0
+    return gt + 1
 
 
 class HtmlScanner(Scanner):

@@ -48,6 +48,11 @@ TRICKY = list(
     "xn--", "XN--", "xn--zz", "xn--80ak6aa92e", "%", "%2", "%zz", "%25", "%E2%80%AE",
     "%C0%AF", "%FF", "%2E%2E", "irilint: ignore", "irilint: ignore-file[IRI1]",
     "http://", "https://", "://", "mailto:", "urn:", "data:",
+    # prose punctuation, written and percent-encoded: it ends links in text
+    "\u3002", "\u3001", "\uff08", "\uff09", "\u300c", "\u201d", "\u2026", "\u00bb",
+    "%E3%80%82", "%EF%BC%88", "%EF%BC%89", "%E2%80%9D", "%C2%BB", "%2E", "%7E", "%5F", "%29",
+    # right-to-left text, written and percent-encoded
+    "\u05e9", "\u0645", "\u0661", "%D7%A9", "%D9%85", "%D9%A1",
 ]
 
 
@@ -241,8 +246,7 @@ def embedded(draw, fmt: str, iri_strategy=None):
             pieces.append(pre + form % iri + post)
         elif fmt == "python":
             form = draw(st.sampled_from(["u = %r\n", "# %s\n", 'x = """%s"""\n', "s = f'{a}%s'\n", "b = rb'%s'\n"]))
-            val = iri if "%r" not in form else iri
-            pieces.append(form % val)
+            pieces.append(form % iri)
         elif fmt in ("c", "shellscript"):
             form = draw(st.sampled_from(['s = "%s";\n', "// %s\n", "/* %s */\n", "echo '%s'\n", "# %s\n"]))
             pieces.append(form % iri)

@@ -237,3 +237,262 @@ def expected_findings(text: str, path: Optional[str] = None, language_id: Option
 
     return Engine().check_text(text, path=path, language_id=language_id, settings=settings,
                                scanner=scanner_for(path=path, language_id=language_id)).findings
+
+
+# -- a raw JSON-RPC client over the server's stdio ------------------------
+#
+# pytest-lsp's client only sends well-formed messages; the stress tests need
+# to send garbage too, so this one writes bytes.  It reads the server's
+# stdout with Content-Length framing in a background task, answers nothing
+# on its own (initialize it with capabilities that make the server ask
+# nothing: no ``workspace.configuration``), and drains stderr so that a
+# chatty server never blocks on a full pipe.
+
+import json as _json
+import os as _os
+
+
+def frame(message: Any) -> bytes:
+    """A message (dict, or already-encoded body bytes/str) with its header."""
+    if isinstance(message, (bytes, bytearray)):
+        body = bytes(message)
+    elif isinstance(message, str):
+        body = message.encode("utf-8")
+    else:
+        body = _json.dumps(message).encode("utf-8")
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
+def rss_kib(pid: int) -> Optional[int]:
+    """The resident set size of a process (KiB), from /proc; None when
+    /proc is not there (not Linux) or the process is gone."""
+    try:
+        with open("/proc/%d/status" % pid) as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+    except OSError:
+        return None
+    return None
+
+
+class RawServer:
+    """The language server as a subprocess, spoken to in raw bytes."""
+
+    def __init__(self, command: Sequence[str] = tuple(SERVER_COMMAND),
+                 env: Optional[Dict[str, str]] = None) -> None:
+        self.command = list(command)
+        self.env = env
+        self.proc: Optional[asyncio.subprocess.Process] = None
+        #: every message read from the server, in order
+        self.messages: List[Dict[str, Any]] = []
+        #: bytes on stdout that were not a well-framed JSON message
+        self.junk: List[bytes] = []
+        self.stderr = bytearray()
+        self._next_id = 0
+        self._tasks: List[asyncio.Task] = []
+        self._arrived = asyncio.Event()
+
+    # -- process ---------------------------------------------------------
+    async def start(self) -> "RawServer":
+        env = dict(_os.environ)
+        env.update(self.env or {})
+        self.proc = await asyncio.create_subprocess_exec(
+            *self.command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE, env=env, limit=2 ** 26)
+        self._tasks = [asyncio.ensure_future(self._read_stdout()),
+                       asyncio.ensure_future(self._read_stderr())]
+        return self
+
+    @property
+    def pid(self) -> int:
+        assert self.proc is not None
+        return self.proc.pid
+
+    @property
+    def returncode(self) -> Optional[int]:
+        return self.proc.returncode if self.proc is not None else None
+
+    def rss_kib(self) -> Optional[int]:
+        return rss_kib(self.pid)
+
+    async def wait_exit(self, timeout: float = TIMEOUT) -> int:
+        assert self.proc is not None
+        try:
+            return await asyncio.wait_for(self.proc.wait(), timeout)
+        except asyncio.TimeoutError:
+            raise AssertionError("the server did not exit within %ss" % timeout) from None
+
+    async def close_stdin(self) -> None:
+        assert self.proc is not None and self.proc.stdin is not None
+        if not self.proc.stdin.is_closing():
+            self.proc.stdin.close()
+        try:
+            await asyncio.wait_for(self.proc.stdin.wait_closed(), TIMEOUT)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
+    async def stop(self) -> None:
+        """Kill the process if it is still there; end the reader tasks."""
+        if self.proc is not None and self.proc.returncode is None:
+            self.proc.kill()
+            await asyncio.wait_for(self.proc.wait(), TIMEOUT)
+        for task in self._tasks:
+            try:
+                await asyncio.wait_for(task, TIMEOUT)
+            except Exception:
+                task.cancel()
+
+    # -- reading ---------------------------------------------------------
+    async def _read_stdout(self) -> None:
+        assert self.proc is not None and self.proc.stdout is not None
+        out = self.proc.stdout
+        while True:
+            length: Optional[int] = None
+            while True:  # headers
+                line = await out.readline()
+                if not line:
+                    return
+                if line in (b"\r\n", b"\n"):
+                    break
+                name, _, value = line.decode("ascii", "replace").partition(":")
+                if name.strip().lower() == "content-length":
+                    try:
+                        length = int(value.strip())
+                    except ValueError:
+                        self.junk.append(line)
+                elif not _:
+                    self.junk.append(line)
+            if length is None:
+                continue
+            try:
+                body = await out.readexactly(length)
+            except asyncio.IncompleteReadError as exc:
+                self.junk.append(exc.partial)
+                return
+            try:
+                self.messages.append(_json.loads(body))
+            except ValueError:
+                self.junk.append(body)
+            self._arrived.set()
+
+    async def _read_stderr(self) -> None:
+        assert self.proc is not None and self.proc.stderr is not None
+        while True:
+            chunk = await self.proc.stderr.read(65536)
+            if not chunk:
+                return
+            self.stderr.extend(chunk)
+
+    def stderr_text(self) -> str:
+        return self.stderr.decode("utf-8", "replace")
+
+    # -- writing ---------------------------------------------------------
+    async def write(self, data: bytes) -> None:
+        assert self.proc is not None and self.proc.stdin is not None
+        self.proc.stdin.write(data)
+        await asyncio.wait_for(self.proc.stdin.drain(), TIMEOUT * 6)
+
+    async def send(self, message: Any) -> None:
+        await self.write(frame(message))
+
+    def new_id(self) -> int:
+        self._next_id += 1
+        return self._next_id
+
+    async def notify(self, method: str, params: Any = None) -> None:
+        message: Dict[str, Any] = {"jsonrpc": "2.0", "method": method}
+        if params is not None:
+            message["params"] = params
+        await self.send(message)
+
+    async def send_request(self, method: str, params: Any = None,
+                           msg_id: Any = None) -> Any:
+        msg_id = self.new_id() if msg_id is None else msg_id
+        message: Dict[str, Any] = {"jsonrpc": "2.0", "id": msg_id, "method": method}
+        if params is not None:
+            message["params"] = params
+        await self.send(message)
+        return msg_id
+
+    async def wait_message(self, match: Callable[[Dict[str, Any]], Any],
+                           timeout: float = TIMEOUT, what: str = "a message",
+                           start: int = 0) -> Dict[str, Any]:
+        """The first message (from index ``start``) that ``match`` accepts."""
+        async def poll() -> Dict[str, Any]:
+            seen = start
+            while True:
+                for m in self.messages[seen:]:
+                    if match(m):
+                        return m
+                seen = max(seen, len(self.messages))
+                self._arrived.clear()
+                if self.returncode is not None and self._tasks and self._tasks[0].done():
+                    raise AssertionError("the server exited (%s) before %s; stderr:\n%s"
+                                         % (self.returncode, what, self.stderr_text()[-4000:]))
+                try:
+                    await asyncio.wait_for(self._arrived.wait(), 0.5)
+                except asyncio.TimeoutError:
+                    pass
+
+        try:
+            return await asyncio.wait_for(poll(), timeout)
+        except asyncio.TimeoutError:
+            raise AssertionError("timed out (%ss) waiting for %s; stderr tail:\n%s"
+                                 % (timeout, what, self.stderr_text()[-4000:])) from None
+
+    async def response(self, msg_id: Any, timeout: float = TIMEOUT) -> Dict[str, Any]:
+        return await self.wait_message(
+            lambda m: m.get("id") == msg_id and "method" not in m and ("result" in m or "error" in m),
+            timeout, "the response to request %r" % (msg_id,))
+
+    async def call(self, method: str, params: Any = None, timeout: float = TIMEOUT) -> Dict[str, Any]:
+        """Send a request and wait for its response (the whole message)."""
+        return await self.response(await self.send_request(method, params), timeout)
+
+    # -- LSP conveniences --------------------------------------------------
+    async def initialize(self, options: Optional[Dict[str, Any]] = None,
+                         capabilities: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
+        init = {"debounce": 0}
+        init.update(options or {})
+        reply = await self.call("initialize", {
+            "processId": _os.getpid(), "rootUri": None,
+            "capabilities": capabilities if capabilities is not None else {},
+            "initializationOptions": init})
+        assert "result" in reply, reply
+        await self.notify("initialized", {})
+        return reply["result"]
+
+    async def open(self, uri: str, text: str, version: int = 1, language_id: str = "plaintext") -> None:
+        await self.notify("textDocument/didOpen", {"textDocument": {
+            "uri": uri, "languageId": language_id, "version": version, "text": text}})
+
+    async def change(self, uri: str, version: int, changes: List[Dict[str, Any]]) -> None:
+        await self.notify("textDocument/didChange", {
+            "textDocument": {"uri": uri, "version": version}, "contentChanges": changes})
+
+    async def hover(self, uri: str, line: int, character: int, timeout: float = TIMEOUT) -> Dict[str, Any]:
+        return await self.call("textDocument/hover", {
+            "textDocument": {"uri": uri}, "position": {"line": line, "character": character}},
+            timeout)
+
+    def published(self, uri: str) -> List[Dict[str, Any]]:
+        return [m["params"] for m in self.messages
+                if m.get("method") == "textDocument/publishDiagnostics"
+                and m.get("params", {}).get("uri") == uri]
+
+    async def diagnostics(self, uri: str, version: Optional[int] = None,
+                          timeout: float = TIMEOUT) -> Dict[str, Any]:
+        """The first publishDiagnostics params for ``uri`` (and ``version``)."""
+        message = await self.wait_message(
+            lambda m: m.get("method") == "textDocument/publishDiagnostics"
+            and m["params"].get("uri") == uri
+            and (version is None or m["params"].get("version") == version),
+            timeout, "diagnostics of %s v%s" % (uri, version))
+        return message["params"]
+
+    async def shutdown_and_exit(self, timeout: float = TIMEOUT) -> int:
+        reply = await self.call("shutdown", None, timeout)
+        assert "error" not in reply, reply
+        await self.notify("exit")
+        return await self.wait_exit(timeout)
