@@ -9,7 +9,7 @@ Japanese, Chinese, Korean, Russian, Greek and Hindi.  It is never
 committed: this script rebuilds it, and records what it used (package names
 and versions, file counts and bytes) in ``MANIFEST.json``.
 
-    python bench/build_corpus.py                 # into bench/corpus (~350 MB)
+    python bench/build_corpus.py                 # into bench/corpus (~400 MB)
     python bench/build_corpus.py --out DIR --small   # ~40 MB, for a quick look
 
 Debian packages are fetched with ``apt-get download`` (no root needed for
@@ -26,6 +26,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tarfile
 import tempfile
 import zipfile
 from pathlib import Path
@@ -38,8 +39,18 @@ DEBIAN_FULL = DEBIAN_SMALL + [
     "manpages-pl", "debian-reference-de", "debian-reference-fr", "debian-reference-es",
     "debian-reference-it", "debian-reference-pt", "debian-reference-zh-tw",
     "debian-handbook", "maint-guide-ja", "harden-doc", "python3-django",
+    # more translated man pages (Latin, Cyrillic, Greek and Vietnamese scripts)
+    "manpages-es", "manpages-it", "manpages-nl", "manpages-pt-br", "manpages-fi",
+    "manpages-hu", "manpages-cs", "manpages-da", "manpages-mk", "manpages-sr",
+    "manpages-sv", "manpages-vi", "manpages-ro", "manpages-nb", "manpages-el",
+    "manpages-tr", "manpages-id",
+    # large HTML/text manuals
+    "python3.11-doc", "sphinx-doc", "git-doc", "debian-reference-en", "debian-faq",
+    "developers-reference", "maint-guide", "maint-guide-es", "maint-guide-fr", "maint-guide-it",
 ]
-PYPI = ["Django==5.2.*", "Sphinx==8.*"]
+PYPI = ["Django==5.2.*", "Sphinx==8.*",
+        # gettext catalogs (.po) in many languages
+        "wagtail==8.*", "django-allauth==65.*", "weblate-language-data"]
 
 # What counts as documentation text in an unpacked package.
 DOC_SUFFIXES = {".html", ".htm", ".xhtml", ".txt", ".rst", ".md", ".po", ".json", ".xml", ".svg", ".js", ".py"}
@@ -112,11 +123,21 @@ def main() -> int:
         if not args.small:
             wheels = tmp_p / "wheels"
             run([sys.executable, "-m", "pip", "download", "--no-deps", "-d", str(wheels)] + PYPI)
-            for whl in sorted(wheels.glob("*.whl")):
-                name, version = whl.name.split("-")[:2]
+            # wheels, and source archives for projects that publish no wheel
+            for whl in sorted(list(wheels.glob("*.whl")) + list(wheels.glob("*.tar.gz"))):
+                base = whl.name[:-len(".tar.gz")] if whl.name.endswith(".tar.gz") else whl.name
+                name, version = base.split("-")[:2]
+                name = name.lower().replace("_", "-")
                 unpack = tmp_p / ("w-" + name)
-                with zipfile.ZipFile(whl) as z:
-                    z.extractall(unpack)
+                if whl.name.endswith(".whl"):
+                    with zipfile.ZipFile(whl) as z:
+                        z.extractall(unpack)
+                else:
+                    with tarfile.open(whl) as t:
+                        if hasattr(tarfile, "data_filter"):
+                            t.extractall(unpack, filter="data")
+                        else:
+                            t.extractall(unpack)
                 before = stats["bytes"]
                 collect(unpack, out / "pypi" / name, stats)
                 manifest["pypi"][name] = {"version": version, "bytes": stats["bytes"] - before}

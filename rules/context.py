@@ -193,6 +193,29 @@ class DocumentInfo:
     run_state: Dict[str, Any] = field(default_factory=dict)
 
 
+#: Contexts of references found by the prose rules of the text scanner,
+#: which end a link at whitespace and drop trailing punctuation.
+_PROSE_CONTEXTS = frozenset(("bare", "string", "comment"))
+
+
+def _prose_stop(value: str, edits: Sequence[Tuple[int, int, str]]) -> Optional[str]:
+    """The character that would end the link in prose after ``edits`` (in
+    value offsets), or None.  Looks only at the edits' new text and at the
+    new last character, so it costs nothing on long references."""
+    from irilint.scanners.text import prose_stop_char, trailing_char
+
+    n = len(value)
+    for s, e, t in edits:
+        for ch in t:
+            if prose_stop_char(ch):
+                return ch
+        if e == n:
+            last = t[-1:] or value[s - 1:s]
+            if last and trailing_char(last):
+                return last
+    return None
+
+
 class RefContext:
     """One reference as a rule sees it."""
 
@@ -235,6 +258,16 @@ class RefContext:
         return Edit(s, e, self._escape_for_source(new_text))
 
     def fix(self, title: str, edits: Iterable[Tuple[int, int, str]], safe: bool) -> Fix:
+        edits = list(edits)
+        if safe and self.candidate.context in _PROSE_CONTEXTS:
+            stop = _prose_stop(self.value, edits)
+            if stop is not None:
+                # Found in prose, the reference ends where the sentence's
+                # punctuation starts: a fix that puts such a character at
+                # its end (or a stop inside it) changes the link readers,
+                # scanners and autolinkers see.
+                safe = False
+                title += " (unsafe: in running text the link would end at %r)" % stop
         return Fix(title, tuple(self.edit(s, e, t) for s, e, t in edits), safe)
 
     def replace(self, title: str, start: int, end: int, new_text: str, safe: bool) -> Fix:

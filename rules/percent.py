@@ -5,7 +5,6 @@ import re
 
 from irilint.chars import UNRESERVED_ASCII, kept_encoded_in_iri
 from irilint.convert import _would_make_dot_segment, to_iri
-from irilint.scanners.text import _CJK_PROSE_STOP_RX, _CLOSERS, _TRAILING, _TRAILING_MARKS
 from irilint.unicode_security import describe
 
 from .registry import rule
@@ -14,12 +13,6 @@ _ESCAPE_RE = re.compile(r"%([0-9A-Fa-f]{2})")
 _LOWER_ESCAPE_RE = re.compile(r"%(?:[a-f][0-9A-Fa-f]|[0-9A-F][a-f])")
 _RUN_RE = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
 _DOUBLE_RE = re.compile(r"%25([0-9A-Fa-f]{2})")
-#: Unreserved characters the text scanner drops from the end of a link.
-_PROSE_TRAILING = frozenset("._~")
-#: Characters that end a link in prose or are dropped after it (the text
-#: scanner's trailing punctuation, closing brackets, CJK sentence stops).
-_PROSE_STOPS = frozenset(_TRAILING) | frozenset(_CLOSERS) | frozenset(_CLOSERS.values()) \
-    | frozenset(_CJK_PROSE_STOP_RX.pattern.strip("[]")) | frozenset(_TRAILING_MARKS)
 
 
 @rule(name="bad-percent-encoding", code="IRI401", family="percent-encoding", severity="error",
@@ -182,9 +175,9 @@ def percent_encoded_unreserved(ctx):
     ## Fix safety
     Safe, except where decoding creates a ``.`` or ``..`` segment: that
     segment would be removed on resolution while the encoded one is not, so
-    the fix is offered as unsafe there.  Unsafe too at the very end of the
-    reference, where a decoded ``.``, ``_`` or ``~`` reads as punctuation
-    after the link (scanners and autolinkers drop it).
+    the fix is offered as unsafe there.  Unsafe too at the very end of a
+    reference in running text, where a decoded ``.``, ``_`` or ``~`` reads
+    as punctuation after the link (scanners and autolinkers drop it).
 
     ## Reference
     RFC 3986 s2.3, s6.2.2.2, s5.2.4.
@@ -195,14 +188,9 @@ def percent_encoded_unreserved(ctx):
         if ch not in UNRESERVED_ASCII:
             continue
         dots = ch == "." and _would_make_dot_segment(value, m.start(), m.end(), ".")
-        # ". _ ~" at the very end would be read as the punctuation after a
-        # link in prose ("see http://e.org/a%2E" -> "http://e.org/a."):
-        # scanners and autolinkers would drop it, changing the link.
-        trailing = ch in _PROSE_TRAILING and all(c in _PROSE_TRAILING for c in value[m.end():])
         title = "Decode %s to %r" % (m.group(), ch)
-        why = " (unsafe: creates a dot-segment)" if dots else (
-            " (unsafe: at the end it reads as punctuation after the link)" if trailing else "")
-        fix = ctx.replace(title + why, m.start(), m.end(), ch, not (dots or trailing))
+        fix = ctx.replace(title + (" (unsafe: creates a dot-segment)" if dots else ""),
+                          m.start(), m.end(), ch, not dots)
         yield ctx.report(m.start(), m.end(), "%s encodes the unreserved character %r, which needs no encoding"
                          % (m.group(), ch), [fix])
 
@@ -243,10 +231,10 @@ def percent_encoded_text(ctx):
     ## What it does
     Flags runs of escapes that RFC 3987 s3.2 would decode to readable
     characters (``%D7%A9%D7%9C%D7%95%D7%9D`` is ``שלום``), and offers the
-    IRI form.  Left alone: runs that decode to punctuation that ends a link
-    in prose (``。``, ``）``, ``”``...), and runs in a component that,
-    decoded, mixes directions or has a weak edge (the bidi guidelines'
-    remedy is to keep such a component encoded).
+    IRI form.  Left alone: runs that decode to a delimiter look-alike or a
+    compatibility character (their rules offer to encode them), and runs in
+    a component that, decoded, mixes directions or has a weak edge (the
+    bidi guidelines' remedy is to keep such a component encoded).
 
     ## Why
     IRIs exist so that people read and write identifiers in their own
@@ -283,10 +271,8 @@ def percent_encoded_text(ctx):
             continue  # mixes ASCII escapes: leave it to the other rules
         if _keep_encoded_for_bidi(ctx, m.start(), m.end()):
             continue
-        if any(c in _PROSE_STOPS for c in text):
-            # Decoded, CJK or typographic punctuation would end the link in
-            # prose (or be dropped as the sentence's): keep it encoded.
-            continue
+        if any(_shown_as_something_else(c) for c in text):
+            continue  # look-alikes stay encoded: their rules encode them
         yield ctx.report(m.start(), m.end(), "%s is the percent-encoded text %r" % (run, text),
                          [ctx.replace("Convert to IRI: %r" % text, m.start(), m.end(), text, True)])
 
@@ -303,3 +289,16 @@ def _keep_encoded_for_bidi(ctx, start: int, end: int) -> bool:
         if c.kind != "host-label" and c.start < end and start < c.end and breaks_component_rules(c.text):
             return True
     return False
+
+
+def _shown_as_something_else(ch: str) -> bool:
+    """A delimiter look-alike or a compatibility character (full-width forms
+    included): ``delimiter-lookalike``, ``fullwidth-form`` and
+    ``compatibility-character`` offer to percent-encode it, so decoding it
+    would undo their fixes."""
+    import unicodedata
+
+    from .lookalike import delimiter_imitated
+
+    return unicodedata.normalize("NFKC", ch) != unicodedata.normalize("NFC", ch) \
+        or delimiter_imitated(ch) is not None

@@ -71,16 +71,19 @@ class Cache:
     def _path(self, key: str) -> str:
         return os.path.join(self.dir, key[:2], key + ".json")
 
-    def get(self, key: str, path: Optional[str], text_length: int) -> Optional[Tuple[List[Finding], Dict[str, Any]]]:
-        """Findings and look-alike host state of a cached check, or None."""
+    def get(self, key: str, path: Optional[str], text_length: int = 1 << 62) -> Optional[Tuple[List[Finding], Dict[str, Any], Any]]:
+        """Findings, look-alike host state and located positions of a
+        cached check, or None."""
         try:
             with open(self._path(key), "rb") as fh:
                 raw = fh.read(64 * 1024 * 1024)
-            entry = json.loads(raw.decode("utf-8"))
-            payload = entry["payload"]
-            digest = hashlib.sha256(json.dumps(payload, sort_keys=True, ensure_ascii=False).encode("utf-8")).hexdigest()
-            if entry.get("checksum") != digest or entry.get("key") != key:
+            # Line 1: the header; the rest: the payload, whose bytes the
+            # header's checksum covers.
+            head, _, body = raw.partition(b"\n")
+            header = json.loads(head.decode("utf-8"))
+            if header.get("checksum") != hashlib.sha256(body).hexdigest() or header.get("key") != key:
                 raise ValueError("checksum")
+            payload = json.loads(body.decode("utf-8"))
             findings = [_finding_from_json(d, path) for d in payload["findings"]]
             for f in findings:
                 if f.end > text_length or f.start > f.end:
@@ -88,16 +91,26 @@ class Cache:
             state = payload["hosts"]
             if not isinstance(state, dict):
                 raise ValueError("bad state")
-        except (OSError, ValueError, KeyError, TypeError, UnicodeError, AttributeError):
+            located = payload["located"]
+            if not isinstance(located, list) or len(located) != len(findings):
+                raise ValueError("bad positions")
+            for row in located:
+                if len(row) != 5 or not all(isinstance(x, int) and x >= 1 for x in row[:4]) \
+                        or not isinstance(row[4], str):
+                    raise ValueError("bad position")
+            edits = {int(k): (int(v[0]), int(v[1])) for k, v in payload["edits"].items()}
+        except (OSError, ValueError, KeyError, TypeError, UnicodeError, AttributeError, IndexError):
             self.misses += 1
             return None
         self.hits += 1
-        return findings, state
+        return findings, state, (located, edits)
 
-    def put(self, key: str, findings: List[Finding], hosts_state: Dict[str, Any]) -> None:
-        payload = {"findings": [_finding_to_json(f) for f in findings], "hosts": hosts_state}
-        text = json.dumps(payload, sort_keys=True, ensure_ascii=False)
-        entry = {"key": key, "checksum": hashlib.sha256(text.encode("utf-8")).hexdigest(), "payload": payload}
+    def put(self, key: str, findings: List[Finding], hosts_state: Dict[str, Any],
+            located: List[List[Any]], edits: Dict[int, Tuple[int, int]]) -> None:
+        payload = {"findings": [_finding_to_json(f) for f in findings], "hosts": hosts_state,
+                   "located": located, "edits": {str(k): list(v) for k, v in edits.items()}}
+        body = json.dumps(payload, ensure_ascii=False).encode("utf-8")
+        head = json.dumps({"key": key, "checksum": hashlib.sha256(body).hexdigest()}).encode("utf-8")
         target = self._path(key)
         try:
             os.makedirs(os.path.dirname(target), exist_ok=True)
@@ -107,8 +120,8 @@ class Cache:
                     fh.write("Signature: 8a477f597d28d172789f06886806bc55\n# irilint's result cache\n")
             fd, tmp = tempfile.mkstemp(dir=os.path.dirname(target), prefix=".tmp-")
             try:
-                with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                    json.dump(entry, fh, ensure_ascii=False)
+                with os.fdopen(fd, "wb") as fh:
+                    fh.write(head + b"\n" + body)
                 os.replace(tmp, target)
             except BaseException:
                 try:
@@ -118,3 +131,50 @@ class Cache:
                 raise
         except OSError:
             pass  # a read-only tree still gets checked, just not cached
+
+
+class StatIndex:
+    """File stamps -> content digests, so an unchanged file is not even
+    read again.  A stamp is (size, mtime_ns, ctime_ns, inode): any write to
+    a file changes its ctime, which no tool can set back, so a stale digest
+    is never used.  Read by everyone, written once per run by the parent."""
+
+    def __init__(self, cache: Cache) -> None:
+        self.path = os.path.join(cache.dir, "stat-index.json")
+        self.entries: Dict[str, List[Any]] = {}
+        self.changed = False
+        try:
+            with open(self.path, "rb") as fh:
+                data = json.loads(fh.read().decode("utf-8"))
+            if isinstance(data, dict):
+                self.entries = data
+        except (OSError, ValueError, UnicodeError):
+            self.entries = {}
+
+    @staticmethod
+    def stamp(st: os.stat_result) -> List[int]:
+        return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
+
+    def digest(self, path: str, st: os.stat_result) -> Optional[str]:
+        e = self.entries.get(path)
+        if isinstance(e, list) and len(e) == 2 and e[0] == self.stamp(st) and isinstance(e[1], str):
+            return e[1]
+        return None
+
+    def record(self, path: str, stamp: List[int], digest: str) -> None:
+        old = self.entries.get(path)
+        if old != [stamp, digest]:
+            self.entries[path] = [stamp, digest]
+            self.changed = True
+
+    def save(self) -> None:
+        if not self.changed:
+            return
+        try:
+            os.makedirs(os.path.dirname(self.path), exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=os.path.dirname(self.path), prefix=".tmp-")
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                json.dump(self.entries, fh)
+            os.replace(tmp, self.path)
+        except OSError:
+            pass

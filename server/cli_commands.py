@@ -205,6 +205,8 @@ class FileOutcome:
     #: look-alike hosts of this file (for collisions across files)
     hosts: Optional[Dict[str, Any]] = None
     abspath: Optional[str] = None
+    #: (stat stamp, content digest) for the cache's stat index
+    stamp: Optional[Tuple[Any, str]] = None
 
 
 def _overrides(args: argparse.Namespace) -> Dict[str, Any]:
@@ -236,17 +238,49 @@ class _Checker:
         self.run_state: Dict[str, Any] = {}
         self.overrides = _overrides(args)
         self.validators = _validators()
+        self._by_folder: Dict[str, Any] = {}
+        self._fingerprints: Dict[int, Any] = {}
+        self._default_excluded = {p for p in config.DEFAULT_EXCLUDE if "/" not in p and "*" not in p}
         self.cache = None
         if not getattr(args, "no_cache", True) and not os.environ.get("IRILINT_NO_CACHE"):
-            from irilint.cache import Cache
+            from irilint.cache import Cache, StatIndex
 
             self.cache = Cache(os.environ.get("IRILINT_CACHE_ROOT") or os.getcwd())
+            self.stat_index = StatIndex(self.cache)
         self.explicit_config = None
         if args.config:
             vs, vsc = self.validators
             self.explicit_config = config.load_config_file(args.config, validate_selector=vs, validate_scanner=vsc)
 
     def settings(self, path: str) -> Any:
+        # Settings depend on the folder (the nearest config file), so one
+        # lookup serves every file of a folder.
+        folder = os.path.dirname(os.path.abspath(path))
+        hit = self._by_folder.get(folder)
+        if hit is None:
+            hit = self._by_folder[folder] = self._settings(path)
+        return hit
+
+    def fingerprint(self, settings: Any) -> str:
+        fp = self._fingerprints.get(id(settings))
+        if fp is None or fp[0] is not settings:
+            fp = self._fingerprints[id(settings)] = (settings, settings.fingerprint())
+        return fp[1]
+
+    def included(self, path: str) -> bool:
+        settings = self.settings(path)
+        cfg = self.config
+        if not settings.include and not settings.extend_exclude and settings.exclude == cfg.DEFAULT_EXCLUDE:
+            # The defaults only name folders: a set test on the path's parts
+            # answers as the glob matching would, without it.
+            root = str(settings.root) if settings.root is not None else os.getcwd()
+            rel = os.path.relpath(os.path.abspath(path), root)
+            if rel.startswith(".."):
+                return cfg.is_included(settings, path)
+            return not (set(rel.split(os.sep)) & self._default_excluded)
+        return cfg.is_included(settings, path)
+
+    def _settings(self, path: str) -> Any:
         vs, vsc = self.validators
         if self.explicit_config is not None:
             base = self.explicit_config
@@ -316,30 +350,63 @@ class _Checker:
                     text = new_text
             elif doc is None and args.fix:
                 out.new_text = text
-        findings = None
-        key = None
-        cache = self.cache if doc is not None and not (args.fix or args.diff) else None
-        if cache is not None:
-            from irilint.cache import cache_key
-
-            key = cache_key(doc.digest, settings.fingerprint(), path)
-            hit = cache.get(key, path, len(text))
-            if hit is not None:
-                findings, out.hosts = hit
-        if findings is None:
-            # Each file gets a fresh run state: collisions across files are
-            # resolved afterwards, in file order (see _cross_file_collisions),
-            # so workers and the cache can check files independently.
-            run_state: Dict[str, Any] = {}
-            findings, _ = self.check_document(path, text, settings, run_state)
-            out.hosts = run_state.get(_HOSTS_KEY) or {}
-            if cache is not None and key is not None:
-                cache.put(key, findings, out.hosts)
-        from irilint.lines import LineIndex
-
-        index = LineIndex(text)
+        # Each file gets a fresh run state: collisions across files are
+        # resolved afterwards, in file order (see _cross_file_collisions),
+        # so workers and the cache can check files independently.
+        run_state: Dict[str, Any] = {}
+        findings, index = self.check_document(path, text, settings, run_state)
+        out.hosts = run_state.get(_HOSTS_KEY) or {}
         out.reported = locate(path, findings, index)
         out.index = _Positions(index, findings)
+        if doc is not None and self.cache is not None and not (args.fix or args.diff):
+            if doc.stat is not None:
+                st = doc.stat
+                try:
+                    out.stamp = ([st.size, st.mtime_ns, os.stat(doc.path).st_ctime_ns, st.ino], doc.digest)
+                except OSError:
+                    pass
+            self.cache.put(self.cache_key(doc.digest, settings, path), findings, out.hosts,
+                           [[r.line, r.column, r.end_line, r.end_column, r.line_text] for r in out.reported],
+                           out.index.table)
+        return out
+
+    def cache_key(self, digest: str, settings: Any, path: str) -> str:
+        from irilint.cache import cache_key
+
+        return cache_key(digest, self.fingerprint(settings), path)
+
+    def cached(self, path: str, abspath: str, settings: Any) -> Optional[FileOutcome]:
+        """The outcome of an unchanged file from the cache, without decoding
+        it: the key is the hash of its bytes."""
+        if self.cache is None or self.args.fix or self.args.diff:
+            return None
+        import hashlib
+
+        from irilint.output import Reported
+
+        from irilint.cache import StatIndex
+
+        try:
+            st = os.stat(abspath)
+            if st.st_size > settings.max_file_size:
+                return None
+            digest = self.stat_index.digest(abspath, st)
+            if digest is None:
+                with open(abspath, "rb") as fh:
+                    digest = hashlib.sha256(fh.read()).hexdigest()
+        except OSError:
+            return None
+        hit = self.cache.get(self.cache_key(digest, settings, path), path)
+        if hit is None:
+            return None
+        findings, hosts, (located, edits) = hit
+        out = FileOutcome(path, fail_level=settings.fail_level, hosts=hosts, abspath=abspath)
+        out.stamp = (StatIndex.stamp(st), digest)
+        out.reported = [Reported(path, f, l, c, el, ec, text)
+                        for f, (l, c, el, ec, text) in zip(findings, located)]
+        positions = _Positions.__new__(_Positions)
+        positions.table = edits
+        out.index = positions
         return out
 
 
@@ -405,6 +472,11 @@ def cmd_check(args: argparse.Namespace) -> int:
                 outcomes.append(item)
                 progress.step(item.path)
             _cross_file_collisions(checker, outcomes)
+            if checker.cache is not None:
+                for o in outcomes:
+                    if o.stamp is not None and o.abspath:
+                        checker.stat_index.record(o.abspath, list(o.stamp[0]), o.stamp[1])
+                checker.stat_index.save()
     except config.ConfigError as exc:
         progress.done()
         print("irilint: error: %s" % exc, file=sys.stderr)
@@ -548,7 +620,7 @@ def _discover(checker: _Checker, paths: Sequence[str]):
         if os.path.abspath(str(p)) in explicit:
             return True
         try:
-            return checker.config.is_included(checker.settings(str(p)), p)
+            return checker.included(str(p))
         except checker.config.ConfigError:
             return True
 
@@ -565,6 +637,9 @@ def _check_path(checker: _Checker, path: str) -> Optional[FileOutcome]:
 
     shown = _display_path(path)
     settings = checker.settings(path)
+    hit = checker.cached(shown, path, settings)
+    if hit is not None:
+        return hit
     try:
         doc = read_document(path, max_size=settings.max_file_size)
     except DocumentError as exc:

@@ -226,7 +226,7 @@ def _host_to_ascii(host: str, base: int, errors: List[Tuple[Span, str]]) -> str:
         label = part
         decoded = percent_decode_utf8(label) if "%" in label else label
         if decoded.isascii():
-            out.append(label)
+            out.append(percent_encode(label))  # a stray "%" becomes "%25"
         else:
             try:
                 out.append(idna.encode(decoded, uts46=True, transitional=False).decode("ascii"))
@@ -248,7 +248,7 @@ def to_uri_detailed(iri: str) -> URIConversion:
             h = ref.host
             host = iri[h.start:h.end]
             if host.isascii() and "%" not in host:
-                new_host = host
+                new_host = percent_encode(host)
             else:
                 new_host = _host_to_ascii(host, h.start, errors)
             text = percent_encode(iri[:h.start]) + new_host + percent_encode(iri[h.end:])

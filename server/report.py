@@ -365,27 +365,6 @@ class ReportData:
         return [f for f in self.files if f.error]
 
 
-def _checker_class() -> Any:
-    from irilint.cli_commands import _Checker
-
-    class ReportChecker(_Checker):
-        """The ``check`` command's checker, which also records every IRI
-        reference it scans (for the look-alike section)."""
-
-        def __init__(self, args: argparse.Namespace) -> None:
-            super().__init__(args)
-            self.occurrences: List[Occurrence] = []
-            self.files_checked = 0
-
-        def check_document(self, path: str, text: str, settings: Any) -> Tuple[List[Any], Any]:
-            findings, index = super().check_document(path, text, settings)
-            self.files_checked += 1
-            self.occurrences.extend(scan_occurrences(path, text, settings, index))
-            return findings, index
-
-    return ReportChecker
-
-
 def scan_occurrences(path: str, text: str, settings: Any = None, index: Any = None) -> List[Occurrence]:
     """Every IRI reference of a document, with its position."""
     from irilint.lines import LineIndex
@@ -402,36 +381,66 @@ def scan_occurrences(path: str, text: str, settings: Any = None, index: Any = No
 
 
 def _checker_args(paths: Sequence[str], select: Optional[Sequence[str]], ignore: Optional[Sequence[str]],
-                  extend_select: Optional[Sequence[str]], config: Optional[str]) -> argparse.Namespace:
+                  extend_select: Optional[Sequence[str]], config: Optional[str], jobs: int = 0,
+                  no_cache: bool = False) -> argparse.Namespace:
     # The namespace ``irilint check`` would have, without fixing.
     return argparse.Namespace(
         command="report", paths=list(paths), select=list(select) if select else None,
         ignore=list(ignore) if ignore else None,
         extend_select=list(extend_select) if extend_select else None, fail_level=None,
-        fix=False, diff=False, unsafe_fixes=False, config=config, stdin_filename=None, quiet=True)
+        fix=False, diff=False, unsafe_fixes=False, config=config, stdin_filename=None, quiet=True,
+        jobs=jobs, no_cache=no_cache, no_progress=True, statistics=False, format="text")
+
+
+def check_outcomes(args: argparse.Namespace) -> Tuple[Any, List[Any]]:
+    """Check ``args.paths`` exactly as ``irilint check`` does: the same
+    discovery, configuration, rule selection, worker processes, cache, and
+    look-alike hosts across files.  Returns the checker and the
+    :class:`irilint.cli_commands.FileOutcome` of each file, in order."""
+    from irilint import cli_commands
+
+    checker = cli_commands._Checker(args)
+    paths = list(args.paths) or ["."]
+    outcomes = list(cli_commands._run_files(checker, args, paths))
+    cli_commands._cross_file_collisions(checker, outcomes)
+    return checker, outcomes
 
 
 def collect(paths: Sequence[str] = (".",), *, select: Optional[Sequence[str]] = None,
             ignore: Optional[Sequence[str]] = None, extend_select: Optional[Sequence[str]] = None,
-            config: Optional[str] = None) -> ReportData:
+            config: Optional[str] = None, jobs: int = 0, no_cache: bool = False) -> ReportData:
     """Check ``paths`` as ``irilint check`` does (same discovery, config and
     rule selection) and gather what the report shows.  Raises
     :class:`irilint.config.ConfigError` on a bad configuration."""
     from irilint import __version__
-    from irilint.cli_commands import FileOutcome, _iter_targets
+    from irilint.fileio import DocumentError, read_document
+    from irilint.lines import LineIndex
     from irilint.rules.registry import all_rules
 
-    args = _checker_args(paths or ["."], select, ignore, extend_select, config)
-    checker = _checker_class()(args)
+    args = _checker_args(paths or ["."], select, ignore, extend_select, config, jobs, no_cache)
+    checker, outcomes = check_outcomes(args)
     files: List[FileReport] = []
-    for item in _iter_targets(checker, list(args.paths)):
-        if not isinstance(item, FileOutcome):
-            continue
+    occurrences: List[Occurrence] = []
+    checked = 0
+    for item in outcomes:
         if item.error or item.skipped:
             files.append(FileReport(item.path, error=item.error, skipped=item.skipped))
             continue
+        # The report shows the text around each finding, and every IRI of
+        # the tree for the look-alikes: read the file again (the findings
+        # come from workers or the cache, which keep no text).
+        source = getattr(item, "abspath", None) or item.path
+        settings = checker.settings(source)
+        try:
+            text = read_document(source, max_size=settings.max_file_size).text
+        except (DocumentError, OSError) as exc:
+            files.append(FileReport(item.path, error=str(exc)))
+            continue
+        checked += 1
+        index = LineIndex(text)
+        occurrences.extend(scan_occurrences(item.path, text, settings, index))
         if item.reported:
-            files.append(file_report(item.path, item.reported, item.index))
+            files.append(file_report(item.path, item.reported, index))
     files.sort(key=lambda f: f.path)
     summaries = {r.code: r.summary for r in all_rules()}
     totals: Dict[Tuple[str, str, str], int] = {}
@@ -443,8 +452,7 @@ def collect(paths: Sequence[str] = (".",), *, select: Optional[Sequence[str]] = 
                 totals[key] = totals.get(key, 0) + 1
     rules = [RuleTotal(code, name, sev, n, summaries.get(code, ""))
              for (code, name, sev), n in sorted(totals.items(), key=lambda kv: (rank[kv[0][2]], kv[0][0]))]
-    return ReportData(files, checker.files_checked, len(checker.occurrences), rules,
-                      lookalike_groups(checker.occurrences), __version__)
+    return ReportData(files, checked, len(occurrences), rules, lookalike_groups(occurrences), __version__)
 
 
 def file_report(path: str, reported: Sequence[Any], index: Any) -> FileReport:
@@ -1205,6 +1213,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="rules to add to the selection")
     p.add_argument("--ignore", type=_csv, action="extend", metavar="RULES", help="rules to leave out")
     p.add_argument("--config", metavar="FILE", help="use this config file instead of searching for one")
+    p.add_argument("--jobs", "-j", type=int, default=0, metavar="N",
+                   help="worker processes (default: all cores; 1: no workers)")
+    p.add_argument("--no-cache", action="store_true",
+                   help="do not read or write the result cache (.irilint_cache/)")
 
 
 def add_subcommand(subparsers: Any) -> argparse.ArgumentParser:
@@ -1262,7 +1274,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         data = collect(paths, select=args.select, ignore=args.ignore,
-                       extend_select=getattr(args, "extend_select", None), config=args.config)
+                       extend_select=getattr(args, "extend_select", None), config=args.config,
+                       jobs=getattr(args, "jobs", 0), no_cache=getattr(args, "no_cache", False))
     except config.ConfigError as exc:
         print("irilint: error: %s" % exc, file=sys.stderr)
         return 2

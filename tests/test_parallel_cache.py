@@ -44,7 +44,7 @@ def test_jobs_output_is_identical_and_ordered(tree):
 def test_cache_hits_and_same_output(tree):
     cold = run_cli(tree, "docs", "--jobs", "1", "--format", "json")
     assert (tree / ".irilint_cache").is_dir()
-    entries = list((tree / ".irilint_cache").rglob("*.json"))
+    entries = list((tree / ".irilint_cache").glob("v*/??/*.json"))
     assert len(entries) == 14
     warm = run_cli(tree, "docs", "--jobs", "1", "--format", "json")
     assert json.loads(cold.stdout) == json.loads(warm.stdout)
@@ -56,7 +56,7 @@ def test_cache_hits_and_same_output(tree):
 
 def test_corrupt_or_tampered_cache_is_ignored(tree):
     cold = run_cli(tree, "docs", "--jobs", "1")
-    entries = sorted((tree / ".irilint_cache").rglob("*.json"))
+    entries = sorted((tree / ".irilint_cache").glob("v*/??/*.json"))
     entries[0].write_bytes(b"\x00not json")
     entry = json.loads(entries[1].read_text(encoding="utf-8"))
     entry["payload"]["findings"] = []  # hide everything, checksum now wrong
@@ -68,3 +68,18 @@ def test_corrupt_or_tampered_cache_is_ignored(tree):
 def test_no_cache_writes_nothing(tree):
     run_cli(tree, "docs", "--no-cache")
     assert not (tree / ".irilint_cache").exists()
+
+
+def test_same_size_rewrite_with_old_mtime_is_checked_again(tree):
+    """The stat index must never serve a stale digest: a rewrite that keeps
+    the size and puts the old mtime back still changes the ctime."""
+    f = tree / "docs" / "n01.md"
+    run_cli(tree, "docs", "--jobs", "1")
+    st = os.stat(f)
+    text = f.read_text(encoding="utf-8").replace("100%", "100 ")  # same length, fixed
+    f.write_text(text, encoding="utf-8")
+    os.utime(f, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert os.stat(f).st_size == st.st_size and os.stat(f).st_mtime_ns == st.st_mtime_ns
+    again = run_cli(tree, "docs", "--jobs", "1", "--format", "json")
+    n01 = [d for d in json.loads(again.stdout) if d["path"].endswith("n01.md")]
+    assert not [d for d in n01 if d["name"] == "bad-percent-encoding"]

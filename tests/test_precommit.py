@@ -110,8 +110,8 @@ def installed(hook_repo, env, tmp_path_factory):
     return hook_repo
 
 
-def _commit(project: Path, env, message: str):
-    _git(["add", "-A"], project, env)
+def _commit(project: Path, env, message: str, *files: str):
+    _git(["add", "--"] + list(files), project, env)
     return _git(["commit", "-m", message], project, env, check=False)
 
 
@@ -125,13 +125,13 @@ def test_check_hook_rejects_then_accepts(installed, env, tmp_path):
     project = _project(tmp_path / "check", installed, "irilint", env)
     doc = project / "doc.md"
     doc.write_text("See http://example.com/%E2%80%AE for details.\n", encoding="utf-8")
-    r = _commit(project, env, "add a spoofed link")
+    r = _commit(project, env, "add a spoofed link", "doc.md")
     assert r.returncode != 0, r.stdout
     assert "IRI102" in r.stdout and "bidi-control-encoded" in r.stdout, r.stdout
     assert _git(["rev-list", "--count", "HEAD"], project, env).stdout.strip() == "1"
 
     doc.write_text("See http://example.com/ for details.\n", encoding="utf-8")
-    r = _commit(project, env, "add a clean link")
+    r = _commit(project, env, "add a clean link", "doc.md")
     assert r.returncode == 0, r.stdout
     assert "irilint" in r.stdout and "Passed" in r.stdout
     assert _git(["rev-list", "--count", "HEAD"], project, env).stdout.strip() == "2"
@@ -141,12 +141,12 @@ def test_fix_hook_fixes_and_fails_the_first_commit(installed, env, tmp_path):
     project = _project(tmp_path / "fix", installed, "irilint-fix", env)
     doc = project / "doc.md"
     doc.write_text("Download http://e.org/100% now.\n", encoding="utf-8")
-    r = _commit(project, env, "add a broken escape")
+    r = _commit(project, env, "add a broken escape", "doc.md")
     assert r.returncode != 0, r.stdout
     assert "files were modified by this hook" in r.stdout, r.stdout
     assert doc.read_text(encoding="utf-8") == "Download http://e.org/100%25 now.\n"
     assert _git(["rev-list", "--count", "HEAD"], project, env).stdout.strip() == "1"
 
-    r = _commit(project, env, "add the fixed escape")
+    r = _commit(project, env, "add the fixed escape", "doc.md")
     assert r.returncode == 0, r.stdout
     assert _git(["show", "HEAD:doc.md"], project, env).stdout == "Download http://e.org/100%25 now.\n"

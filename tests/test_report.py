@@ -14,7 +14,6 @@ import shutil
 import struct
 import subprocess
 import tempfile
-import unicodedata
 import zlib
 from html.parser import HTMLParser
 from pathlib import Path
@@ -424,8 +423,7 @@ def test_report_in_headless_chromium(tree, tmp_path):
     assert report.main(["docs", "-o", str(out)]) == 0
     url = out.resolve().as_uri()
 
-    shot_dir = Path(tempfile.mkdtemp(prefix="irilint-shot-"))  # outside the repository
-    shot = shot_dir / "report.png"
+    shot = tmp_path / "report.png"  # pytest's temporary folder: never in the repository
     r = _run_chromium(["--screenshot=" + str(shot), "--window-size=1280,2000", url], tmp_path)
     assert r.returncode == 0, r.stderr.decode("utf-8", "replace")[-2000:]
     assert shot.exists() and shot.stat().st_size > 10000
@@ -470,3 +468,20 @@ def test_unreadable_paths_are_listed_and_exit_2(tree, tmp_path):
     page = out.read_text(encoding="utf-8")
     assert "no-such-dir" in page and "error: " in page
     assert "IRI102" in page  # the rest of the report is there
+
+
+def test_workers_and_cache_give_the_same_report(tree):
+    one = collect(["docs"], jobs=1, no_cache=True)
+    two = collect(["docs"], jobs=2)
+    cached = collect(["docs"], jobs=2)  # from the cache written by the run before
+    for data in (two, cached):
+        assert [(t.code, t.count) for t in data.rules] == [(t.code, t.count) for t in one.rules]
+        assert [(f.path, f.total) for f in data.files] == [(f.path, f.total) for f in one.files]
+        assert render_html(data) == render_html(one)
+
+
+def test_irilint_report_command(tree, capsys):
+    from irilint.cli import main as cli_main
+
+    assert cli_main(["report", "docs", "--format", "markdown", "--no-cache"]) == 0
+    assert capsys.readouterr().out.startswith("## irilint review report")

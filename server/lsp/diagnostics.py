@@ -16,7 +16,9 @@ A document larger than ``max-file-size`` (UTF-8 bytes) gets one
 Information diagnostic saying it was skipped.  A file that ``include`` /
 ``exclude`` leave out (as ``irilint check`` would) gets no diagnostics.
 
-Linting runs in one worker thread, so the event loop keeps answering.
+Linting runs in one worker thread, so the event loop keeps answering; a
+run queued for a version that is no longer current is skipped when its
+turn comes (a burst of edits costs one lint, not one per edit).
 Results are cached per (document version, settings generation), and code
 actions reuse them.
 """
@@ -24,7 +26,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Dict, List, Optional
 
@@ -36,6 +37,7 @@ from irilint.lines import LineIndex
 from .convert_positions import to_range
 from .documents import Document
 from .scanning import scanner_for_document
+from .transport import DaemonExecutor
 
 if TYPE_CHECKING:  # pragma: no cover
     from .server import IrilintLanguageServer
@@ -136,16 +138,18 @@ class Linter:
         self.server = server
         self._pending: Dict[str, asyncio.Task] = {}
         self._results: Dict[str, LintResult] = {}
-        self._executor: Optional[ThreadPoolExecutor] = None
+        self._executor: Optional[DaemonExecutor] = None
         self._engine: Any = None
 
     @property
     def pull(self) -> bool:
         return self.server.pull_diagnostics
 
-    def _pool(self) -> ThreadPoolExecutor:
+    def _pool(self) -> DaemonExecutor:
         if self._executor is None:
-            self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="irilint-lint")
+            # a daemon thread: the server exits at once when its client is
+            # gone, even in the middle of linting a large document
+            self._executor = DaemonExecutor("irilint-lint")
         return self._executor
 
     def shutdown(self) -> None:
@@ -188,6 +192,9 @@ class Linter:
 
     def _compute(self, doc: Document, text: str, version: Optional[int], generation: int,
                  settings: Any, encoding: str, index: Optional[LineIndex]) -> LintResult:
+        if doc.text is not text:  # edited while this waited for the worker: nobody wants it
+            return LintResult(doc.uri, version, generation, text, index or LineIndex(""),
+                              skipped=True)
         index = index or LineIndex(text)
         result = LintResult(doc.uri, version, generation, text, index, settings=settings)
         if self.server.settings.is_excluded(doc.path, settings):

@@ -10,6 +10,27 @@ encoding, and never reads pygls' workspace documents.
 
 One :class:`LineIndex` is built per document version, lazily, and reused by
 diagnostics, code actions and hover.
+
+What the store does with edits that do not fit:
+
+* **A range outside the document** (a line past the last one, a character
+  past the end of its line) is clamped: a position past a line's end means
+  the end of that line's content, a line past the last means the end of the
+  document (as LSP says for positions), and a range whose end comes before
+  its start is swapped.  So an edit "at line 1000" of a 3-line document
+  appends; nothing is refused and nothing crashes.  Requests (hover, code
+  actions) at such positions are resolved the same way and answer null or
+  an empty list when nothing is there.  Negative numbers are not positions
+  at all (LSP's ``uinteger``): a request carrying one gets ``InvalidParams``
+  and a notification carrying one is ignored (see
+  :class:`irilint.lsp.server.IrilintProtocol`).
+* **``didChange`` for a document that was never opened (or was closed)** is
+  ignored, with a warning on stderr and in the client's log: the store does
+  not treat it as opened.  An incremental change cannot be applied without
+  the text it edits, and even a whole-document change would make the server
+  publish diagnostics for a document the client does not consider open
+  (and will never close).  :meth:`DocumentStore.change` raises ``KeyError``
+  for it; the ``didChange`` handler checks first.
 """
 from __future__ import annotations
 

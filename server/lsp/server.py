@@ -24,6 +24,12 @@ Settings precedence is described in :mod:`irilint.lsp.settings`.
 
 Every handler answers even when it fails: the exception is logged on
 stderr (and in the client's log) and the request gets an empty result.
+
+Bad input never stops the server and never leaves a request unanswered:
+framing errors are recovered from by :mod:`irilint.lsp.transport`, and
+messages that do not fit their method are answered by
+:class:`IrilintProtocol`.  When the client goes away (end of input, broken
+pipe) the server exits at once (see :func:`main` for the exit codes).
 """
 from __future__ import annotations
 
@@ -32,14 +38,18 @@ import functools
 import logging
 import os
 import sys
+import threading
 import uuid
-from typing import Any, Callable, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
+from cattrs.errors import ClassValidationError
+from cattrs.v import transform_error
 from lsprotocol import types
 from pygls.capabilities import get_capability
-from pygls.exceptions import JsonRpcException
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams, JsonRpcInvalidRequest
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.json_rpc import JsonRPCNotification, JsonRPCRequestMessage, JsonRPCResponseMessage
 from pygls.protocol.language_server import lsp_method
 
 from irilint import __version__
@@ -49,10 +59,38 @@ from .convert_positions import choose_encoding, requested_encoding
 from .diagnostics import Linter
 from .documents import DocumentStore
 from .settings import SECTION, WATCH_GLOBS, SettingsManager, is_config_file
+from .transport import send_error, serve_stdio, serve_tcp
 
 logger = logging.getLogger("irilint.lsp")
 
 SERVER_NAME = "irilint"
+
+
+class InvalidMessage:
+    """A JSON-RPC message whose members do not fit its method (or a
+    response that does not fit its request): answered, not dropped."""
+
+    def __init__(self, data: Dict[str, Any], error: BaseException) -> None:
+        self.data = data
+        self.error = error
+
+    def describe(self) -> str:
+        """One line: where the params are wrong and why."""
+        if isinstance(self.error, ClassValidationError):
+            try:
+                where = list(transform_error(self.error))
+                why = [str(e) for e in _leaves(self.error) if isinstance(e, ValueError)]
+                return "; ".join(where + why)[:500]
+            except Exception:  # pragma: no cover
+                pass
+        return ("%s: %s" % (type(self.error).__name__, self.error))[:500]
+
+
+def _leaves(exc: BaseException) -> List[BaseException]:
+    inner = getattr(exc, "exceptions", None)
+    if not inner:
+        return [exc]
+    return [leaf for e in inner for leaf in _leaves(e)]
 
 
 class IrilintProtocol(LanguageServerProtocol):
@@ -60,7 +98,106 @@ class IrilintProtocol(LanguageServerProtocol):
 
     pygls' built-in didOpen/didChange/didClose would also maintain pygls'
     workspace documents, whose line splitting differs from LSP's; ours
-    skip that and only call the registered handlers."""
+    skip that and only call the registered handlers.
+
+    Messages that pygls cannot structure are answered instead of dropped
+    (pygls logs a traceback and never answers: the client waits forever):
+
+    * a request whose ``params`` do not fit its method (``textDocument/hover``
+      without ``position``, a negative ``character``): ``InvalidParams``
+      (-32602); one with an invalid ``id`` or ``method``: ``InvalidRequest``
+      (-32600, ``id`` null if the id itself is invalid);
+    * a notification with bad ``params``: ignored, one error line on stderr
+      (a dropped ``didChange`` leaves the server's copy of the document
+      behind the client's until the next full change; nothing better can be
+      done without the text);
+    * a response to one of our requests that does not fit it: the request
+      fails (instead of waiting for its timeout);
+    * JSON that is not a JSON-RPC 2.0 message (no ``"jsonrpc": "2.0"``,
+      an array, a number): ``InvalidRequest`` if it looks like a request
+      (has an ``id``) or is not an object, else ignored with a warning;
+    * a request after ``shutdown``: ``InvalidRequest``, as LSP says (pygls
+      drops it silently).
+    """
+
+    def structure_message(self, data: Any) -> Any:  # type: ignore[override]
+        # pygls' own, except that a failure gives an InvalidMessage (and one
+        # line on stderr) instead of raising into the reader with a traceback
+        if not isinstance(data, dict) or "jsonrpc" not in data:
+            return data
+        try:
+            if "id" in data:
+                if "error" in data:
+                    return self._converter.structure(data, types.ResponseErrorMessage)
+                if "method" in data:
+                    kind = self.get_message_type(data["method"]) or JsonRPCRequestMessage
+                    return self._converter.structure(data, kind)
+                kind = self._result_types.pop(data["id"], None) or JsonRPCResponseMessage
+                return self._converter.structure(data, kind)
+            kind = self.get_message_type(data.get("method", "")) or JsonRPCNotification
+            return self._converter.structure(data, kind)
+        except Exception as exc:
+            return InvalidMessage(data, exc)
+
+    def handle_message(self, message: Any) -> None:  # type: ignore[override]
+        if isinstance(message, InvalidMessage):
+            self._handle_invalid(message)
+            return
+        if not hasattr(message, "jsonrpc") or getattr(message, "jsonrpc", None) != "2.0":
+            self._handle_not_jsonrpc(message)
+            return
+        method = getattr(message, "method", None)
+        if self._shutdown and method is not None and hasattr(message, "id") and method != types.EXIT:
+            logger.warning("request %r after shutdown: answered InvalidRequest", method)
+            send_error(self, message.id, JsonRpcInvalidRequest.CODE,
+                       "the server is shutting down: %s not handled" % method)
+            return
+        super().handle_message(message)
+
+    def _handle_invalid(self, bad: InvalidMessage) -> None:
+        data = bad.data
+        method = data.get("method")
+        if "id" in data and method is not None:
+            msg_id = data["id"]
+            id_ok = isinstance(msg_id, (int, str)) and not isinstance(msg_id, bool)
+            if id_ok and isinstance(method, str) and isinstance(bad.error, ClassValidationError):
+                code, what = JsonRpcInvalidParams.CODE, "Invalid params"
+            else:
+                code, what = JsonRpcInvalidRequest.CODE, "Invalid request"
+            logger.error("bad input from the client: %s for %r: %s", what.lower(), method,
+                         bad.describe())
+            send_error(self, msg_id if id_ok else None, code,
+                       "%s for %s: %s" % (what, method, bad.describe()))
+        elif method is not None:
+            logger.error("bad input from the client: ignoring a %r notification with invalid "
+                         "params: %s", method, bad.describe())
+        elif "id" in data:
+            logger.error("bad input from the client: a response that does not fit request %r: %s",
+                         data.get("id"), bad.describe())
+            try:
+                future = self._request_futures.pop(data["id"], None)
+            except TypeError:
+                future = None
+            if future is not None and not future.done():
+                future.set_exception(JsonRpcInvalidParams("invalid response: " + bad.describe()))
+        else:
+            logger.error("bad input from the client: ignoring a message: %s", bad.describe())
+
+    def _handle_not_jsonrpc(self, message: Any) -> None:
+        if isinstance(message, dict):
+            if "id" in message:
+                logger.error("bad input from the client: not a JSON-RPC 2.0 request "
+                             "(\"jsonrpc\": %r)", message.get("jsonrpc"))
+                send_error(self, message.get("id"), JsonRpcInvalidRequest.CODE,
+                           "Invalid request: not a JSON-RPC 2.0 message")
+            else:
+                logger.error("bad input from the client: ignoring a message that is not "
+                             "JSON-RPC 2.0 (\"jsonrpc\": %r)", message.get("jsonrpc"))
+            return
+        logger.error("bad input from the client: a message that is not a JSON object (%s)",
+                     type(message).__name__)
+        send_error(self, None, JsonRpcInvalidRequest.CODE,
+                   "Invalid request: a message must be a JSON object")
 
     @lsp_method(types.INITIALIZE)
     def lsp_initialize(self, params: types.InitializeParams):  # type: ignore[override]
@@ -133,6 +270,30 @@ class IrilintLanguageServer(LanguageServer):
         caps.position_encoding = self.documents.encoding
         if not self.pull_diagnostics:
             caps.diagnostic_provider = None
+
+    # -- transports: our reader instead of pygls' (see .transport) ------------
+    def start_io(self, stdin: Any = None, stdout: Any = None) -> None:  # type: ignore[override]
+        self._stop_event = threading.Event()
+        try:
+            why = serve_stdio(self.protocol, stdin, stdout)
+            if why == "eof":
+                logger.warning("the client closed the connection (end of input) without "
+                               "exit: stopping")
+            else:
+                logger.warning("the client is gone (cannot write to it): stopping")
+        except (KeyboardInterrupt, SystemExit):
+            pass
+        finally:
+            self.shutdown()
+
+    def start_tcp(self, host: str, port: int) -> None:  # type: ignore[override]
+        self._stop_event = threading.Event()
+        try:
+            serve_tcp(self.protocol, host, port)
+        except (KeyboardInterrupt, SystemExit):
+            pass
+        finally:
+            self.shutdown()
 
     def _report_config_error(self, message: str) -> None:
         self.window_show_message(types.ShowMessageParams(
@@ -245,8 +406,13 @@ def create_server() -> IrilintLanguageServer:
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     @guarded()
     def did_change(ls: IrilintLanguageServer, params: types.DidChangeTextDocumentParams) -> None:
-        doc = ls.documents.change(params.text_document.uri, params.text_document.version,
-                                  params.content_changes)
+        uri = params.text_document.uri
+        if uri not in ls.documents:  # see documents.py: ignored
+            logger.warning("didChange for %s, which is not open: ignored", uri)
+            ls.log_to_client("irilint: didChange for a document that is not open: ignored (%s)"
+                             % uri, types.MessageType.Warning)
+            return
+        doc = ls.documents.change(uri, params.text_document.version, params.content_changes)
         ls.linter.schedule(doc)
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE, types.SaveOptions(include_text=False))
@@ -384,8 +550,11 @@ def _setup_logging() -> None:
 
 
 def main(tcp: Optional[str] = None) -> int:
-    """Run the server on stdio (or TCP); the exit code: 0 after a clean
-    ``shutdown`` + ``exit``, 1 otherwise (as LSP says)."""
+    """Run the server on stdio (or TCP).  The exit code: 0 after
+    ``shutdown`` + ``exit``; 1 after ``exit`` without ``shutdown`` (as LSP
+    says), and 1 too when the client goes away without ``shutdown`` (end of
+    input, broken pipe: the server exits by itself, at once); 2 for a bad
+    ``--tcp`` address."""
     _setup_logging()
     try:
         address = parse_tcp(tcp) if tcp else None

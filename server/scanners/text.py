@@ -82,6 +82,7 @@ _COLON_RX = re.compile(
 # characters are deliberately not in this set.
 _STOP = r"\s\x00-\x1f\x7f\"<>`{}|\\^"
 _RUN_RX = re.compile("[^%s]*" % _STOP)
+_STOP_CHAR_RX = re.compile("[%s]" % _STOP)
 # Inside <...> whitespace is allowed; the reference ends at ">".
 _ANGLE_RUN_RX = re.compile(r"[^\x00-\x08\x0e-\x1f\x7f\"<>`{}|\\^]*")
 _BLANK_LINE_RX = re.compile(r"\n[ \t\f\v\r]*\n|\r[ \t\f\v]*\r")
@@ -113,6 +114,18 @@ _TRAILING_MARKS = frozenset("\u200e\u200f\u061c")
 #: a URL in Chinese or Japanese prose ("…/src/latest.tar.gz处取得。") is not
 #: part of it.  Only after the host: inside a host "。" is a label dot.
 _CJK_PROSE_STOP_RX = re.compile("[\uff08\uff09\uff0c\u3001\uff1b\uff01\u300c\u300d\u300e\u300f\u3010\u3011\u300a\u300b\u3008\u3009\u3002]")
+
+
+def prose_stop_char(c: str) -> bool:
+    """Whether ``c`` ends a bare IRI wherever it stands (after the host for
+    CJK punctuation): for fixes, which must not move a link's end."""
+    return _STOP_CHAR_RX.match(c) is not None or _CJK_PROSE_STOP_RX.match(c) is not None
+
+
+def trailing_char(c: str) -> bool:
+    """Whether ``c`` is dropped from the end of a bare IRI (sentence
+    punctuation, bidi marks, closing brackets when unbalanced)."""
+    return c in _TRAILING or c in _TRAILING_MARKS or c in _CLOSERS
 
 
 def _is_quote_like(c: str) -> bool:
