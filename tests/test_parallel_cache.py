@@ -58,9 +58,10 @@ def test_corrupt_or_tampered_cache_is_ignored(tree):
     cold = run_cli(tree, "docs", "--jobs", "1")
     entries = sorted((tree / ".irilint_cache").glob("v*/??/*.json"))
     entries[0].write_bytes(b"\x00not json")
-    entry = json.loads(entries[1].read_text(encoding="utf-8"))
-    entry["payload"]["findings"] = []  # hide everything, checksum now wrong
-    entries[1].write_text(json.dumps(entry), encoding="utf-8")
+    head, body = entries[1].read_text(encoding="utf-8").split("\n", 1)
+    payload = json.loads(body)
+    payload["findings"] = []  # hide everything: the checksum no longer matches
+    entries[1].write_text(head + "\n" + json.dumps(payload), encoding="utf-8")
     warm = run_cli(tree, "docs", "--jobs", "1")
     assert warm.stdout == cold.stdout
 
