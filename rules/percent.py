@@ -189,8 +189,14 @@ def percent_encoded_unreserved(ctx):
             continue
         dots = ch == "." and _would_make_dot_segment(value, m.start(), m.end(), ".")
         title = "Decode %s to %r" % (m.group(), ch)
-        fix = ctx.replace(title + (" (unsafe: creates a dot-segment)" if dots else ""),
-                          m.start(), m.end(), ch, not dots)
+        edits = [(m.start(), m.end(), ch)]
+        stray = _stray_percent_before(value, m.start(), m.end(), ch)
+        if stray is not None:
+            # "%%41B" -> "%AB" would make a new escape of the stray "%":
+            # it is encoded in the same fix ("%25AB").
+            edits.insert(0, (stray, stray + 1, "%25"))
+            title += " and encode the stray '%' before it as '%25'"
+        fix = ctx.fix(title + (" (unsafe: creates a dot-segment)" if dots else ""), edits, not dots)
         yield ctx.report(m.start(), m.end(), "%s encodes the unreserved character %r, which needs no encoding"
                          % (m.group(), ch), [fix])
 
@@ -302,3 +308,19 @@ def _shown_as_something_else(ch: str) -> bool:
 
     return unicodedata.normalize("NFKC", ch) != unicodedata.normalize("NFC", ch) \
         or delimiter_imitated(ch) is not None
+
+
+_HEXDIGITS = frozenset("0123456789ABCDEFabcdef")
+
+
+def _stray_percent_before(value: str, start: int, end: int, ch: str):
+    """The offset of a stray ``%`` that decoding ``value[start:end]`` to the
+    hex digit ``ch`` would turn into an escape (``%%41B``, ``%4%41``), or
+    None."""
+    if ch not in _HEXDIGITS:
+        return None
+    if start >= 1 and value[start - 1] == "%" and value[end:end + 1] in _HEXDIGITS and end < len(value):
+        return start - 1
+    if start >= 2 and value[start - 2] == "%" and value[start - 1] in _HEXDIGITS:
+        return start - 2
+    return None

@@ -16,6 +16,7 @@ def _problems(ctx, kind):
 # was meant to be.  "#", "[", "]" and "@" are delimiters elsewhere, so
 # encoding one out of place is a guess and stays unsafe.
 _SAFE_TO_ENCODE_ASCII = set(' <>"{}|\\^`')
+_UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
 
 @rule(name="invalid-character", code="IRI001", family="syntax", severity="error", fix="sometimes")
@@ -53,7 +54,10 @@ def invalid_character(ctx):
         safe = all(c in _SAFE_TO_ENCODE_ASCII or ord(c) < 0x20 or 0x7F <= ord(c) <= 0x9F for c in ch)
         encoded = percent_encode(ch)
         if encoded == ch:  # a delimiter out of place: "#", "[", "]", "@"
-            encoded = "".join("%%%02X" % b for b in ch.encode("utf-8"))
+            # Unreserved characters stay: encoded they mean the same, so
+            # encoding them fixes nothing (text after "]" of an IP literal),
+            # and percent-encoded-unreserved would decode them again.
+            encoded = "".join(c if c in _UNRESERVED else "%%%02X" % ord(c) for c in ch)
         fixes = []
         if encoded != ch:
             fixes.append(ctx.replace(

@@ -114,10 +114,15 @@ class Cache:
         target = self._path(key)
         try:
             os.makedirs(os.path.dirname(target), exist_ok=True)
-            marker = os.path.join(os.path.dirname(self.dir), "CACHEDIR.TAG")
+            root = os.path.dirname(self.dir)
+            marker = os.path.join(root, "CACHEDIR.TAG")
             if not os.path.exists(marker):
                 with open(marker, "w", encoding="ascii") as fh:
                     fh.write("Signature: 8a477f597d28d172789f06886806bc55\n# irilint's result cache\n")
+                # The cache holds the IRIs it saw: never let "git add -A"
+                # commit it into the project.
+                with open(os.path.join(root, ".gitignore"), "w", encoding="ascii") as fh:
+                    fh.write("# created by irilint\n*\n")
             fd, tmp = tempfile.mkstemp(dir=os.path.dirname(target), prefix=".tmp-")
             try:
                 with os.fdopen(fd, "wb") as fh:

@@ -44,6 +44,7 @@ def test_jobs_output_is_identical_and_ordered(tree):
 def test_cache_hits_and_same_output(tree):
     cold = run_cli(tree, "docs", "--jobs", "1", "--format", "json")
     assert (tree / ".irilint_cache").is_dir()
+    assert (tree / ".irilint_cache" / ".gitignore").read_text(encoding="ascii").splitlines()[-1] == "*"
     entries = list((tree / ".irilint_cache").glob("v*/??/*.json"))
     assert len(entries) == 14
     warm = run_cli(tree, "docs", "--jobs", "1", "--format", "json")

@@ -21,26 +21,29 @@ or makes it wait for gigabytes.  The server reads its input with
   huge length is never allocated nor waited for.
 * **No empty line after the headers**: when a line that cannot be a header
   follows a valid ``Content-Length``, the body is taken to start there.
-* **A body that is not JSON**: the server answers ``ParseError`` (-32700,
-  ``id: null``, as JSON-RPC 2.0 says) and logs it.  If the body holds the
-  start of another message (``Content-Length: N`` and a line end -- bytes a
-  JSON text cannot hold outside a string), the ``Content-Length`` was too
-  long and ran into the next message: the bytes from that header on are
-  read again as the next message, and what came before it is handled as the
-  message when it is valid JSON.  So a too-long ``Content-Length`` loses no
-  message.
+* **A body that is not JSON**: if it starts with a whole JSON value
+  followed by more bytes, the ``Content-Length`` was too long and ran into
+  the next message: the value is handled as the message and the bytes
+  after it are read again (they start the next message).  Else, if it holds
+  a next message's header (``Content-Length: N`` and a line end -- bytes a
+  JSON text cannot hold outside a string), the input is read again from
+  there.  Whatever is left is answered with ``ParseError`` (-32700, ``id``
+  null, as JSON-RPC 2.0 says).  So a too-long ``Content-Length`` loses no
+  message, and a too-short one loses only its own message (its tail is
+  garbage up to the next header).
 * **A too-long ``Content-Length`` with nothing after it**: when the bytes
-  received so far are a complete JSON message, or end in the start of
-  another message, and nothing more arrives for :data:`IDLE_SECONDS`, they
-  are taken as they are (a warning on stderr).  A message can only be
-  incomplete *and* a whole JSON text when its length is wrong, so a slow
-  client is never cut short.
-* **Valid JSON that is not a JSON-RPC message** (no ``"jsonrpc": "2.0"``, an
-  array, a number): ``InvalidRequest`` (-32600) when it has an ``id``,
-  else a warning.  Requests whose ``params`` do not fit the method
-  (``textDocument/hover`` without ``position``, a negative ``character``)
-  get ``InvalidParams`` (-32602), notifications with bad ``params`` are
-  ignored with an error on stderr (see :mod:`irilint.lsp.server`).
+  received so far are a whole JSON value and nothing more arrives for
+  :data:`IDLE_SECONDS`, they are taken as the message.  A message can only
+  be incomplete *and* start with a whole JSON value when its length is
+  wrong, so a slow client is never cut short.
+* **Valid JSON that is not a JSON-RPC 2.0 message** (an array, a number,
+  an object without ``"jsonrpc": "2.0"``): ``InvalidRequest`` (-32600;
+  ``id`` null unless it is an object with a valid ``id``), except for an
+  object without ``id`` (a would-be notification): a warning only.
+  Requests whose ``params`` do not fit the method (``textDocument/hover``
+  without ``position``, a negative ``character``) get ``InvalidParams``
+  (-32602); notifications with bad ``params`` are ignored with an error on
+  stderr (see :class:`irilint.lsp.server.IrilintProtocol`).
 
 The reader never raises on bad input, so one bad message cannot stop the
 server, and every stderr line about it is a single line (no traceback).
@@ -61,7 +64,7 @@ import re
 import sys
 import threading
 from concurrent.futures import Executor, Future
-from typing import Any, Awaitable, Callable, List, Optional
+from typing import Any, Awaitable, Callable, List, Optional, Tuple
 
 logger = logging.getLogger(__name__)
 
@@ -79,6 +82,24 @@ _CONTENT_LENGTH = re.compile(rb"content-length[ \t]*:", re.IGNORECASE)
 #: a whole Content-Length header line: cannot occur inside a JSON text
 #: (a raw line end is not allowed in a JSON string)
 _HEADER_IN_BODY = re.compile(rb"content-length[ \t]*:[ \t]*[0-9]+[ \t]*\r?\n", re.IGNORECASE)
+_DECODER = json.JSONDecoder()
+
+
+def _split(data: bytes) -> Tuple[Any, Optional[int]]:
+    """A body that is not one JSON text: the JSON value it starts with (or
+    None), and the offset where the bytes that follow it (or, without a
+    value, the next message's header) start, if there are any."""
+    text = data.decode("utf-8", "surrogateescape")
+    start = len(text) - len(text.lstrip())
+    try:
+        value, end = _DECODER.raw_decode(text, start)
+    except (ValueError, RecursionError):
+        m = _HEADER_IN_BODY.search(data, 1)
+        return None, (m.start() if m is not None else None)
+    rest = text[end:]
+    if not rest.strip():
+        return value, None
+    return value, len(data) - len(rest.encode("utf-8", "surrogateescape"))
 
 
 class FrameParser:
@@ -97,6 +118,7 @@ class FrameParser:
         self._bad = False  # ...and its Content-Length was invalid (reported)
         self._body: Optional[int] = None  # reading a body of this length
         self._garbage = 0  # bytes dropped since the last good header
+        self._checked = -1  # take_partial looked at this many bytes in vain
 
     # -- input ---------------------------------------------------------------
     def feed(self, data: bytes) -> None:
@@ -115,6 +137,7 @@ class FrameParser:
 
     # -- parsing -------------------------------------------------------------
     def _reset(self) -> None:
+        self._checked = -1
         self._length = None
         self._headers = False
         self._bad = False
@@ -191,38 +214,36 @@ class FrameParser:
                     self.problems.append("invalid Content-Length %r: message dropped"
                                          % value[:40].decode("latin-1"))
 
-    def split_at_header(self, body: bytes) -> Optional[bytes]:
-        """``body`` ran into the next message (its Content-Length was too
-        long): give the bytes from the next header on back to the input and
-        return what came before; None if it holds no header."""
-        m = _HEADER_IN_BODY.search(body, 1)
-        if m is None:
-            return None
-        self.unread(body[m.start():])
-        return body[:m.start()]
+    def salvage(self, data: bytes) -> Tuple[Any, bool]:
+        """``data`` (a body that is not one JSON text) ran into the next
+        message (its Content-Length was too long): give the bytes of the next
+        message back to the input.  Returns the JSON value ``data`` starts
+        with (None if it starts with no JSON value) and whether anything was
+        given back or found."""
+        value, cut = _split(data)
+        if cut is not None:
+            self.unread(data[cut:])
+        return value, value is not None or cut is not None
 
-    def take_partial(self) -> Optional[bytes]:
-        """After :data:`IDLE_SECONDS` of silence in the middle of a body: the
-        bytes received, when they are a whole JSON text or run into another
-        message; None to keep waiting."""
-        if not self.in_body:
-            return None
+    def take_partial(self) -> Tuple[Any, bool]:
+        """After :data:`IDLE_SECONDS` of silence in the middle of a body:
+        when the bytes received are a whole JSON value (maybe followed by
+        the start of another message), take them as the message.  Returns
+        (the value or None, whether anything was taken); (None, False):
+        keep waiting."""
+        if not self.in_body or len(self.buf) == self._checked:
+            return None, False
         partial = bytes(self.buf)
-        m = _HEADER_IN_BODY.search(partial, 1)
-        if m is not None:
-            del self.buf[:]
-            self.unread(partial[m.start():])
-            return partial[:m.start()]
-        if not partial.rstrip().endswith((b"}", b"]")):
-            return None
-        try:
-            json.loads(partial)
-        except ValueError:
-            return None
-        del self.buf[:len(partial)]
+        value, cut = _split(partial)
+        if value is None and cut is None:
+            self._checked = len(partial)  # look again when more has come
+            return None, False
+        del self.buf[:]
         self._body = None
         self._reset()
-        return partial
+        if cut is not None:
+            self.unread(partial[cut:])
+        return value, True
 
     def eof(self) -> None:
         self._report_garbage()
@@ -341,11 +362,7 @@ async def serve(read: Callable[[], Awaitable[bytes]], protocol: Any,
             if stopper in done:
                 return "stopped"
             if not done:  # silence in the middle of a body
-                partial = parser.take_partial()
-                if partial is not None:
-                    logger.warning("a message ended before its Content-Length: reading the "
-                                   "%d bytes received", len(partial))
-                    dispatch(protocol, parser, partial)
+                _take_partial(protocol, parser)
                 continue
             try:
                 data = pending.result()
@@ -354,9 +371,7 @@ async def serve(read: Callable[[], Awaitable[bytes]], protocol: Any,
                 data = b""
             pending = None
             if not data:
-                partial = parser.take_partial()
-                if partial is not None:
-                    dispatch(protocol, parser, partial)
+                while _take_partial(protocol, parser):
                     while True:
                         body = parser.next_body()
                         if body is None:
@@ -379,27 +394,37 @@ def _log_problems(parser: FrameParser) -> None:
     parser.problems.clear()
 
 
+def _take_partial(protocol: Any, parser: FrameParser) -> bool:
+    value, taken = parser.take_partial()
+    if taken:
+        logger.error("bad input from the client: a message shorter than its Content-Length "
+                     "(nothing more came): reading what came")
+        if value is None:
+            _parse_error(protocol, ValueError("not JSON"))
+        else:
+            handle(protocol, value)
+    return taken
+
+
 def dispatch(protocol: Any, parser: FrameParser, body: bytes) -> None:
     """Decode one body and hand it to the protocol; bad JSON is answered
     with ParseError (after trying the too-long-Content-Length repair)."""
     try:
         data = json.loads(body)
-    except ValueError as exc:
-        before = parser.split_at_header(body)
-        if before is not None:
+    except (ValueError, RecursionError) as exc:
+        value, found = parser.salvage(body)
+        if found:
             logger.error("bad input from the client: a message ran into the next one "
                          "(Content-Length too long?): reading the next one again")
-            try:
-                data = json.loads(before)
-            except ValueError:
-                _parse_error(protocol, exc)
-                return
-        else:
+        if value is None:
             _parse_error(protocol, exc)
-            return
-    except RecursionError as exc:  # absurdly deep nesting
-        _parse_error(protocol, exc)
+        else:
+            handle(protocol, value)
         return
+    handle(protocol, data)
+
+
+def handle(protocol: Any, data: Any) -> None:
     try:
         message = protocol.structure_message(data) if isinstance(data, dict) else data
         protocol.handle_message(message)

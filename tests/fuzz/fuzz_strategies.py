@@ -9,10 +9,13 @@ from its grammar generator, the mutations are added here.
 from __future__ import annotations
 
 import json
+import re
 
 from hypothesis import strategies as st
 
-from iri_strategies import ESCAPES, HOST_LABELS, UNICODE_CHARS, iri_reference
+from irilint import nfc, parse, remove_dot_segments, to_uri
+from irilint.convert import decode_unreserved, uppercase_percent_encodings
+from iri_strategies import HOST_LABELS, UNICODE_CHARS, iri_reference
 
 #: Every document format the scanners know, with a file name that selects it.
 FORMATS = {
@@ -54,6 +57,45 @@ TRICKY = list(
     # right-to-left text, written and percent-encoded
     "\u05e9", "\u0645", "\u0661", "%D7%A9", "%D9%85", "%D9%A1",
 ]
+
+
+_ESCAPE_SPLIT_RE = re.compile(r"(%[0-9A-Fa-f]{2})")
+_SCHEME_RE = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*\Z")
+_DEFAULT_PORTS = {"http": "80", "https": "443", "ws": "80", "wss": "443", "ftp": "21"}
+
+
+def uri_key(iri: str) -> str:
+    """``iri_strategies.uri_key`` for nearly valid IRIs too: the URI an IRI
+    maps to, up to RFC 3986 s6.2.2/s6.2.3 equivalence after NFC.
+
+    The one difference: a "scheme" that breaks the grammar (``%Ahttp:``) is
+    not a scheme, so it is not case-folded (case-folding ``%25A`` to
+    ``%25a`` would change the octets).
+    """
+    pieces = _ESCAPE_SPLIT_RE.split(iri)
+    u = to_uri("".join(p if i % 2 else nfc(p) for i, p in enumerate(pieces)))
+    ref = parse(u)
+    out = []
+    scheme = ref.get("scheme")
+    if scheme is not None:
+        out.append((scheme.lower() if _SCHEME_RE.match(scheme) else scheme) + ":")
+    if ref.authority is not None:
+        out.append("//")
+        if ref.userinfo is not None:
+            out.append(ref.get("userinfo") + "@")
+        out.append((ref.get("host") or "").lower())
+        port = ref.get("port")
+        if port and port != _DEFAULT_PORTS.get((scheme or "").lower()):
+            out.append(":" + port)
+    path = ref.get("path")
+    if ref.scheme is not None or ref.authority is not None or path.startswith("/"):
+        path = remove_dot_segments(path)
+    out.append(path)
+    if ref.query is not None:
+        out.append("?" + ref.get("query"))
+    if ref.fragment is not None:
+        out.append("#" + ref.get("fragment"))
+    return uppercase_percent_encodings(decode_unreserved("".join(out)))
 
 
 def _replace_at(s: str, i: int, new: str, width: int = 1) -> str:

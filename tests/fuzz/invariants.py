@@ -11,7 +11,7 @@ the atheris harness.  Every check raises :class:`InvariantError` (an
 * every finding span and every fix edit lies inside the document, and each
   fix edits only inside its reference (``ref_start <= start <= end <=
   ref_end``) -- except ``unused-suppression`` fixes, which edit the comment;
-* safe fixes preserve the URI (``iri_strategies.uri_key``) of the reference
+* safe fixes preserve the URI (``fuzz_strategies.uri_key``) of the reference
   they fix, and the reference is still found where it was;
 * applying the safe fixes again and again reaches a fixed point within
   ``MAX_PASSES`` passes (and so do the unsafe ones);
@@ -25,8 +25,9 @@ from typing import Dict, List, Optional, Tuple
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _TESTS = os.path.dirname(_HERE)
-if _TESTS not in sys.path:  # for iri_strategies when run as a script
-    sys.path.insert(0, _TESTS)
+for _p in (_TESTS, _HERE):  # for iri_strategies when run as a script
+    if _p not in sys.path:
+        sys.path.insert(0, _p)
 
 from irilint import convert, parse  # noqa: E402
 from irilint.config import Settings  # noqa: E402
@@ -36,7 +37,7 @@ from irilint.lines import LineIndex  # noqa: E402
 from irilint.output import format_text, locate, to_json_obj  # noqa: E402
 from irilint.scanners import get_scanner  # noqa: E402
 
-from iri_strategies import uri_key  # noqa: E402
+from fuzz_strategies import uri_key  # noqa: E402
 
 MAX_PASSES = 10
 
