@@ -54,9 +54,17 @@ def load1() -> float:
         return 0.0
 
 
-def wait_for_quiet(max_load: float = 1.5, max_wait: float = 60.0, verbose: bool = True) -> str:
+def wait_for_quiet(max_load: Optional[float] = None, max_wait: Optional[float] = None,
+                   verbose: bool = True) -> str:
     """Wait (at most ``max_wait`` s) for the 1-minute load to drop below
-    ``max_load``: other agents share this machine.  Returns the load."""
+    ``max_load``: other agents share this machine.  Returns the load.
+
+    Defaults: ``BENCH_MAX_LOAD`` (1.5) and ``BENCH_MAX_WAIT`` (30 s) from the
+    environment; ``BENCH_MAX_WAIT=0`` never waits."""
+    if max_load is None:
+        max_load = float(os.environ.get("BENCH_MAX_LOAD", "1.5"))
+    if max_wait is None:
+        max_wait = float(os.environ.get("BENCH_MAX_WAIT", "30"))
     t0 = time.monotonic()
     announced = False
     while load1() > max_load and time.monotonic() - t0 < max_wait:

@@ -54,12 +54,14 @@ def invalid_character(ctx):
         safe = all(c in _SAFE_TO_ENCODE_ASCII or ord(c) < 0x20 or 0x7F <= ord(c) <= 0x9F for c in ch)
         encoded = percent_encode(ch)
         if encoded == ch:  # a delimiter out of place: "#", "[", "]", "@"
-            # Unreserved characters stay: encoded they mean the same, so
-            # encoding them fixes nothing (text after "]" of an IP literal),
-            # and percent-encoded-unreserved would decode them again.
-            encoded = "".join(c if c in _UNRESERVED else "%%%02X" % ord(c) for c in ch)
+            # Unreserved characters and escapes stay: encoded they mean the
+            # same, so encoding them fixes nothing (text after "]" of an IP
+            # literal) and percent-encoded-unreserved would decode them again.
+            encoded = "".join(c if c in _UNRESERVED or c == "%" else "%%%02X" % ord(c) for c in ch)
         fixes = []
-        if encoded != ch:
+        # Text after the "]" of an IP literal: no encoding makes it valid.
+        after_ip_literal = p.component == "host" and ctx.value[p.start - 1:p.start] == "]"
+        if encoded != ch and not after_ip_literal:
             fixes.append(ctx.replace(
                 "Percent-encode %s as %s" % (describe(ch[0]), encoded) + ("" if safe else " (unsafe)"),
                 p.start, p.end, encoded, safe))

@@ -148,3 +148,26 @@ def test_every_safe_fix_preserves_the_uri(iri):
                 continue
             after = apply_edits(iri, sorted(fx.edits, key=lambda e: e.start))
             assert uri_key(after) == before, (f.rule.name, fx.title, iri, after)
+
+
+def test_fix_on_a_copy_of_the_test_tree_converges(tmp_path):
+    """Done-criterion of the fixes issue: --fix on a copy of a test tree,
+    then nothing more to fix."""
+    import shutil
+
+    here = os.path.dirname(__file__)
+    shutil.copytree(os.path.join(here, "samples"), tmp_path / "samples")
+    (tmp_path / "more.md").write_text(
+        "[a](HTTP://Example.COM:80/a/./b/../c/%7euser/100%)\n"
+        "<a href='http://e.org/re\u0301sume\u0301?q=%e2%82%ac'>x</a>\n", encoding="utf-8")
+    (tmp_path / "page.html").write_text(
+        '<a href="http://e.org/x%2Fy/%41/100%">t</a> <!-- irilint: ignore[bidi-control] -->\n',
+        encoding="utf-8")
+    first = run(["check", "--fix", "--select", "ALL", str(tmp_path)])
+    assert "Fixed" in first[2]
+    snapshot = {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
+    second = run(["check", "--fix", "--select", "ALL", str(tmp_path)])
+    assert "Fixed" not in second[2]
+    assert {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()} == snapshot
+    # and the diff mode agrees: nothing left to change
+    assert run(["check", "--diff", "--select", "ALL", str(tmp_path)])[1] == ""

@@ -138,6 +138,8 @@ class Linter:
         self.server = server
         self._pending: Dict[str, asyncio.Task] = {}
         self._results: Dict[str, LintResult] = {}
+        #: the lint running for a document: (text, settings generation, task)
+        self._inflight: Dict[str, Any] = {}
         self._executor: Optional[DaemonExecutor] = None
         self._engine: Any = None
 
@@ -156,6 +158,9 @@ class Linter:
         for task in self._pending.values():
             task.cancel()
         self._pending.clear()
+        for running in list(self._inflight.values()):
+            running[2].cancel()
+        self._inflight.clear()
         if self._executor is not None:
             self._executor.shutdown(wait=False)
 
@@ -176,15 +181,36 @@ class Linter:
         hit = self.cached(doc)
         if hit is not None:
             return hit
-        settings = self.server.settings.settings_for(doc.path)
         generation = self.server.settings.generation
-        text, version = doc.text, doc.version
+        text = doc.text
+        running = self._inflight.get(doc.uri)
+        if running is None or running[0] is not text or running[1] != generation:
+            task = asyncio.ensure_future(self._lint(doc, text, generation))
+            running = (text, generation, task)
+            self._inflight[doc.uri] = running
+            task.add_done_callback(lambda t, uri=doc.uri, r=running: self._finished(uri, r))
+        # shielded: a cancelled request (or a newer edit cancelling a pending
+        # push) does not abort a lint that another request may still await;
+        # a lint nobody wants any more is skipped or dropped (see _compute)
+        return await asyncio.shield(running[2])
+
+    def _finished(self, uri: str, running: Any) -> None:
+        if self._inflight.get(uri) is running:
+            del self._inflight[uri]
+        task = running[2]
+        if not task.cancelled() and task.exception() is not None:  # retrieved: no warning
+            logger.debug("lint of %s failed: %s", uri, task.exception())
+
+    async def _lint(self, doc: Document, text: str, generation: int) -> LintResult:
+        settings = self.server.settings.settings_for(doc.path)
+        version = doc.version
         encoding = self.server.documents.encoding
         index = doc._index if doc._index is not None and doc._index.text is text else None
         loop = asyncio.get_running_loop()
         result = await loop.run_in_executor(
             self._pool(), self._compute, doc, text, version, generation, settings, encoding, index)
-        if doc.text is text:  # still the same version: keep its index and result
+        if doc.text is text and self.server.documents.get(doc.uri) is doc:
+            # still the same version, still open: keep its index and result
             doc._index = result.index
             if generation == self.server.settings.generation:
                 self._results[doc.uri] = result
@@ -192,7 +218,8 @@ class Linter:
 
     def _compute(self, doc: Document, text: str, version: Optional[int], generation: int,
                  settings: Any, encoding: str, index: Optional[LineIndex]) -> LintResult:
-        if doc.text is not text:  # edited while this waited for the worker: nobody wants it
+        if doc.text is not text or self.server.documents.get(doc.uri) is not doc:
+            # edited (or closed) while this waited for the worker: nobody wants it
             return LintResult(doc.uri, version, generation, text, index or LineIndex(""),
                               skipped=True)
         index = index or LineIndex(text)

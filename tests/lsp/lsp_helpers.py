@@ -263,17 +263,44 @@ def frame(message: Any) -> bytes:
     return b"Content-Length: %d\r\n\r\n" % len(body) + body
 
 
-def rss_kib(pid: int) -> Optional[int]:
-    """The resident set size of a process (KiB), from /proc; None when
-    /proc is not there (not Linux) or the process is gone."""
+def proc_status(pid: int) -> Dict[str, str]:
+    """/proc/<pid>/status as a dict ({} when /proc is not there -- not
+    Linux -- or the process is gone)."""
+    out: Dict[str, str] = {}
     try:
         with open("/proc/%d/status" % pid) as f:
             for line in f:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1])
+                key, _, value = line.partition(":")
+                out[key] = value.strip()
     except OSError:
-        return None
-    return None
+        return {}
+    return out
+
+
+def rss_kib(pid: int, peak: bool = False) -> Optional[int]:
+    """The resident set size of a process (KiB; ``peak``: the high-water
+    mark, VmHWM), from /proc; None without /proc or once the process is
+    gone."""
+    value = proc_status(pid).get("VmHWM" if peak else "VmRSS")
+    return int(value.split()[0]) if value else None
+
+
+def bounded(seconds: float) -> Callable[[Callable], Callable]:
+    """Fail an async test that takes longer than ``seconds`` (a hang guard,
+    not a speed check: the bounds are generous)."""
+    import functools
+
+    def decorate(fn: Callable) -> Callable:
+        @functools.wraps(fn)
+        async def wrapper(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return await asyncio.wait_for(fn(*args, **kwargs), seconds)
+            except asyncio.TimeoutError:
+                raise AssertionError("%s did not finish within %ss" % (fn.__name__, seconds)) from None
+
+        return wrapper
+
+    return decorate
 
 
 class RawServer:
@@ -313,8 +340,8 @@ class RawServer:
     def returncode(self) -> Optional[int]:
         return self.proc.returncode if self.proc is not None else None
 
-    def rss_kib(self) -> Optional[int]:
-        return rss_kib(self.pid)
+    def rss_kib(self, peak: bool = False) -> Optional[int]:
+        return rss_kib(self.pid, peak)
 
     async def wait_exit(self, timeout: float = TIMEOUT) -> int:
         assert self.proc is not None
