@@ -188,6 +188,8 @@ def percent_encoded_unreserved(ctx):
         if ch not in UNRESERVED_ASCII:
             continue
         dots = ch == "." and _would_make_dot_segment(value, m.start(), m.end(), ".")
+        if _composes(value, m.start(), m.end(), ch):
+            continue  # "%4E" + U+0301: decoded, NFC would make it "Ń"
         title = "Decode %s to %r" % (m.group(), ch)
         edits = [(m.start(), m.end(), ch)]
         stray = _stray_percent_before(value, m.start(), m.end(), ch)
@@ -275,6 +277,8 @@ def percent_encoded_text(ctx):
             continue
         if any(ord(c) < 0x80 for c in text):
             continue  # mixes ASCII escapes: leave it to the other rules
+        if _composes(value, m.start(), m.end(), text):
+            continue  # "e%CC%81": decoded, NFC would compose it into "é"
         if _keep_encoded_for_bidi(ctx, m.start(), m.end()):
             continue
         if any(_shown_as_something_else(c) for c in text):
@@ -324,3 +328,17 @@ def _stray_percent_before(value: str, start: int, end: int, ch: str):
     if start >= 2 and value[start - 2] == "%" and value[start - 1] in _HEXDIGITS:
         return start - 2
     return None
+
+
+def _composes(value: str, start: int, end: int, decoded: str) -> bool:
+    """Whether ``decoded``, put in place of ``value[start:end]``, would
+    not be in NFC with its neighbours (the character before, the combining
+    marks after): the not-nfc fix would then change the characters, and so
+    the URI, which the escape kept apart."""
+    import unicodedata
+
+    k = end
+    while k < len(value) and unicodedata.combining(value[k]):
+        k += 1
+    s = value[start - 1:start] + decoded + value[end:max(k, end + 1)]
+    return not s.isascii() and unicodedata.normalize("NFC", s) != s

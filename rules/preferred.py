@@ -267,6 +267,12 @@ def default_port(ctx):
     value = ctx.value
     pt = value[port.start:port.end]
     colon = port.start - 1
+    host = ctx.ref.host
+    if host is not None and ":" in value[host.start:host.end] and not value.startswith("[", host.start):
+        # "h::" or "h:x:80": without this port, another ":" would become the
+        # port delimiter and the host would change.  invalid-character
+        # reports the ":" in the host.
+        return None
     if not pt:
         return [ctx.report(colon, port.end, "empty port: the ':' after the host means the default port and "
                                             "can be removed",

@@ -68,9 +68,10 @@ def uri_key(iri: str) -> str:
     """``iri_strategies.uri_key`` for nearly valid IRIs too: the URI an IRI
     maps to, up to RFC 3986 s6.2.2/s6.2.3 equivalence after NFC.
 
-    The one difference: a "scheme" that breaks the grammar (``%Ahttp:``) is
+    The differences: a "scheme" that breaks the grammar (``%Ahttp:``) is
     not a scheme, so it is not case-folded (case-folding ``%25A`` to
-    ``%25a`` would change the octets).
+    ``%25a`` would change the octets); the host is case-folded after its
+    unreserved escapes are decoded (``%41`` is ``A`` is ``a``).
     """
     pieces = _ESCAPE_SPLIT_RE.split(iri)
     u = to_uri("".join(p if i % 2 else nfc(p) for i, p in enumerate(pieces)))
@@ -83,7 +84,9 @@ def uri_key(iri: str) -> str:
         out.append("//")
         if ref.userinfo is not None:
             out.append(ref.get("userinfo") + "@")
-        out.append((ref.get("host") or "").lower())
+        # a reg-name is case-insensitive once its unreserved escapes are
+        # decoded ("%41" is "A" is "a")
+        out.append(decode_unreserved(ref.get("host") or "").lower())
         port = ref.get("port")
         if port and port != _DEFAULT_PORTS.get((scheme or "").lower()):
             out.append(":" + port)

@@ -1,0 +1,389 @@
+#!/usr/bin/env python3
+"""Language server benchmarks (issue 7, figure 7), with a raw JSON-RPC client
+over stdio against ``irilint server``.
+
+* ``change``: ``didChange`` (full text) -> ``publishDiagnostics`` for that
+  version, on a 5,000-line Markdown file with 500 IRIs: median and p95 over
+  50 changes (``initializationOptions: {"debounce": 0}``).  Targets: median
+  <= 15 ms, p95 <= 30 ms.
+* ``big``: the same on a 1 MB Markdown document: median <= 150 ms.
+* ``init``: process start to the ``initialize`` response, irilint vs a bare
+  pygls server (a ``LanguageServer`` that only answers initialize), measured
+  alternately in the same run: ratio <= 1.2.
+* ``memory``: VmRSS of the server with 50 open documents of 100 KB each
+  (after their diagnostics were published): <= 80 MB.
+
+The client answers every server request with a null result and announces
+no pull diagnostics and no ``workspace/configuration``, so the server
+pushes diagnostics and uses its defaults plus the initialization options.
+
+    python bench/lsp_bench.py                    # everything
+    python bench/lsp_bench.py --only change,init --changes 50 --init-runs 10
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import queue
+import random
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional, Sequence
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import (BenchError, Figure, irilint_argv, loadavg, median, p95, record,  # noqa: E402
+                     wait_for_quiet)
+
+BARE_SERVER = '''\
+from pygls.lsp.server import LanguageServer
+LanguageServer("bare-pygls", "0.1").start_io()
+'''
+
+CAPABILITIES = {
+    "general": {"positionEncodings": ["utf-16"]},
+    "textDocument": {
+        "synchronization": {"didSave": True},
+        "publishDiagnostics": {"versionSupport": True, "relatedInformation": True},
+    },
+    "workspace": {},
+}
+
+
+class LspClient:
+    """A minimal LSP client over a child process's stdio."""
+
+    def __init__(self, argv: Sequence[str], cwd: Optional[str] = None, stderr_path: Optional[str] = None):
+        self._stderr = open(stderr_path or os.devnull, "wb")
+        self.t_start = time.perf_counter()
+        try:
+            self.proc = subprocess.Popen(list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                         stderr=self._stderr, cwd=cwd, bufsize=0)
+        except FileNotFoundError as exc:
+            raise BenchError("cannot start %s: %s" % (argv, exc))
+        self.messages: "queue.Queue[tuple]" = queue.Queue()
+        self._next_id = 0
+        self._lock = threading.Lock()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    # -- wire ------------------------------------------------------------
+    def _read(self) -> None:
+        out = self.proc.stdout
+        try:
+            while True:
+                length = None
+                while True:
+                    line = out.readline()
+                    if not line:
+                        self.messages.put((time.perf_counter(), None))
+                        return
+                    line = line.strip()
+                    if not line:
+                        break
+                    k, _, v = line.partition(b":")
+                    if k.strip().lower() == b"content-length":
+                        length = int(v.strip())
+                if length is None:
+                    continue
+                body = b""
+                while len(body) < length:
+                    chunk = out.read(length - len(body))
+                    if not chunk:
+                        self.messages.put((time.perf_counter(), None))
+                        return
+                    body += chunk
+                t = time.perf_counter()
+                msg = json.loads(body)
+                if "method" in msg and "id" in msg:  # a request from the server
+                    self._send({"jsonrpc": "2.0", "id": msg["id"], "result": None})
+                self.messages.put((t, msg))
+        except Exception as exc:  # pragma: no cover - reported by wait()
+            self.messages.put((time.perf_counter(), {"__error__": repr(exc)}))
+
+    def _send(self, msg: Dict[str, Any]) -> None:
+        body = json.dumps(msg, ensure_ascii=False).encode("utf-8")
+        with self._lock:
+            self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+            self.proc.stdin.flush()
+
+    def request(self, method: str, params: Any) -> int:
+        self._next_id += 1
+        self._send({"jsonrpc": "2.0", "id": self._next_id, "method": method, "params": params})
+        return self._next_id
+
+    def notify(self, method: str, params: Any) -> float:
+        t = time.perf_counter()
+        self._send({"jsonrpc": "2.0", "method": method, "params": params})
+        return t
+
+    def wait(self, pred: Callable[[Dict[str, Any]], bool], timeout: float = 60.0) -> tuple:
+        """The first message matching ``pred`` (others are dropped), with the
+        time it was read."""
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise BenchError("timed out after %.0f s waiting for the server" % timeout)
+            try:
+                t, msg = self.messages.get(timeout=left)
+            except queue.Empty:
+                continue
+            if msg is None:
+                raise BenchError("the server closed its output (exit status %s)" % self.proc.poll())
+            if "__error__" in msg:
+                raise BenchError("reading from the server failed: %s" % msg["__error__"])
+            if pred(msg):
+                return t, msg
+
+    # -- LSP ---------------------------------------------------------------
+    def initialize(self, options: Optional[Dict[str, Any]] = None, root: Optional[str] = None,
+                   timeout: float = 60.0) -> float:
+        """Send initialize; return seconds from process start to the response."""
+        rid = self.request("initialize", {
+            "processId": os.getpid(), "rootUri": Path(root).as_uri() if root else None,
+            "capabilities": CAPABILITIES, "initializationOptions": options or {},
+            "clientInfo": {"name": "irilint-bench"}})
+        t, msg = self.wait(lambda m: m.get("id") == rid and "method" not in m, timeout)
+        if "error" in msg:
+            raise BenchError("initialize failed: %s" % msg["error"])
+        self.notify("initialized", {})
+        return t - self.t_start
+
+    def open(self, uri: str, text: str, language: str = "markdown", version: int = 1) -> float:
+        return self.notify("textDocument/didOpen", {"textDocument": {
+            "uri": uri, "languageId": language, "version": version, "text": text}})
+
+    def change_full(self, uri: str, text: str, version: int) -> float:
+        return self.notify("textDocument/didChange", {
+            "textDocument": {"uri": uri, "version": version}, "contentChanges": [{"text": text}]})
+
+    def wait_diagnostics(self, uri: str, version: Optional[int], timeout: float = 60.0) -> tuple:
+        def pred(m: Dict[str, Any]) -> bool:
+            if m.get("method") != "textDocument/publishDiagnostics":
+                return False
+            p = m.get("params") or {}
+            return p.get("uri") == uri and (version is None or p.get("version") == version)
+        return self.wait(pred, timeout)
+
+    def rss_kb(self) -> int:
+        try:
+            with open("/proc/%d/status" % self.proc.pid) as f:
+                for line in f:
+                    if line.startswith("VmRSS:"):
+                        return int(line.split()[1])
+        except OSError as exc:
+            raise BenchError("cannot read the server's memory: %s" % exc)
+        raise BenchError("no VmRSS for pid %d" % self.proc.pid)
+
+    def close(self, timeout: float = 10.0) -> None:
+        try:
+            if self.proc.poll() is None:
+                rid = self.request("shutdown", None)
+                try:
+                    self.wait(lambda m: m.get("id") == rid and "method" not in m, timeout)
+                except BenchError:
+                    pass
+                self.notify("exit", None)
+        except (BrokenPipeError, OSError):
+            pass
+        try:
+            self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(timeout=timeout)
+        self._stderr.close()
+
+
+# -- documents -----------------------------------------------------------
+
+WORDS = ("the of and to in is for on that with as by this be are from or it an at not which "
+         "server file page link document text value name section example line data option "
+         "Straße über größer naïve café résumé déjà Ελληνικά Русский текст пример "
+         "日本語 文章 例 中文 文档 العربية نص עברית טקסט").split()
+
+
+def iri_for(i: int) -> str:
+    forms = (
+        "[the docs](https://example.org/docs/page-%d.html#intro)",
+        "<https://пример.рф/путь/%d>",
+        "see https://例え.jp/パス/%d for more",
+        "http://example.com/%%E2%%82%%AC/item-%d",
+        "[IDN](https://xn--bcher-kva.example/buch/%d)",
+        "https://مثال.example/مسار/%d",
+        "<http://résumé.example.org/ü/%d>",
+        "https://github.com/example/project/issues/%d",
+        "ftp://ftp.example.net/pub/file-%d.tar.gz",
+        "https://example.net/search?q=%d&lang=de",
+    )
+    return forms[i % len(forms)] % i
+
+
+def markdown_doc(lines: int, iri_every: int = 10, seed: int = 1) -> str:
+    rng = random.Random(seed)
+    out = []
+    n_iri = 0
+    for i in range(lines):
+        if i % 50 == 0:
+            out.append("## Section %d" % (i // 50))
+        elif i % iri_every == 5:
+            out.append("%s %s %s." % (" ".join(rng.choice(WORDS) for _ in range(5)), iri_for(n_iri),
+                                      " ".join(rng.choice(WORDS) for _ in range(4))))
+            n_iri += 1
+        elif i % 50 == 49:
+            out.append("")
+        else:
+            out.append(" ".join(rng.choice(WORDS) for _ in range(rng.randint(6, 14))).capitalize() + ".")
+    return "\n".join(out) + "\n"
+
+
+def markdown_bytes(nbytes: int, seed: int = 1) -> str:
+    """A Markdown document of about ``nbytes`` UTF-8 bytes (one IRI every 10 lines)."""
+    probe = markdown_doc(1000, seed=seed)
+    per_line = len(probe.encode("utf-8")) / 1000.0
+    return markdown_doc(max(10, int(nbytes / per_line)), seed=seed)
+
+
+def edited(text_lines: List[str], k: int, v: int) -> str:
+    lines = list(text_lines)
+    i = (k * 97) % len(lines)
+    if "](" in lines[i] or "://" in lines[i]:
+        i = (i + 1) % len(lines)
+    lines[i] = lines[i] + " edit %d" % v
+    return "\n".join(lines)
+
+
+# -- benchmarks ----------------------------------------------------------
+
+def _server_argv() -> List[str]:
+    return irilint_argv() + ["server"]
+
+
+def _start(tmp: str, options: Optional[Dict[str, Any]] = None) -> LspClient:
+    c = LspClient(_server_argv(), cwd=tmp, stderr_path=os.path.join(tmp, "server-stderr.log"))
+    c.initialize(dict({"debounce": 0}, **(options or {})), root=tmp)
+    return c
+
+
+def bench_changes(tmp: str, text: str, changes: int, warmup: int = 3) -> List[float]:
+    """Seconds from each didChange to the publishDiagnostics of its version."""
+    c = _start(tmp)
+    try:
+        uri = Path(tmp, "doc.md").as_uri()
+        c.open(uri, text)
+        c.wait_diagnostics(uri, 1, timeout=120)
+        lines = text.split("\n")
+        times = []
+        v = 1
+        for k in range(warmup + changes):
+            v += 1
+            new = edited(lines, k, v)
+            t0 = c.change_full(uri, new, v)
+            t1, _ = c.wait_diagnostics(uri, v, timeout=120)
+            if k >= warmup:
+                times.append(t1 - t0)
+        return times
+    finally:
+        c.close()
+
+
+def bench_init(tmp: str, runs: int) -> tuple:
+    bare = os.path.join(tmp, "bare_pygls_server.py")
+    Path(bare).write_text(BARE_SERVER, encoding="utf-8")
+    ir, br = [], []
+    for i in range(runs):
+        order = [("irilint", _server_argv()), ("bare", [sys.executable, bare])]
+        if i % 2:
+            order.reverse()
+        for name, argv in order:
+            c = LspClient(argv, cwd=tmp)
+            try:
+                t = c.initialize({"debounce": 0}, root=tmp)
+            finally:
+                c.close()
+            (ir if name == "irilint" else br).append(t)
+    return ir, br
+
+
+def bench_memory(tmp: str, docs: int, size: int) -> tuple:
+    c = _start(tmp)
+    try:
+        time.sleep(0.2)
+        base = c.rss_kb()
+        for i in range(docs):
+            uri = Path(tmp, "doc%02d.md" % i).as_uri()
+            c.open(uri, markdown_bytes(size, seed=100 + i))
+            c.wait_diagnostics(uri, 1, timeout=120)
+        time.sleep(0.5)
+        return base, c.rss_kb()
+    finally:
+        c.close()
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--only", default="change,big,init,memory")
+    ap.add_argument("--changes", type=int, default=50)
+    ap.add_argument("--big-changes", type=int, default=15)
+    ap.add_argument("--init-runs", type=int, default=10)
+    ap.add_argument("--docs", type=int, default=50)
+    ap.add_argument("--no-store", action="store_true", help="do not write bench/results.json")
+    args = ap.parse_args(argv)
+    only = {s.strip() for s in args.only.split(",") if s.strip()}
+    unknown = only - {"change", "big", "init", "memory"}
+    if unknown:
+        raise SystemExit("unknown: %s" % ", ".join(sorted(unknown)))
+    store = not args.no_store
+    with tempfile.TemporaryDirectory(prefix="irilint-lsp-") as tmp:
+        if "change" in only:
+            text = markdown_doc(5000)
+            n_iri = text.count("://")
+            load = wait_for_quiet()
+            ts = bench_changes(tmp, text, args.changes)
+            cmd = "python bench/lsp_bench.py --only change --changes %d" % args.changes
+            detail = "%d changes, 5,000 lines, %d IRIs, %.0f KB; min %.1f ms, max %.1f ms" % (
+                len(ts), n_iri, len(text.encode()) / 1e3, min(ts) * 1e3, max(ts) * 1e3)
+            record(Figure("lsp.change-median", "LSP didChange->diagnostics, 5,000 lines: median",
+                          "%.1f ms" % (median(ts) * 1e3), "<= 15 ms", median(ts) <= 0.015, load, cmd, detail),
+                   store=store)
+            record(Figure("lsp.change-p95", "LSP didChange->diagnostics, 5,000 lines: p95",
+                          "%.1f ms" % (p95(ts) * 1e3), "<= 30 ms", p95(ts) <= 0.030, load, cmd), store=store)
+        if "big" in only:
+            text = markdown_bytes(1_000_000, seed=2)
+            load = wait_for_quiet()
+            ts = bench_changes(tmp, text, args.big_changes, warmup=2)
+            cmd = "python bench/lsp_bench.py --only big --big-changes %d" % args.big_changes
+            detail = "%d changes, %.2f MB, %d lines, %d IRIs; p95 %.0f ms" % (
+                len(ts), len(text.encode()) / 1e6, text.count("\n"), text.count("://"), p95(ts) * 1e3)
+            record(Figure("lsp.big", "LSP didChange->diagnostics, 1 MB document: median",
+                          "%.0f ms" % (median(ts) * 1e3), "<= 150 ms", median(ts) <= 0.150, load, cmd, detail),
+                   store=store)
+        if "init" in only:
+            load = wait_for_quiet()
+            ir, br = bench_init(tmp, args.init_runs)
+            ratio = median(ir) / median(br)
+            cmd = "python bench/lsp_bench.py --only init --init-runs %d" % args.init_runs
+            detail = "irilint server %.0f ms, bare pygls server %.0f ms (medians of %d, alternating)" % (
+                median(ir) * 1e3, median(br) * 1e3, len(ir))
+            record(Figure("lsp.init", "LSP start to initialize response vs bare pygls",
+                          "%.2fx" % ratio, "<= 1.2x", ratio <= 1.2, load, cmd, detail), store=store)
+        if "memory" in only:
+            load = wait_for_quiet()
+            base, rss = bench_memory(tmp, args.docs, 100_000)
+            cmd = "python bench/lsp_bench.py --only memory --docs %d" % args.docs
+            record(Figure("lsp.memory", "LSP resident memory, %d open docs of 100 KB" % args.docs,
+                          "%.1f MB" % (rss / 1024.0), "<= 80 MB", rss / 1024.0 <= 80, load, cmd,
+                          "VmRSS after initialize: %.1f MB" % (base / 1024.0)), store=store)
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except BenchError as exc:
+        print("error: %s" % exc, file=sys.stderr)
+        sys.exit(2)
