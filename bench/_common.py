@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import shutil
 import statistics
 import subprocess
 import sys
@@ -95,6 +96,8 @@ def shell(cmd: Sequence[str], env: Optional[Dict[str, str]] = None) -> str:
             a = "python"
         elif a.endswith(os.sep + "irilint") and Path(a).parent == Path(sys.executable).parent:
             a = "irilint"
+        elif os.path.isabs(a) and shutil.which(os.path.basename(a)) == a:
+            a = os.path.basename(a)  # rg, ...
         parts.append(shlex.quote(a))
     prefix = " ".join("%s=%s" % (k, shlex.quote(v)) for k, v in (env or {}).items())
     return (prefix + " " if prefix else "") + " ".join(parts)

@@ -260,6 +260,13 @@ def edited(text_lines: List[str], k: int, v: int) -> str:
 # -- benchmarks ----------------------------------------------------------
 
 def _server_argv() -> List[str]:
+    """``irilint server``, or the command in ``IRILINT_BENCH_SERVER`` (e.g.
+    the server under a profiler)."""
+    custom = os.environ.get("IRILINT_BENCH_SERVER")
+    if custom:
+        import shlex
+
+        return shlex.split(custom)
     return irilint_argv() + ["server"]
 
 

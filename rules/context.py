@@ -216,6 +216,24 @@ def _prose_stop(value: str, edits: Sequence[Tuple[int, int, str]]) -> Optional[s
     return None
 
 
+def _trim(value: str, start: int, end: int, new_text: str) -> Tuple[int, int, str]:
+    """The edit narrowed to what changes: a fix that rewrites a whole path
+    or host leaves the characters it keeps as they are spelled in the
+    source (character references, escapes, quotes doubled in YAML)."""
+    old = value[start:end]
+    if old == new_text:
+        return start, end, new_text
+    p = 0
+    limit = min(len(old), len(new_text))
+    while p < limit and old[p] == new_text[p]:
+        p += 1
+    q = 0
+    limit -= p
+    while q < limit and old[-1 - q] == new_text[-1 - q]:
+        q += 1
+    return start + p, end - q, new_text[p:len(new_text) - q]
+
+
 class RefContext:
     """One reference as a rule sees it."""
 
@@ -268,7 +286,14 @@ class RefContext:
                 # scanners and autolinkers see.
                 safe = False
                 title += " (unsafe: in running text the link would end at %r)" % stop
-        return Fix(title, tuple(self.edit(s, e, t) for s, e, t in edits), safe)
+        return Fix(title, tuple(self._minimal_edit(s, e, t) for s, e, t in edits), safe)
+
+    def _minimal_edit(self, start: int, end: int, new_text: str) -> Edit:
+        if self.candidate.offsets is not None:
+            s, e = self.candidate.source_span(start, end)
+            if e - s != end - start:  # escapes in the span: keep those not changed
+                start, end, new_text = _trim(self.value, start, end, new_text)
+        return self.edit(start, end, new_text)
 
     def replace(self, title: str, start: int, end: int, new_text: str, safe: bool) -> Fix:
         return self.fix(title, [(start, end, new_text)], safe)
@@ -306,7 +331,8 @@ class RefContext:
         # Inside HTML/XML attributes "&", "<" and quotes must be written as
         # character references, or the fix would change the markup.
         if self.candidate.context in ("html-attr", "xml-attr", "attribute"):
-            return text.replace("&", "&amp;").replace("<", "&lt;").replace('"', "&quot;")
+            return text.replace("&", "&amp;").replace("<", "&lt;").replace('"', "&quot;") \
+                .replace("'", "&#39;")  # the attribute may be single-quoted
         return text
 
 

@@ -145,7 +145,9 @@ def _item_from_finding(f: Finding, diagnostic: Optional[types.Diagnostic]) -> _I
 
 
 async def code_actions(server: "IrilintLanguageServer", params: types.CodeActionParams) -> List[Any]:
-    doc = server.documents[params.text_document.uri]
+    doc = server.documents.get(params.text_document.uri)
+    if doc is None:  # not open (or closed meanwhile): nothing to offer
+        return []
     version, text = doc.version, doc.text
     result = await server.linter.result_for(doc)
     if doc.text is not text or result.text is not text:
@@ -155,6 +157,13 @@ async def code_actions(server: "IrilintLanguageServer", params: types.CodeAction
     b = _Builder(server, doc)
     start, end = from_range(b.index, params.range, b.encoding)
     only = params.context.only
+    # Neovim 0.7 documents `code_action({only = 'quickfix'})`: a bare
+    # string where LSP wants a list.  Take it as the one-item list it means
+    # (it may arrive as the string or as its characters).
+    if isinstance(only, str):
+        only = [only]
+    elif only and all(isinstance(o, str) and len(o) == 1 for o in only):
+        only = ["".join(only)]
     actions: List[types.CodeAction] = []
 
     # Findings: the diagnostics the client sent (their data, when it is for
@@ -204,11 +213,9 @@ async def code_actions(server: "IrilintLanguageServer", params: types.CodeAction
                                         types.CodeActionKind.QuickFix, [edit], diags))
 
     if _wanted(only, FIX_ALL_KIND) and result.findings:
-        from irilint.engine import fixes_to_apply
-
-        edits = fixes_to_apply(result.findings)
-        if edits:
-            actions.append(b.action("Fix all safe irilint problems", FIX_ALL_KIND, edits))
+        fix_all = _fix_all_edits(text, result, doc)
+        if fix_all:
+            actions.append(b.action("Fix all safe irilint problems", FIX_ALL_KIND, fix_all))
 
     if _wanted(only, types.CodeActionKind.RefactorRewrite):
         actions.extend(refactor_actions(server, doc, b, start, end, result))
@@ -216,6 +223,58 @@ async def code_actions(server: "IrilintLanguageServer", params: types.CodeAction
     if not server.client_supports_code_action_literals():
         return [_as_command(a) for a in actions]
     return actions
+
+
+def _fix_all_edits(text: str, result: Any, doc: Document) -> List[Edit]:
+    """Every safe fix, as ``irilint check --fix`` applies them: fix, check
+    again, until nothing changes (one fix can make another possible, as
+    uppercasing "%7e" before decoding it to "~"); then one trimmed edit per
+    changed run of lines, so the editor keeps cursors and marks elsewhere."""
+    from irilint.engine import default_engine, fixes_to_apply
+    from irilint.fileio import apply_edits
+
+    edits = fixes_to_apply(result.findings)
+    if not edits:
+        return []
+    new = apply_edits(text, edits)
+    path = getattr(doc, "path", None)
+    for _ in range(9):
+        again = default_engine().check_text(new, path=path, settings=result.settings,
+                                            scanner=result.scanner, run_state={})
+        more = fixes_to_apply(again.findings)
+        if not more:
+            break
+        newer = apply_edits(new, more)
+        if newer == new:
+            break
+        new = newer
+    if new == text:
+        return []
+    old_lines = text.splitlines(keepends=True)
+    new_lines = new.splitlines(keepends=True)
+    old_starts = [0]
+    for line in old_lines:
+        old_starts.append(old_starts[-1] + len(line))
+    new_starts = [0]
+    for line in new_lines:
+        new_starts.append(new_starts[-1] + len(line))
+    out: List[Edit] = []
+    matcher = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            continue
+        a, b = old_starts[i1], old_starts[i2]
+        c, d = new_starts[j1], new_starts[j2]
+        old_part, new_part = text[a:b], new[c:d]
+        k = 0
+        while k < min(len(old_part), len(new_part)) and old_part[k] == new_part[k]:
+            k += 1
+        e1, e2 = len(old_part), len(new_part)
+        while e1 > k and e2 > k and old_part[e1 - 1] == new_part[e2 - 1]:
+            e1 -= 1
+            e2 -= 1
+        out.append(Edit(a + k, a + e1, new_part[k:e2]))
+    return out
 
 
 def refactor_actions(server: "IrilintLanguageServer", doc: Document, b: _Builder,

@@ -172,7 +172,9 @@ def hover_markdown(value: str, context: Optional[str] = None) -> str:
 
 
 def hover(server: "IrilintLanguageServer", params: types.HoverParams) -> Optional[types.Hover]:
-    doc = server.documents[params.text_document.uri]
+    doc = server.documents.get(params.text_document.uri)
+    if doc is None:  # not open (or closed meanwhile): nothing to say
+        return None
     index = doc.index
     encoding = server.documents.encoding
     pos = params.position

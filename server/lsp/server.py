@@ -86,6 +86,11 @@ class InvalidMessage:
         return ("%s: %s" % (type(self.error).__name__, self.error))[:500]
 
 
+def _valid_id(msg_id: Any) -> bool:
+    """JSON-RPC ids are strings or numbers (we take integers, as LSP does)."""
+    return isinstance(msg_id, (int, str)) and not isinstance(msg_id, bool)
+
+
 def _leaves(exc: BaseException) -> List[BaseException]:
     inner = getattr(exc, "exceptions", None)
     if not inner:
@@ -125,7 +130,13 @@ class IrilintProtocol(LanguageServerProtocol):
         # line on stderr) instead of raising into the reader with a traceback
         if not isinstance(data, dict) or "jsonrpc" not in data:
             return data
+        if "id" in data and not _valid_id(data["id"]):
+            return InvalidMessage(data, ValueError("invalid id %r" % (data["id"],)))
         try:
+            if data.get("method") == types.CANCEL_REQUEST:
+                params = data.get("params")
+                if not isinstance(params, dict) or not _valid_id(params.get("id")):
+                    raise ValueError("$/cancelRequest needs the id of a request")
             if "id" in data:
                 if "error" in data:
                     return self._converter.structure(data, types.ResponseErrorMessage)
@@ -159,7 +170,7 @@ class IrilintProtocol(LanguageServerProtocol):
         method = data.get("method")
         if "id" in data and method is not None:
             msg_id = data["id"]
-            id_ok = isinstance(msg_id, (int, str)) and not isinstance(msg_id, bool)
+            id_ok = _valid_id(msg_id)
             if id_ok and isinstance(method, str) and isinstance(bad.error, ClassValidationError):
                 code, what = JsonRpcInvalidParams.CODE, "Invalid params"
             else:
@@ -184,6 +195,8 @@ class IrilintProtocol(LanguageServerProtocol):
             logger.error("bad input from the client: ignoring a message: %s", bad.describe())
 
     def _handle_not_jsonrpc(self, message: Any) -> None:
+        if hasattr(message, "jsonrpc"):  # structured, but "jsonrpc" is not "2.0"
+            message = {"jsonrpc": message.jsonrpc, **({"id": message.id} if hasattr(message, "id") else {})}
         if isinstance(message, dict):
             if "id" in message:
                 logger.error("bad input from the client: not a JSON-RPC 2.0 request "

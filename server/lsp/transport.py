@@ -76,6 +76,7 @@ MAX_LINE = 1 << 16
 IDLE_SECONDS = 1.0
 READ_SIZE = 1 << 20
 
+_HEADER_START_BYTE = re.compile(rb"[!#$%&'*+\-.^_`|~0-9A-Za-z\r\n]")
 _HEADER_LINE = re.compile(rb"([!#$%&'*+\-.^_`|~0-9A-Za-z]+)[ \t]*:[ \t]*(.*?)[ \t]*")
 #: where a Content-Length header starts (searched for in garbage)
 _CONTENT_LENGTH = re.compile(rb"content-length[ \t]*:", re.IGNORECASE)
@@ -165,6 +166,13 @@ class FrameParser:
                 self._reset()
                 return body
             nl = buf.find(b"\n")
+            if nl < 0 and self._length is not None and buf and not _HEADER_START_BYTE.match(buf):
+                # no empty line after the headers, and what follows cannot
+                # be a header (a JSON body starts with "{"): the body is here
+                self.problems.append("no empty line after the headers: "
+                                     "reading the body right after them")
+                self._body = self._length
+                continue
             if nl < 0:
                 if len(buf) > MAX_LINE:  # a long run of garbage: keep a possible header's start
                     m = _CONTENT_LENGTH.search(buf)
