@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import shlex
 import shutil
 import statistics
@@ -109,6 +110,8 @@ class Run:
     returncode: int
     stdout: bytes = b""
     stderr: bytes = b""
+    #: user + system CPU seconds of the process and the children it waited for
+    cpu: float = 0.0
 
 
 def run_timed(cmd: Sequence[str], *, env_extra: Optional[Dict[str, str]] = None,
@@ -119,6 +122,7 @@ def run_timed(cmd: Sequence[str], *, env_extra: Optional[Dict[str, str]] = None,
     if env_extra:
         env.update(env_extra)
     out = subprocess.PIPE if keep_stdout else subprocess.DEVNULL
+    ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     try:
         p = subprocess.run(list(cmd), stdout=out, stderr=subprocess.PIPE, env=env, timeout=timeout,
@@ -128,11 +132,13 @@ def run_timed(cmd: Sequence[str], *, env_extra: Optional[Dict[str, str]] = None,
     except FileNotFoundError as exc:
         raise BenchError("cannot run %s: %s" % (shell(cmd), exc))
     wall = time.perf_counter() - t0
+    ru1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (ru1.ru_utime - ru0.ru_utime) + (ru1.ru_stime - ru0.ru_stime)
     if p.returncode not in ok_codes:
         raise BenchError("exit status %d (expected one of %s) from %s\n%s" % (
             p.returncode, list(ok_codes), shell(cmd, env_extra),
             p.stderr.decode("utf-8", "replace")[-2000:]))
-    return Run(wall, p.returncode, p.stdout or b"", p.stderr or b"")
+    return Run(wall, p.returncode, p.stdout or b"", p.stderr or b"", cpu)
 
 
 def median(xs: Sequence[float]) -> float:

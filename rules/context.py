@@ -193,9 +193,12 @@ class DocumentInfo:
     run_state: Dict[str, Any] = field(default_factory=dict)
 
 
-#: Contexts of references found by the prose rules of the text scanner,
-#: which end a link at whitespace and drop trailing punctuation.
-_PROSE_CONTEXTS = frozenset(("bare", "string", "comment"))
+#: Contexts where delimiters, not the prose rules of the text scanner
+#: (which end a link at whitespace and drop trailing punctuation), say
+#: where a reference ends.
+_DELIMITED_CONTEXTS = frozenset((
+    "angle", "autolink", "html-attr", "xml-attr", "attribute", "iri-value", "markdown-link",
+    "rst-link", "turtle-iri", "turtle-base", "turtle-prefix"))
 
 
 def _prose_stop(value: str, edits: Sequence[Tuple[int, int, str]]) -> Optional[str]:
@@ -207,7 +210,9 @@ def _prose_stop(value: str, edits: Sequence[Tuple[int, int, str]]) -> Optional[s
     n = len(value)
     for s, e, t in edits:
         for ch in t:
-            if prose_stop_char(ch):
+            # Non-ASCII sentence punctuation (quotes, CJK stops) also ends
+            # or interrupts a link in prose, wherever it is put.
+            if prose_stop_char(ch) or (not ch.isascii() and trailing_char(ch)):
                 return ch
         if e == n:
             last = t[-1:] or value[s - 1:s]
@@ -277,7 +282,7 @@ class RefContext:
 
     def fix(self, title: str, edits: Iterable[Tuple[int, int, str]], safe: bool) -> Fix:
         edits = list(edits)
-        if safe and self.candidate.context in _PROSE_CONTEXTS:
+        if safe and self.candidate.context not in _DELIMITED_CONTEXTS:
             stop = _prose_stop(self.value, edits)
             if stop is not None:
                 # Found in prose, the reference ends where the sentence's

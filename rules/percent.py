@@ -175,7 +175,8 @@ def percent_encoded_unreserved(ctx):
     ## Fix safety
     Safe, except where decoding creates a ``.`` or ``..`` segment: that
     segment would be removed on resolution while the encoded one is not, so
-    the fix is offered as unsafe there.  Unsafe too at the very end of a
+    the fix is offered as unsafe there, and where a ``%2E`` in a host
+    would split a label.  Unsafe too at the very end of a
     reference in running text, where a decoded ``.``, ``_`` or ``~`` reads
     as punctuation after the link (scanners and autolinkers drop it).
 
@@ -188,6 +189,8 @@ def percent_encoded_unreserved(ctx):
         if ch not in UNRESERVED_ASCII:
             continue
         dots = ch == "." and _would_make_dot_segment(value, m.start(), m.end(), ".")
+        # A label dot: "%2Eé" -> ".é" changes the labels IDNA converts.
+        label = ch == "." and _in_host(ctx, m.start())
         if _composes(value, m.start(), m.end(), ch):
             continue  # "%4E" + U+0301: decoded, NFC would make it "Ń"
         title = "Decode %s to %r" % (m.group(), ch)
@@ -198,7 +201,8 @@ def percent_encoded_unreserved(ctx):
             # it is encoded in the same fix ("%25AB").
             edits.insert(0, (stray, stray + 1, "%25"))
             title += " and encode the stray '%' before it as '%25'"
-        fix = ctx.fix(title + (" (unsafe: creates a dot-segment)" if dots else ""), edits, not dots)
+        why = " (unsafe: creates a dot-segment)" if dots else " (unsafe: splits a host label)" if label else ""
+        fix = ctx.fix(title + why, edits, not (dots or label))
         yield ctx.report(m.start(), m.end(), "%s encodes the unreserved character %r, which needs no encoding"
                          % (m.group(), ch), [fix])
 
@@ -342,3 +346,8 @@ def _composes(value: str, start: int, end: int, decoded: str) -> bool:
         k += 1
     s = value[start - 1:start] + decoded + value[end:max(k, end + 1)]
     return not s.isascii() and unicodedata.normalize("NFC", s) != s
+
+
+def _in_host(ctx, i: int) -> bool:
+    host = ctx.ref.host
+    return host is not None and host.start <= i < host.end

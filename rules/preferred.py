@@ -28,6 +28,7 @@ fast path to a couple of string operations.
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from irilint.convert import remove_dot_segments
 
@@ -53,8 +54,17 @@ def _has_encoded_dot_segment(path: str) -> bool:
 
 
 def _lower_ascii_outside_escapes(s: str) -> str:
-    """Lowercase ASCII letters, leaving escapes and non-ASCII alone."""
-    return _HOST_CASE_RE.sub(lambda m: m.group() if m.group()[0] == "%" else m.group().lower(), s)
+    """Lowercase ASCII letters, leaving escapes and non-ASCII alone, and a
+    letter a combining mark follows ("E" + U+0301 is "É", not "é")."""
+    def lower(m):
+        g = m.group()
+        if g[0] == "%":
+            return g
+        if unicodedata.combining(s[m.end():m.end() + 1] or "a"):
+            return g[:-1].lower() + g[-1]
+        return g.lower()
+
+    return _HOST_CASE_RE.sub(lower, s)
 
 
 @rule(name="uppercase-scheme", code="IRI601", family="preferred-form", severity="info", fix="safe")

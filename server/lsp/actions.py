@@ -25,6 +25,7 @@ without running a command.  A client without code action literals gets
 """
 from __future__ import annotations
 
+import asyncio
 import difflib
 from typing import TYPE_CHECKING, Any, Iterable, List, Optional, Sequence, Set, Tuple
 
@@ -213,7 +214,9 @@ async def code_actions(server: "IrilintLanguageServer", params: types.CodeAction
                                         types.CodeActionKind.QuickFix, [edit], diags))
 
     if _wanted(only, FIX_ALL_KIND) and result.findings:
-        fix_all = _fix_all_edits(text, result, doc)
+        fix_all = await _fix_all_for(server, text, result, doc)
+        if doc.text is not text:
+            return []  # edited meanwhile: the client asks again
         if fix_all:
             actions.append(b.action("Fix all safe irilint problems", FIX_ALL_KIND, fix_all))
 
@@ -223,6 +226,26 @@ async def code_actions(server: "IrilintLanguageServer", params: types.CodeAction
     if not server.client_supports_code_action_literals():
         return [_as_command(a) for a in actions]
     return actions
+
+
+async def _fix_all_for(server: "IrilintLanguageServer", text: str, result: Any,
+                       doc: Document) -> List[Edit]:
+    """The fix-all edits of a lint result: computed once per result, in the
+    lint worker (it checks the whole document again, maybe several times:
+    seconds for a large one, which must not stop the event loop), shared by
+    concurrent requests and kept for the next ones (a client asks for code
+    actions at every cursor move)."""
+    future = result.extra.get("fix_all")
+    if future is None:
+        future = server.linter.run_in_worker(_fix_all_edits, text, result, doc)
+        result.extra["fix_all"] = future
+
+        def forget_failure(f: Any) -> None:
+            if (f.cancelled() or f.exception() is not None) and result.extra.get("fix_all") is f:
+                del result.extra["fix_all"]
+
+        future.add_done_callback(forget_failure)
+    return list(await asyncio.shield(future))
 
 
 def _fix_all_edits(text: str, result: Any, doc: Document) -> List[Edit]:
@@ -259,10 +282,7 @@ def _fix_all_edits(text: str, result: Any, doc: Document) -> List[Edit]:
     for line in new_lines:
         new_starts.append(new_starts[-1] + len(line))
     out: List[Edit] = []
-    matcher = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag == "equal":
-            continue
+    for i1, i2, j1, j2 in _changed_line_runs(old_lines, new_lines):
         a, b = old_starts[i1], old_starts[i2]
         c, d = new_starts[j1], new_starts[j2]
         old_part, new_part = text[a:b], new[c:d]
@@ -275,6 +295,29 @@ def _fix_all_edits(text: str, result: Any, doc: Document) -> List[Edit]:
             e2 -= 1
         out.append(Edit(a + k, a + e1, new_part[k:e2]))
     return out
+
+
+def _changed_line_runs(old: List[str], new: List[str]) -> List[Tuple[int, int, int, int]]:
+    """The runs of lines that differ, as (old start, old end, new start,
+    new end).  Fixes rewrite IRIs inside lines, so the line count rarely
+    changes: then the lines are compared pairwise, in linear time (difflib
+    is quadratic on a large document with many equal lines: minutes for a
+    few MB).  Otherwise difflib."""
+    if len(old) != len(new):
+        matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
+        return [(i1, i2, j1, j2) for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"]
+    runs: List[Tuple[int, int, int, int]] = []
+    i, n = 0, len(old)
+    while i < n:
+        if old[i] == new[i]:
+            i += 1
+            continue
+        j = i
+        while j < n and old[j] != new[j]:
+            j += 1
+        runs.append((i, j, i, j))
+        i = j
+    return runs
 
 
 def refactor_actions(server: "IrilintLanguageServer", doc: Document, b: _Builder,

@@ -73,6 +73,8 @@ class LintResult:
     settings: Any = None
     #: too large (max-file-size) or left out by include/exclude
     skipped: bool = False
+    #: what else is computed from this result (code actions' fix-all...)
+    extra: Dict[str, Any] = field(default_factory=dict, repr=False)
 
 
 def finding_data(f: Finding, version: Optional[int]) -> Dict[str, Any]:
@@ -153,6 +155,10 @@ class Linter:
             # gone, even in the middle of linting a large document
             self._executor = DaemonExecutor("irilint-lint")
         return self._executor
+
+    def run_in_worker(self, fn: Any, *args: Any) -> "asyncio.Future[Any]":
+        """Run ``fn`` in the lint worker (after the lints queued before it)."""
+        return asyncio.get_running_loop().run_in_executor(self._pool(), fn, *args)
 
     def shutdown(self) -> None:
         for task in self._pending.values():

@@ -174,14 +174,11 @@ class FrameParser:
                 self._body = self._length
                 continue
             if nl < 0:
-                if len(buf) > MAX_LINE:  # a long run of garbage: keep a possible header's start
-                    m = _CONTENT_LENGTH.search(buf)
-                    if m is not None and m.start() > 0:
-                        self._drop(m.start())
-                        self._reset()
-                    elif m is None:
-                        self._drop(len(buf) - 32)
-                        self._reset()
+                if len(buf) > MAX_LINE:  # no header is that long: garbage up to the next one
+                    m = _CONTENT_LENGTH.search(buf, 1)
+                    self._drop(m.start() if m is not None else len(buf) - 32)
+                    self._reset()
+                    continue
                 return None
             line = bytes(buf[:nl]).rstrip(b"\r")
             if not line.strip():  # the empty line that ends the headers

@@ -232,13 +232,13 @@ def embedded(draw, fmt: str, iri_strategy=None):
         pre, post = draw(FILLER), draw(FILLER)
         if fmt == "text":
             form = draw(st.sampled_from(["%s", "<%s>", "(%s)", "\"%s\"", "%s.", "「%s」"]))
-            pieces.append(pre + form % iri + post)
+            pieces.append(pre + " " + form % iri + " " + post)
         elif fmt == "markdown":
             form = draw(st.sampled_from([
                 "[link](%s)", "[link](<%s>)", "<%s>", "%s", "![img](%s \"title\")",
                 "[ref]: %s\n", "`%s`", "```\n%s\n```\n", "[a [b]](%s)", "[x](%s))",
             ]))
-            pieces.append(pre + form % iri + post)
+            pieces.append(pre + " " + form % iri + " " + post)
         elif fmt in ("html", "xml"):
             attr = draw(st.sampled_from(["href", "src", "action", "xmlns", "data-x", "cite"]))
             q = draw(st.sampled_from(['"', "'"]))
@@ -255,7 +255,7 @@ def embedded(draw, fmt: str, iri_strategy=None):
                 "`link <%s>`_", "`link <%s>`__", ".. _target: %s\n", "%s", "``%s``",
                 ".. image:: %s\n", ":ref:`%s`",
             ]))
-            pieces.append(pre + form % iri + post)
+            pieces.append(pre + " " + form % iri + " " + post)
         elif fmt == "json":
             key = draw(st.sampled_from(["href", "url", "$ref", "@id", "name", "homepageUrl"]))
             pieces.append('{"%s": "%s"}\n' % (key, json_escapes(draw, iri)))
@@ -288,7 +288,7 @@ def embedded(draw, fmt: str, iri_strategy=None):
                 "<%s> <http://e.org/p> \"o\" .\n", "@prefix ex: <%s> .\n", "# %s\n",
                 "ex:s ex:p \"%s\" .\n", "@base <%s> .\n",
             ]))
-            pieces.append(pre + form % iri + post)
+            pieces.append(pre + " " + form % iri + " " + post)
         elif fmt == "python":
             form = draw(st.sampled_from(["u = %r\n", "# %s\n", 'x = """%s"""\n', "s = f'{a}%s'\n", "b = rb'%s'\n"]))
             pieces.append(form % iri)
