@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import (BenchError, Figure, irilint_argv, loadavg, median, p95, record,  # noqa: E402
+from _common import (BenchError, bench_env, Figure, irilint_argv, loadavg, median, p95, record,  # noqa: E402
                      wait_for_quiet)
 
 BARE_SERVER = '''\
@@ -62,7 +62,7 @@ class LspClient:
         self.t_start = time.perf_counter()
         try:
             self.proc = subprocess.Popen(list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=self._stderr, cwd=cwd, bufsize=0)
+                                         stderr=self._stderr, cwd=cwd, bufsize=0, env=bench_env())
         except FileNotFoundError as exc:
             raise BenchError("cannot start %s: %s" % (argv, exc))
         self.messages: "queue.Queue[tuple]" = queue.Queue()

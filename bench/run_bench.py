@@ -14,7 +14,7 @@ Prints every figure with the command that reproduces it, stores it in
         startup  5: start-up time and python -X importtime
         cache    6: cold vs warm cache
         lsp      7: language server (bench/lsp_bench.py)
-        profile  8: pyinstrument profile of the CLI on the corpus
+        profile  8: py-spy (else pyinstrument) profile of the CLI on the corpus
 
 Timings are whole-process wall times (medians) unless a figure says
 "in-process"; comparisons are measured in the same run, alternating the
@@ -209,13 +209,20 @@ def fig_startup(runs: int, store: bool) -> None:
         for _ in range(runs):
             ts.append(run_timed(cmd, cwd=Path(tmp)).wall)
             tp.append(run_timed(py, cwd=Path(tmp)).wall)
+        run_timed(cmd, cwd=Path(tmp), bytecode=False)
+        tn = [run_timed(cmd, cwd=Path(tmp), bytecode=False).wall for _ in range(max(3, runs // 2))]
+        record(Figure("startup.check-nobytecode", "start-up without .pyc (reference: PYTHONDONTWRITEBYTECODE=1)",
+                      "%.0f ms" % (median(tn) * 1e3), "", None, loadavg(),
+                      "PYTHONDONTWRITEBYTECODE=1 irilint check one-line-file.txt  # editable install",
+                      "every module compiled from source at every start; median of %d" % len(tn)), store=store)
         m = median(ts)
         record(Figure("startup.check", "start-up: irilint check one-line-file.txt", "%.0f ms" % (m * 1e3),
                       "<= 150 ms", m <= 0.150, load, "irilint check one-line-file.txt  # in an empty folder",
-                      "median of %d (min %.0f ms); bare `python -c pass` %.0f ms" % (
+                      "median of %d (min %.0f ms), with .pyc as installed; bare `python -c pass` %.0f ms" % (
                           runs, min(ts) * 1e3, median(tp) * 1e3)), store=store)
         # importtime: the slowest imports (cumulative), median of 3 runs each
         imp = [sys.executable, "-X", "importtime", "-m", "irilint", "check", "one-line-file.txt"]
+        run_timed(imp, cwd=Path(tmp))  # compile the .pyc
         samples = {}
         for _ in range(3):
             r = run_timed(imp, cwd=Path(tmp))
@@ -275,36 +282,76 @@ def fig_cache(corpus: Path, cold_runs: int, warm_runs: int, store: bool) -> None
 
 # -- 8: profile -----------------------------------------------------------------
 
+def _folded_top(folded: Path, k: int) -> List[str]:
+    """Self and inclusive time per function from py-spy's raw (folded) output."""
+    import collections
+
+    def fn(frame: str) -> str:
+        if " (" not in frame:
+            return frame
+        name, where = frame.split(" (", 1)
+        return "%s (%s)" % (name, where.split(":")[0].rstrip(")").replace(str(REPO) + "/", ""))
+
+    self_t, incl, lines_t = collections.Counter(), collections.Counter(), collections.Counter()
+    total = 0
+    for line in folded.read_text(encoding="utf-8", errors="replace").splitlines():
+        stack, _, n = line.rpartition(" ")
+        if not stack or not n.isdigit():
+            continue
+        n = int(n)
+        total += n
+        frames = stack.split(";")
+        self_t[fn(frames[-1])] += n
+        lines_t[frames[-1].replace(str(REPO) + "/", "")] += n
+        for f in set(fn(x) for x in frames):
+            incl[f] += n
+    out = ["%d samples" % total, "", "self time by function:"]
+    out += ["%6.1f%%  %s" % (100.0 * n / total, f) for f, n in self_t.most_common(k)]
+    out += ["", "self time by line (top 10):"]
+    out += ["%6.1f%%  %s" % (100.0 * n / total, f) for f, n in lines_t.most_common(10)]
+    out += ["", "inclusive time (irilint functions, top 15):"]
+    mine = [(f, n) for f, n in incl.most_common() if ("server/" in f or "rules/" in f)]
+    out += ["%6.1f%%  %s" % (100.0 * n / total, f) for f, n in mine[:15]]
+    return out
+
+
 def fig_profile(corpus: Path, store: bool) -> None:
-    try:
-        import pyinstrument  # noqa: F401
-    except ImportError:
-        raise BenchError("pyinstrument is missing: pip install pyinstrument")
-    exe = Path(sys.executable).parent / "pyinstrument"
+    """py-spy (sampling, no instrumentation) when it can attach, else pyinstrument."""
+    bindir = Path(sys.executable).parent
+    target = ["irilint", "check", "--jobs", "1", "--no-cache", "-q", str(corpus)]
+    pyspy = bindir / "py-spy"
     with tempfile.TemporaryDirectory(prefix="irilint-prof-") as tmp:
-        out = Path(tmp) / "profile.txt"
-        cmd = [str(exe), "-r", "text", "-o", str(out), "--show-all", "--from-path", "irilint",
-               "check", "--jobs", "1", "--no-cache", "-q", str(corpus)]
-        flat = Path(tmp) / "flat.txt"
-        cmd_flat = [str(exe), "-r", "text", "-p", "flat=true", "-p", "time=percent_of_total", "-o", str(flat),
-                    "--from-path", "irilint", "check", "--jobs", "1", "--no-cache", "-q", str(corpus)]
         load = wait_for_quiet()
+        if pyspy.exists():
+            folded = Path(tmp) / "cli.folded"
+            cmd = [str(pyspy), "record", "-r", "100", "-f", "raw", "-o", str(folded), "--"] + \
+                irilint_argv() + target[1:]
+            try:
+                run_timed(cmd, ok_codes=(0, 1, 2), timeout=1800)
+            except BenchError as exc:
+                print("py-spy failed (%s); using pyinstrument" % exc, file=sys.stderr)
+            if folded.exists():
+                shown = "$ py-spy record -r 100 -f raw -o cli.folded -- %s\n(load %s)\n\n%s" % (
+                    shell(target), load, "\n".join(_folded_top(folded, 15)))
+                print(shown)
+                if store:
+                    add_section("profile of the CLI on the corpus (py-spy, top 15)", shown)
+                return
+        try:
+            import pyinstrument  # noqa: F401
+        except ImportError:
+            raise BenchError("neither py-spy nor pyinstrument works: pip install py-spy pyinstrument")
+        flat = Path(tmp) / "flat.txt"
+        cmd_flat = [str(bindir / "pyinstrument"), "-r", "text", "-p", "flat=true", "-p", "time=percent_of_total",
+                    "-o", str(flat), "--from-path"] + target
         run_timed(cmd_flat, ok_codes=(0, 1, 2), timeout=1800)
-        text = flat.read_text(encoding="utf-8", errors="replace")
-        lines = [l for l in text.splitlines() if l.strip()]
-        # skip pyinstrument's banner (the lines before the first timing line)
+        lines = [l for l in flat.read_text(encoding="utf-8", errors="replace").splitlines() if l.strip()]
         start = next((i for i, l in enumerate(lines) if re.match(r"\s*[\d.]+%?\s", l)), 0)
-        top = lines[:start] + lines[start:start + 15]
-        shown = ("$ %s\n(load %s; flat view, self time as %% of the total)\n\n%s" % (
-            shell(cmd_flat).replace(shell([str(exe)]), "pyinstrument"), load, "\n".join(top)))
+        shown = ("$ pyinstrument -r text -p flat=true -p time=percent_of_total --from-path %s\n(load %s)\n\n%s" % (
+            shell(target), load, "\n".join(lines[start:start + 15])))
         print(shown)
         if store:
             add_section("profile of the CLI on the corpus (pyinstrument, top 15)", shown)
-        if os.environ.get("BENCH_PROFILE_TREE"):
-            run_timed(cmd, ok_codes=(0, 1, 2), timeout=1800)
-            dest = BENCH / "profile-tree.txt"
-            shutil.copy(out, dest)
-            print("call tree written to %s" % dest)
 
 
 # -- main -----------------------------------------------------------------------

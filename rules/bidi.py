@@ -135,36 +135,42 @@ def visible(text: str) -> str:
 
 def _view_index(view, value_offset: int) -> int:
     """The view character produced from ``value_offset``."""
-    starts = [s for s, _ in view.spans]
-    k = bisect.bisect_right(starts, value_offset) - 1
-    return max(k, 0)
+    return view.index_of(value_offset)
 
 
 def _place(ctx, i: int) -> Tuple[str, str]:
     """(what, text) of the part of the reference that holds view character
     ``i``: the userinfo, a host label, a whole path segment (extension
-    included), a query name or value, the fragment."""
+    included), a query name or value, the fragment.
+
+    The labels, segments and query parts are found by bisection in a list
+    built once per reference: a rule calls this for every finding, and a
+    long IRI may hold thousands of both."""
     vref = ctx.view_ref
     text = ctx.view.text
+    places = getattr(ctx, "_bidi_places", None)
+    if places is None:
+        fine = [(lab.start, lab.end, "host label") for lab in vref.host_labels]
+        fine += [(seg.start, seg.end, "path segment") for seg in vref.segments]
+        for name, val in vref.query_parts:
+            fine.append((name.start, name.end, "query name"))
+            if val is not None:
+                fine.append((val.start, val.end, "query value"))
+        fine = sorted(f for f in fine if f[0] < f[1])  # disjoint once empty ones are out
+        places = ctx._bidi_places = (fine, [f[0] for f in fine])
+    fine, starts = places
 
     def inside(span) -> bool:
         return span is not None and span.start <= i < span.end
 
     if inside(vref.userinfo):
         return "userinfo", text[vref.userinfo.start:vref.userinfo.end]
+    k = bisect.bisect_right(starts, i) - 1
+    if k >= 0 and i < fine[k][1]:
+        s, e, what = fine[k]
+        return what, text[s:e]
     if inside(vref.host):
-        for lab in vref.host_labels:
-            if lab.start <= i < lab.end:
-                return "host label", text[lab.start:lab.end]
         return "host", text[vref.host.start:vref.host.end]
-    for seg in vref.segments:
-        if seg.start <= i < seg.end:
-            return "path segment", text[seg.start:seg.end]
-    for name, val in vref.query_parts:
-        if inside(name):
-            return "query name", text[name.start:name.end]
-        if inside(val):
-            return "query value", text[val.start:val.end]
     if inside(vref.query):
         return "query", text[vref.query.start:vref.query.end]
     if inside(vref.fragment):

@@ -8,6 +8,7 @@ finding on a decoded U+202E points at the ``%E2%80%AE`` that encodes it.
 """
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
@@ -41,6 +42,14 @@ class DecodedView:
     @property
     def decoded_any(self) -> bool:
         return any(o != LITERAL for o in self.origins)
+
+    def index_of(self, value_offset: int) -> int:
+        """The view character produced from ``value_offset`` (bisection in
+        a list built once: rules call this for every finding)."""
+        starts = self.__dict__.get("_starts")
+        if starts is None:
+            starts = self.__dict__["_starts"] = [s for s, _ in self.spans]
+        return max(bisect.bisect_right(starts, value_offset) - 1, 0)
 
     def value_span(self, i: int, j: int) -> Tuple[int, int]:
         """Value span covering view characters ``[i, j)``."""
@@ -269,6 +278,18 @@ class RefContext:
         if self._components is None:
             self._components = view_components(self.view)
         return self._components
+
+    def component_at(self, i: int) -> Optional[Component]:
+        """The component that holds view character ``i``, or None.
+        Components are sorted and disjoint: found by bisection."""
+        comps = self.components()
+        starts = self.__dict__.get("_component_starts")
+        if starts is None:
+            starts = self.__dict__["_component_starts"] = [c.view_start for c in comps]
+        k = bisect.bisect_right(starts, i) - 1
+        if k >= 0 and i < comps[k].view_end:
+            return comps[k]
+        return None
 
     @property
     def settings(self) -> Any:

@@ -76,10 +76,7 @@ def _list_chars(chars: Iterable[str]) -> str:
 
 
 def _component_at(ctx, i: int) -> Optional[Component]:
-    for comp in ctx.components():
-        if comp.view_start <= i < comp.view_end:
-            return comp
-    return None
+    return ctx.component_at(i)
 
 
 def _where(ctx, i: int) -> str:
@@ -735,6 +732,10 @@ def _host_identity(u: str) -> str:
     return ident[:-1] if ident.endswith(".") else ident
 
 
+#: RFC 1035 s2.3.4 (253 characters in text form).
+_MAX_DOMAIN_LENGTH = 253
+
+
 @lru_cache(maxsize=8192)
 def _label_skeleton(label: str) -> str:
     return skeleton(label)
@@ -746,7 +747,16 @@ def _host_skeletons(ident: str) -> List[Tuple[str, str]]:
     reaches across a '.')."""
     labels = ident.split(".")
     sks = [_label_skeleton(l) for l in labels]
-    return [(".".join(labels[k:]), ".".join(sks[k:])) for k in range(len(labels))]
+    # The whole host, then the parent domains that DNS allows (at most 253
+    # characters): every suffix of a host of thousands of labels would
+    # make the list quadratic in the host's length.
+    first = len(labels)
+    size = -1
+    while first > 1 and size + len(labels[first - 1]) + 1 <= _MAX_DOMAIN_LENGTH:
+        first -= 1
+        size += len(labels[first]) + 1
+    return [(ident, ".".join(sks))] + [(".".join(labels[k:]), ".".join(sks[k:]))
+                                       for k in range(first, len(labels))]
 
 
 def _decode_domain(domain: str) -> str:

@@ -193,6 +193,13 @@ def percent_encoded_unreserved(ctx):
         label = ch == "." and _in_host(ctx, m.start())
         if _composes(value, m.start(), m.end(), ch):
             continue  # "%4E" + U+0301: decoded, NFC would make it "Ń"
+        sch = ctx.ref.scheme
+        if sch is not None and sch.start <= m.start() < sch.end:
+            # "%41http:" is no scheme (invalid-scheme says so); decoded,
+            # "Ahttp:" would be one: the reference would change structure.
+            yield ctx.report(m.start(), m.end(), "%s encodes %r in what should be the scheme"
+                             % (m.group(), ch))
+            continue
         title = "Decode %s to %r" % (m.group(), ch)
         edits = [(m.start(), m.end(), ch)]
         stray = _stray_percent_before(value, m.start(), m.end(), ch)
@@ -297,11 +304,20 @@ def _keep_encoded_for_bidi(ctx, start: int, end: int) -> bool:
     component is the bidi guidelines' remedy (the unsafe fix of
     ``bidi-mixed-direction`` / ``bidi-component-edge``), so decoding it
     again would undo that fix and make ``--fix --unsafe-fixes`` oscillate."""
+    import bisect
+
     from .bidi import breaks_component_rules
 
-    for c in ctx.components():
-        if c.kind != "host-label" and c.start < end and start < c.end and breaks_component_rules(c.text):
+    comps = ctx.components()  # sorted and disjoint: bisect, not a scan per run
+    starts = ctx.__dict__.get("_component_value_starts")
+    if starts is None:
+        starts = ctx.__dict__["_component_value_starts"] = [c.start for c in comps]
+    k = max(bisect.bisect_right(starts, start) - 1, 0)
+    while k < len(comps) and comps[k].start < end:
+        c = comps[k]
+        if c.kind != "host-label" and start < c.end and breaks_component_rules(c.text):
             return True
+        k += 1
     return False
 
 

@@ -305,6 +305,7 @@ def _scan_paragraph(text: str, a: int, b: int, out: List[Candidate]) -> None:
     claimed_until = a  # end of the last claim made by an inline token
     link_horizon = a  # text a failed link parse read: not read again
     tag_horizon = a
+    comment_horizon = a
     for m in _INLINE_TOKEN_RX.finditer(text, a, b if has_tokens else a):
         t = m.start()
         if t < claimed_until:
@@ -338,11 +339,15 @@ def _scan_paragraph(text: str, a: int, b: int, out: List[Candidate]) -> None:
             claimed_until = auto.end()
             continue
         if text.startswith("<!--", t):
-            close = text.find("-->", t + 4, b)
+            # Once no "-->" follows, none follows a later "<!--" either:
+            # searching again for each would be quadratic.
+            close = text.find("-->", t + 4, b) if t >= comment_horizon else -1
             if close >= 0:
                 windows.append((t + 4, close, "comment"))
                 claims.append((t, close + 3))
                 claimed_until = close + 3
+            else:
+                comment_horizon = b
             continue
         if t < tag_horizon:
             continue

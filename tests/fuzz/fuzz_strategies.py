@@ -71,7 +71,8 @@ def uri_key(iri: str) -> str:
     The differences: a "scheme" that breaks the grammar (``%Ahttp:``) is
     not a scheme, so it is not case-folded (case-folding ``%25A`` to
     ``%25a`` would change the octets); the host is case-folded after its
-    unreserved escapes are decoded (``%41`` is ``A`` is ``a``).
+    unreserved escapes are decoded (``%41`` is ``A`` is ``a``); a port is
+    a number (``:080`` is ``:80``).
     """
     pieces = _ESCAPE_SPLIT_RE.split(iri)
     u = to_uri("".join(p if i % 2 else nfc(p) for i, p in enumerate(pieces)))
@@ -88,6 +89,8 @@ def uri_key(iri: str) -> str:
         # decoded ("%41" is "A" is "a")
         out.append(decode_unreserved(ref.get("host") or "").lower())
         port = ref.get("port")
+        if port and port.isascii() and port.isdigit():
+            port = str(int(port))  # ":080" is port 80 (as for every URL parser)
         if port and port != _DEFAULT_PORTS.get((scheme or "").lower()):
             out.append(":" + port)
     path = ref.get("path")
