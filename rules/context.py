@@ -356,9 +356,17 @@ class RefContext:
     def _escape_for_source(self, text: str) -> str:
         # Inside HTML/XML attributes "&", "<" and quotes must be written as
         # character references, or the fix would change the markup.
-        if self.candidate.context in ("html-attr", "xml-attr", "attribute"):
+        context = self.candidate.context
+        if context in ("html-attr", "xml-attr", "attribute"):
             return text.replace("&", "&amp;").replace("<", "&lt;").replace('"', "&quot;") \
                 .replace("'", "&#39;")  # the attribute may be single-quoted
+        if self.candidate.offsets is not None and self.doc.scanner in ("html", "xml", "markdown") \
+                and context in ("bare", "autolink", "markdown-link"):
+            # Character references were decoded in this text: a literal "&"
+            # or "<" written back must be one too ("&amp;" would decode).
+            text = text.replace("&", "&amp;").replace("<", "&lt;")
+            if context == "markdown-link":  # and backslash escapes
+                text = text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
         return text
 
 

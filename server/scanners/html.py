@@ -256,7 +256,7 @@ _END_TAG_RX: dict = {}
 _MAY_HOLD_IRI_RX = re.compile(
     r"[:&]|\b(?:href|src|action|cite|data|poster|formaction|background|longdesc|usemap"
     r"|manifest|codebase|icon|profile|itemid|lowsrc|dynsrc|classid|vocab|ping|archive"
-    r"|itemtype|srcset|imagesrcset|content)\b")
+    r"|itemtype|srcset|imagesrcset|content|xmlns)\b")
 _PLAIN_TAG_NAME_RX = re.compile(r"[A-Za-z][A-Za-z0-9-]*")
 
 

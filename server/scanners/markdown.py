@@ -52,6 +52,10 @@ _INDENT_RX = re.compile(r"[ \t]*")
 _NOT_INDENTED_RX = re.compile(r"\n(?! {4}| {0,3}\t)")
 _LIST_ITEM_RX = re.compile(r" {0,3}(?:[-+*]|[0-9]{1,9}[.)])(?:[ \t]|$)",
                            re.MULTILINE)
+# CommonMark raw HTML: a tag name is ASCII letters, digits and "-", then
+# whitespace, "/" or ">" (HTML's tokenizer is laxer: "<http&#x3A;//x>"
+# would be a tag there, but Markdown shows it as text, decoded).
+_CM_TAG_NAME_RX = re.compile(r"<[A-Za-z][A-Za-z0-9-]*(?=[ \t\n\r\f/>]|\Z)")
 _AUTOLINK_RX = re.compile(
     r"<([A-Za-z][A-Za-z0-9+.\-]{1,31}:[^ \t\n\r\f\v<>\x00-\x1f\x7f]*)>")
 _REFDEF_RX = re.compile(
@@ -351,6 +355,8 @@ def _scan_paragraph(text: str, a: int, b: int, out: List[Candidate]) -> None:
             continue
         if t < tag_horizon:
             continue
+        if _CM_TAG_NAME_RX.match(text, t, b) is None:
+            continue  # not raw HTML in CommonMark: "<http&#x3A;//x>" is text
         tag, scanned = parse_start_tag(text, t, b)
         if tag is None:
             if scanned >= b:
