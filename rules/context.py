@@ -207,16 +207,22 @@ class DocumentInfo:
 #: where a reference ends.
 _DELIMITED_CONTEXTS = frozenset((
     "angle", "autolink", "html-attr", "xml-attr", "attribute", "iri-value", "markdown-link",
-    "rst-link", "turtle-iri", "turtle-base", "turtle-prefix"))
+    "turtle-iri", "turtle-base", "turtle-prefix"))  # not "rst-link": `x <name_>`_ is no IRI
 
 
 def _prose_stop(value: str, edits: Sequence[Tuple[int, int, str]]) -> Optional[str]:
     """The character that would end the link in prose after ``edits`` (in
     value offsets), or None.  Looks only at the edits' new text and at the
     new last character, so it costs nothing on long references."""
-    from irilint.scanners.text import prose_stop_char, trailing_char
+    from irilint.scanners.text import bracket_char, prose_stop_char, trailing_char
 
     n = len(value)
+    if n and bracket_char(value[-1]):
+        # "http://e.org/a_(b/..)": the ")" stays because a "(" balances it;
+        # an edit that removes or adds a bracket may change that.
+        for s, e, t in edits:
+            if any(bracket_char(c) for c in t) or any(bracket_char(c) for c in value[s:e]):
+                return value[-1]
     for s, e, t in edits:
         for ch in t:
             # Non-ASCII sentence punctuation (quotes, CJK stops) also ends
@@ -230,13 +236,29 @@ def _prose_stop(value: str, edits: Sequence[Tuple[int, int, str]]) -> Optional[s
     return None
 
 
-def _trim(value: str, start: int, end: int, new_text: str) -> Tuple[int, int, str]:
+def _trim(value: str, start: int, end: int, new_text: str) -> List[Tuple[int, int, str]]:
     """The edit narrowed to what changes: a fix that rewrites a whole path
     or host leaves the characters it keeps as they are spelled in the
-    source (character references, escapes, quotes doubled in YAML)."""
+    source (character references, escapes, quotes doubled in YAML).  A
+    rewrite of the same length (a case change) becomes one edit per run of
+    changed characters, so an escaped quote between them stays escaped."""
     old = value[start:end]
     if old == new_text:
-        return start, end, new_text
+        return [(start, end, new_text)]
+    if len(old) == len(new_text):
+        runs: List[Tuple[int, int, str]] = []
+        k = 0
+        n = len(old)
+        while k < n:
+            if old[k] == new_text[k]:
+                k += 1
+                continue
+            j = k
+            while j < n and old[j] != new_text[j]:
+                j += 1
+            runs.append((start + k, start + j, new_text[k:j]))
+            k = j
+        return runs
     p = 0
     limit = min(len(old), len(new_text))
     while p < limit and old[p] == new_text[p]:
@@ -245,7 +267,7 @@ def _trim(value: str, start: int, end: int, new_text: str) -> Tuple[int, int, st
     limit -= p
     while q < limit and old[-1 - q] == new_text[-1 - q]:
         q += 1
-    return start + p, end - q, new_text[p:len(new_text) - q]
+    return [(start + p, end - q, new_text[p:len(new_text) - q])]
 
 
 class RefContext:
@@ -312,14 +334,14 @@ class RefContext:
                 # scanners and autolinkers see.
                 safe = False
                 title += " (unsafe: in running text the link would end at %r)" % stop
-        return Fix(title, tuple(self._minimal_edit(s, e, t) for s, e, t in edits), safe)
+        return Fix(title, tuple(e for s, end, t in edits for e in self._minimal_edits(s, end, t)), safe)
 
-    def _minimal_edit(self, start: int, end: int, new_text: str) -> Edit:
+    def _minimal_edits(self, start: int, end: int, new_text: str) -> List[Edit]:
         if self.candidate.offsets is not None:
             s, e = self.candidate.source_span(start, end)
             if e - s != end - start:  # escapes in the span: keep those not changed
-                start, end, new_text = _trim(self.value, start, end, new_text)
-        return self.edit(start, end, new_text)
+                return [self.edit(a, b, t) for a, b, t in _trim(self.value, start, end, new_text)]
+        return [self.edit(start, end, new_text)]
 
     def replace(self, title: str, start: int, end: int, new_text: str, safe: bool) -> Fix:
         return self.fix(title, [(start, end, new_text)], safe)

@@ -105,6 +105,8 @@ _CLOSERS: Dict[str, str] = {
 }
 
 
+_OPENERS = frozenset(_CLOSERS.values())
+
 #: Delimiter look-alikes stay: stripping them would hide a spoof.
 _KEEP_TRAILING = frozenset("\uff0f\uff03\uff05\uff06\uff20\uff1d\u2215\u2044\u29f8")
 #: Bidi marks after an IRI are display aids for the sentence in RTL text
@@ -126,6 +128,12 @@ def trailing_char(c: str) -> bool:
     """Whether ``c`` is dropped from the end of a bare IRI (sentence
     punctuation, bidi marks, closing brackets when unbalanced)."""
     return c in _TRAILING or c in _TRAILING_MARKS or c in _CLOSERS
+
+
+def bracket_char(c: str) -> bool:
+    """Whether ``c`` is a bracket whose balance decides if a closing one
+    at the end of a bare IRI belongs to it."""
+    return c in _CLOSERS or c in _OPENERS
 
 
 def _is_quote_like(c: str) -> bool:
