@@ -107,6 +107,10 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+# The network block (tests/netblock) refuses every socket but Unix ones; this
+# test checks the --tcp transport, so it (and the server it starts) may use
+# the loopback interface, and only that.
+@pytest.mark.allow_loopback
 async def test_tcp(tmp_path):
     port = _free_port()
     proc = await asyncio.create_subprocess_exec(
