@@ -200,6 +200,9 @@ class DocumentInfo:
     settings: Any = None
     #: shared across the files of one run (e.g. confusable-collision)
     run_state: Dict[str, Any] = field(default_factory=dict)
+    #: the text's irilint.lines.LineIndex when the caller has one (the
+    #: language server keeps one per version), else None: build it
+    index: Any = None
 
 
 #: Contexts where delimiters, not the prose rules of the text scanner

@@ -785,8 +785,28 @@ def _protected_table(domains: Tuple[str, ...]) -> Dict[str, Tuple[str, str]]:
     return table
 
 
+#: _host_of by reference value: a pure function of the value, asked for
+#: every reference of every document (the language server re-checks a
+#: whole document on each change); bounded by clearing
+_HOSTS_BY_VALUE: Dict[str, Optional[Tuple[int, int, str, str]]] = {}
+_MAX_HOSTS_BY_VALUE = 8192
+
+
 def _host_of(ctx) -> Optional[Tuple[int, int, str, str]]:
     """(value start, value end, display text, identity) of a reg-name host."""
+    value = ctx.value
+    try:
+        return _HOSTS_BY_VALUE[value]
+    except KeyError:
+        pass
+    host = _find_host(ctx)
+    if len(_HOSTS_BY_VALUE) >= _MAX_HOSTS_BY_VALUE:
+        _HOSTS_BY_VALUE.clear()
+    _HOSTS_BY_VALUE[value] = host
+    return host
+
+
+def _find_host(ctx) -> Optional[Tuple[int, int, str, str]]:
     ref = ctx.ref
     if ref.host is None or ref.host_kind != "reg-name" or ref.host.start == ref.host.end:
         return None
@@ -886,7 +906,7 @@ def confusable_collision(doc):
             if first is not None and first[0] != ident and not (first[0].isascii() and ident.isascii()):
                 if index is None:
                     from irilint.lines import LineIndex
-                    index = LineIndex(info.text)
+                    index = info.index or LineIndex(info.text)
                 message = "the host %s is confusable with %s on line %d (equal skeletons); %s" % (
                     _show(display), _show(first[1]), index.line_of(first[2]) + 1, _difference(ident, first[0]))
         if message is None:
@@ -908,7 +928,7 @@ def confusable_collision(doc):
     if local:
         if index is None:
             from irilint.lines import LineIndex
-            index = LineIndex(info.text)
+            index = info.index or LineIndex(info.text)
         for key, (ident, display, offset) in local.items():
             skel = key.split("\x00", 1)[0]
             seen = state.setdefault(skel, {})

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import re
 import sys
-from dataclasses import dataclass, field
+from collections import OrderedDict
+from dataclasses import dataclass, field, replace
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from .findings import Edit, Finding, Fix, Severity
@@ -92,8 +93,12 @@ class Engine:
     defaults); the rule selection is computed once per settings object.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, memo_size: int = 0) -> None:
         self._selections: Dict[Any, Any] = {}
+        #: per-reference results kept between calls (see ReferenceMemo);
+        #: off by default: the CLI sees each file once, the server re-lints
+        #: the same references on every keystroke
+        self.memo: Optional[ReferenceMemo] = ReferenceMemo(memo_size) if memo_size > 0 else None
 
     def selection_for(self, settings: Any) -> Any:
         from irilint.rules.registry import select_rules
@@ -138,7 +143,8 @@ class Engine:
             extensions = dict(getattr(settings, "extensions", ()) or ()) if settings is not None else None
             scanner = scanner_for(path=path, language_id=language_id, extensions=extensions)
         doc = DocumentInfo(text=text, path=path, scanner=scanner.name, settings=settings,
-                           run_state=run_state if run_state is not None else {})
+                           run_state=run_state if run_state is not None else {},
+                           index=index if index is not None and index.text is text else None)
         result = CheckResult([])
 
         suppressions = find_suppressions(text, index)
@@ -154,8 +160,20 @@ class Engine:
 
         findings: List[Finding] = []
         contexts: List[RefContext] = []
+        memo = self.memo
+        namespace = memo.namespace(settings, path, scanner, rules) if memo is not None else None
         for cand in scanner.scan(text):
             value = cand.value
+            if namespace is not None:
+                key = memo.key(namespace, cand)  # type: ignore[union-attr]
+                hit = memo.get(key, cand.start)  # type: ignore[union-attr]
+                if hit is not None:
+                    ref, ref_findings, ref_errors = hit
+                    contexts.append(RefContext(cand, ref, doc))
+                    findings.extend(ref_findings)
+                    result.errors.extend(ref_errors)
+                    continue
+                first_finding, first_error = len(findings), len(result.errors)
             ref = parse(value)
             ctx = RefContext(cand, ref, doc)
             contexts.append(ctx)
@@ -182,6 +200,9 @@ class Engine:
                 except Exception as exc:  # a rule bug must not lose the rest
                     result.errors.append("rule %s failed on %r: %s: %s" % (
                         r.name, value[:200], exc.__class__.__name__, exc))
+            if namespace is not None:
+                memo.put(key, cand.start, ref, findings[first_finding:],  # type: ignore[union-attr]
+                         result.errors[first_error:])
         result.references = len(contexts)
         for r in doc_rules:
             if r.name == "unused-suppression":
@@ -217,6 +238,108 @@ class Engine:
         findings.sort(key=Finding.sort_key)
         result.findings = findings
         return result
+
+
+# ---------------------------------------------------------------------------
+# Per-reference result memo (the language server re-lints a whole document
+# on every change; most of its references did not change).
+
+
+def _shifted(f: Finding, delta: int) -> Finding:
+    """``f`` moved by ``delta`` code points (its reference moved)."""
+    return replace(
+        f, start=f.start + delta, end=f.end + delta,
+        ref_start=f.ref_start + delta, ref_end=f.ref_end + delta,
+        fixes=[Fix(fx.title, tuple(Edit(e.start + delta, e.end + delta, e.new_text) for e in fx.edits),
+                   fx.safe) for fx in f.fixes])
+
+
+class ReferenceMemo:
+    """The findings of reference-scope rules for each reference, kept
+    between ``check_text`` calls (least recently used first out).
+
+    What a reference-scope rule reports depends only on the reference: its
+    value, the kind of place it was found in (``Candidate.context``), how
+    its characters map to the source (``Candidate.offsets``, relative to
+    its start: fixes are written back through escapes), the scanner name
+    (escaping of fixes), the path (``Finding.path``) and the settings and
+    rule selection.  Those make the key; a hit is the same findings moved
+    to the reference's new start.  Reference-scope rules must not read the
+    document text or ``run_state`` (document-scope rules do, and always run
+    on the whole document; suppressions are applied afterwards, to every
+    finding).
+
+    The parsed reference is kept too, for document-scope rules.  Settings
+    must be hashable by value (``irilint.config.Settings`` is frozen);
+    other settings objects turn the memo off for that call.
+    """
+
+    #: distinct (settings, path, scanner, rules) combinations kept; past it
+    #: everything is dropped (a server has a few per open document)
+    MAX_NAMESPACES = 256
+
+    def __init__(self, max_entries: int = 20000) -> None:
+        self.max_entries = max_entries
+        self._entries: "OrderedDict[Tuple[Any, ...], List[Any]]" = OrderedDict()
+        self._namespaces: Dict[Tuple[Any, ...], int] = {}
+        self.hits = 0
+        self.misses = 0
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def clear(self) -> None:
+        self._entries.clear()
+        self._namespaces.clear()
+
+    def namespace(self, settings: Any, path: Optional[str], scanner: Any,
+                  rules: Sequence[Any]) -> Optional[int]:
+        """A small number standing for what every key of one call shares,
+        or None when ``settings`` cannot key a memo."""
+        if settings is not None and type(settings).__hash__ in (None, object.__hash__):
+            return None
+        ns = (settings, path, getattr(scanner, "name", None), type(scanner), tuple(rules))
+        number = self._namespaces.get(ns)
+        if number is None:
+            if len(self._namespaces) >= self.MAX_NAMESPACES:
+                self.clear()
+            number = self._namespaces[ns] = len(self._namespaces)
+        return number
+
+    @staticmethod
+    def key(namespace: int, cand: Any) -> Tuple[Any, ...]:
+        offsets = cand.offsets
+        if offsets is not None:
+            start = cand.start
+            offsets = tuple(o - start for o in offsets)
+        return (namespace, cand.value, cand.context, offsets)
+
+    def get(self, key: Tuple[Any, ...], start: int) -> Optional[Tuple[Any, List[Finding], List[str]]]:
+        entry = self._entries.get(key)
+        if entry is None:
+            self.misses += 1
+            return None
+        self.hits += 1
+        self._entries.move_to_end(key)
+        old_start, ref, found, errors = entry
+        if start != old_start:
+            delta = start - old_start
+            found = [_shifted(f, delta) for f in found]
+            entry[0], entry[2] = start, found
+        return ref, found, errors
+
+    def put(self, key: Tuple[Any, ...], start: int, ref: Any, found: List[Finding],
+            errors: List[str]) -> None:
+        self._entries[key] = [start, ref, found, errors]
+        if len(self._entries) > self.max_entries:
+            self._entries.popitem(last=False)
+
+
+def _fast_path(always_rules: List[Any]) -> Any:
+    """The fast path's matcher for these rules, or None (irilint.rules.fastpath)."""
+    from irilint.rules.fastpath import fast_matcher
+
+    return fast_matcher(always_rules)
 
 
 def _drop_per_file_ignored(rules: List[Any], settings: Any, path: str) -> List[Any]:
