@@ -260,13 +260,76 @@ _MAY_HOLD_IRI_RX = re.compile(
 _PLAIN_TAG_NAME_RX = re.compile(r"[A-Za-z][A-Za-z0-9-]*")
 
 
+# -- Fast path: skip, with one regex match, a run of markup that cannot give
+# a candidate.  Visiting every tag in Python was most of a run's time on
+# HTML documentation; most tags (<p>, <td class="x">, </div>) and most text
+# between them hold nothing.  A run is a sequence of units, each some text
+# that holds no IRI (no "&", no "<" that starts markup, and only colons that
+# ``find_iris`` cannot anchor on), then one piece of markup that gives no
+# candidate and ends where the tokenizer would end it:
+#
+# * an end tag, or a comment, doctype or processing instruction without an
+#   anchoring colon;
+# * a start tag whose attributes are written in the plain form (ASCII names,
+#   quoted or unquoted values, whitespace between them) with no IRI
+#   attribute name (nor ``content``, ``xmlns:*``), no "&" in values, and only
+#   non-anchoring colons; not <meta> and, in HTML, not a raw-text element.
+#
+# Anything else ends the run, and the tokenizer below handles it exactly as
+# before; so the fast path can only be stricter than the tokenizer, never
+# different (tests/test_scanners.py compares both on generated markup).
+def _skip_rx(xml: bool) -> "re.Pattern[str]":
+    from .text import _COLON_RX
+
+    safe_colon = "(?!(?i:%s)):" % _COLON_RX.pattern
+    words = sorted(_SPECIAL_ATTRIBUTES | {"content", "xmlns"}, key=len, reverse=True)
+    name_char = "[A-Za-z0-9_.:@-]"
+    attr_name = ("(?!(?i:%s)(?!%s))(?!(?i:xmlns:))[A-Za-z_:@]%s*+"
+                 % ("|".join(re.escape(w) for w in words), name_char, name_char))
+    value_char = "(?:[^%s&:<]++|" + safe_colon + ")"
+    value = ('(?:"%s*+"|\'%s*+\'|%s++)' % (
+        value_char % '"', value_char % "'",
+        "(?:[^ \\t\\n\\r\\f>\"'<&:=`]++|%s)" % safe_colon))
+    ws = "[ \\t\\n\\r\\f]"
+    attribute = "%s++%s(?:%s*+=%s*+%s)?" % (ws, attr_name, ws, ws, value)
+    excluded = ["meta"] + ([] if xml else list(_RAW_TEXT_ELEMENTS))
+    start_tag = ("<(?!(?i:%s)(?!%s))[A-Za-z]%s*+(?:%s)*+%s*+/?>"
+                 % ("|".join(excluded), name_char, name_char, attribute, ws))
+    # "<" that the tokenizer reads as text: not followed by a tag name, "!",
+    # "/" or "?".
+    name_start = "A-Za-z_:\\u0080-\\U0010ffff" if xml else "A-Za-z"
+    text_unit = "(?:[^<:&]++|%s|<(?![%s!/?]))*+" % (safe_colon, name_start)
+    plain_body = "(?:[^:>]++|%s)*+" % safe_colon
+    markup = "|".join((
+        start_tag,
+        "</[^>]*+>",
+        "<!--(?:[^:-]++|-(?!->)|%s)*+-->" % safe_colon,
+        "<!(?!--|\\[CDATA\\[)%s>" % plain_body,
+        "<\\?%s>" % plain_body,
+    ))
+    return re.compile("(?:%s(?:%s))*+" % (text_unit, markup))
+
+
+_SKIP_HTML_RX = _skip_rx(False)
+_SKIP_XML_RX = _skip_rx(True)
+
+
 def scan_markup(text: str, xml: bool = False) -> List[Candidate]:
     """All candidates in an HTML (``xml=False``) or XML document."""
+    return _scan_markup(text, xml, fast=True)
+
+
+def _scan_markup(text: str, xml: bool, fast: bool) -> List[Candidate]:
+    """``scan_markup``; ``fast=False`` tokenizes every piece of markup (the
+    reference the fast path is tested against)."""
     n = len(text)
+    skip_run = (_SKIP_XML_RX if xml else _SKIP_HTML_RX).match if fast else None
     out: List[Candidate] = []
     text_start = 0  # start of the pending run of text content
     pos = 0
     while True:
+        if skip_run is not None and pos == text_start:
+            pos = text_start = skip_run(text, pos).end()
         lt = text.find("<", pos)
         if lt < 0:
             break

@@ -1,0 +1,100 @@
+"""Fast paths of the scanners give exactly what the full tokenizers give.
+
+The HTML/XML scanner skips runs of markup that cannot hold a candidate with
+one regex match; the code scanner only tokenizes up to the last place an IRI
+can start.  Both must be invisible: same candidates, same spans, same
+contexts, on any input.  The generated documents mix the pieces that decide
+where a tag ends or what it gives (quotes, ">" inside values, IRI attribute
+names in any case, raw-text elements, comments, character references,
+colons that do and do not start an IRI).
+"""
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from irilint.scanners import html as html_scanner
+from irilint.scanners.code import LANGUAGES, _token_rx, scan_code
+
+_WORDS = st.sampled_from([
+    "a", "p", "td", "div", "img", "link", "meta", "script", "SCRIPT", "style",
+    "title", "textarea", "svg:rect", "x_y", "span-x", "metax", "é",
+])
+_ATTR_NAMES = st.sampled_from([
+    "class", "id", "href", "HREF", "src", "srcset", "content", "http-equiv",
+    "xmlns", "xmlns:d", "xlink:href", "data", "data-x", "style", ":href",
+    "@click", "alt", "title", "ping", "hrefx", "ſrc", "a\u0130href",
+])
+_VALUES = st.sampled_from([
+    "", "x", "x y", "refresh", "0; url=http://a.example/", "http://a.example/p",
+    "mailto:someone@example.org", "color:red", "a:b", "&amp;", "&#58;//x",
+    "&colon;//x", "a>b", "a<b", "don't", 'say "hi"', "https://a.example/(x)",
+    "urn:isbn:1", "Note: x", "ht\u00e9://x", "//x", "data:,x",
+])
+_TEXT = st.sampled_from([
+    "plain words", "Note: see", " http://a.example/x ", "&amp; &lt;", "a < b",
+    "<http://angle.example/>", "x:y", "mailto:me@example.org", "\n", "é:ç",
+    "std::vector", "(https://p.example/a_(b))", "&#x202E;", "&",
+])
+
+
+@st.composite
+def _attribute(draw):
+    name = draw(_ATTR_NAMES)
+    if draw(st.booleans()):
+        return " " + name
+    value = draw(_VALUES)
+    quote = draw(st.sampled_from(['"', "'", ""]))
+    eq = draw(st.sampled_from(["=", " = ", "=\n"]))
+    return draw(st.sampled_from([" ", "\n", "  ", "/"])) + name + eq + quote + value + quote
+
+
+@st.composite
+def _piece(draw):
+    kind = draw(st.integers(0, 9))
+    if kind <= 2:
+        attrs = "".join(draw(st.lists(_attribute(), max_size=4)))
+        end = draw(st.sampled_from([">", "/>", " >", ""]))
+        return "<" + draw(_WORDS) + attrs + end
+    if kind == 3:
+        return "</" + draw(_WORDS) + draw(st.sampled_from([">", " >", ""]))
+    if kind == 4:
+        return "<!--" + draw(_TEXT) + draw(st.sampled_from(["-->", "--->", "->", ""]))
+    if kind == 5:
+        return draw(st.sampled_from([
+            "<!DOCTYPE html>", '<!DOCTYPE html SYSTEM "http://dtd.example/x.dtd">',
+            '<?xml version="1.0"?>', '<?xml-stylesheet href="http://s.example/a"?>',
+            "<![CDATA[ http://c.example/ ]]>", "<![CDATA[x", "<!x", "<?x",
+        ]))
+    return draw(_TEXT)
+
+
+_MARKUP = st.lists(_piece(), max_size=14).map("".join)
+_SETTINGS = settings(max_examples=400, deadline=None,
+                     suppress_health_check=[HealthCheck.too_slow])
+
+
+@_SETTINGS
+@given(text=_MARKUP, xml=st.booleans())
+def test_markup_fast_path_gives_the_tokenizer_candidates(text, xml):
+    fast = html_scanner._scan_markup(text, xml, fast=True)
+    slow = html_scanner._scan_markup(text, xml, fast=False)
+    assert fast == slow
+
+
+@_SETTINGS
+@given(text=st.text(alphabet="<>/!?-=\"' :&;#ahrefsc.x\n", max_size=80), xml=st.booleans())
+def test_markup_fast_path_on_markup_noise(text, xml):
+    assert (html_scanner._scan_markup(text, xml, fast=True)
+            == html_scanner._scan_markup(text, xml, fast=False))
+
+
+def test_markup_fast_path_skips_plain_markup_and_keeps_the_rest():
+    plain = '<div class="a b"><p>Text: words</p><td align=left>x</td><!-- note --></div>'
+    # The whole plain document is one skipped run...
+    assert html_scanner._SKIP_HTML_RX.match(plain).end() == len(plain)
+    assert html_scanner.scan_markup(plain) == []
+    # ...and an IRI attribute, an anchoring colon or a reference stops it.
+    for stop in ('<a href="x.html">', "see http://e.example/", "&amp;", "<script>"):
+        doc = plain + stop + plain
+        assert html_scanner._SKIP_HTML_RX.match(doc).end() <= len(plain)
