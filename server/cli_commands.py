@@ -207,6 +207,8 @@ class FileOutcome:
     abspath: Optional[str] = None
     #: (stat stamp, content digest) for the cache's stat index
     stamp: Optional[Tuple[Any, str]] = None
+    #: the configuration error that kept this file from being checked
+    config_error: Optional[str] = None
 
 
 def _overrides(args: argparse.Namespace) -> Dict[str, Any]:
@@ -247,9 +249,14 @@ class _Checker:
 
             self.cache = Cache(os.environ.get("IRILINT_CACHE_ROOT") or os.getcwd())
             self.stat_index = StatIndex(self.cache)
+        #: paths named on the command line (a binary one gets a note)
+        self.explicit_paths = {os.path.abspath(p) for p in (getattr(args, "paths", None) or []) if p != "-"}
+        vs, vsc = self.validators
+        if self.overrides:
+            # A bad --select governs every file: fail now, not once per file.
+            config.Settings().merged(self.overrides, validate_selector=vs, validate_scanner=vsc)
         self.explicit_config = None
         if args.config:
-            vs, vsc = self.validators
             self.explicit_config = config.load_config_file(args.config, validate_selector=vs, validate_scanner=vsc)
 
     def settings(self, path: str) -> Any:
@@ -344,7 +351,9 @@ class _Checker:
                         try:
                             write_atomic(doc, new_text)
                         except DocumentError as exc:
-                            out.error = str(exc)
+                            # The findings of the unchanged file are still
+                            # reported (see cmd_check): nothing is lost.
+                            out.error = "%s: fixes not written: %s" % (exc.path, exc.reason)
                             out.fixed = 0
                             new_text = text
                     text = new_text
@@ -489,11 +498,16 @@ def cmd_check(args: argparse.Namespace) -> int:
     all_reported = []
     fixed_total = 0
     found_failing = False
+    not_checked: Dict[str, List[str]] = {}
     for o in outcomes:
+        if o.config_error:
+            not_checked.setdefault(o.config_error, []).append(o.path)
+            continue
         if o.error:
             errors += 1
             print("irilint: error: %s" % o.error, file=sys.stderr)
-            continue
+            if not o.reported:
+                continue
         if o.skipped:
             print("irilint: skipped %s" % o.skipped, file=sys.stderr)
             continue
@@ -507,6 +521,13 @@ def cmd_check(args: argparse.Namespace) -> int:
             if r.finding.severity >= threshold:
                 found_failing = True
         all_reported.extend((o, r) for r in o.reported)
+    # A broken config stops only the files it governs; each error is told
+    # once, with the files it kept from being checked (exit 2 below).
+    for message, names in not_checked.items():
+        errors += 1
+        shown = ", ".join(names[:5]) + (" and %d more" % (len(names) - 5) if len(names) > 5 else "")
+        print("irilint: error: %s" % message, file=sys.stderr)
+        print("irilint: error: not checked because of this configuration error: %s" % shown, file=sys.stderr)
 
     # With the fixed text on stdout (stdin --fix) or a diff, findings go to
     # stderr so the two never mix.
@@ -636,7 +657,11 @@ def _check_path(checker: _Checker, path: str) -> Optional[FileOutcome]:
     from irilint.fileio import DocumentError, read_document
 
     shown = _display_path(path)
-    settings = checker.settings(path)
+    try:
+        settings = checker.settings(path)
+    except checker.config.ConfigError as exc:
+        # Other files, under other (or no) config files, are still checked.
+        return FileOutcome(shown, config_error=str(exc))
     hit = checker.cached(shown, path, settings)
     if hit is not None:
         return hit
@@ -644,6 +669,10 @@ def _check_path(checker: _Checker, path: str) -> Optional[FileOutcome]:
         doc = read_document(path, max_size=settings.max_file_size)
     except DocumentError as exc:
         if exc.kind == "binary":
+            # Named on the command line: say why nothing was reported.
+            # Found in a walk: images and archives are expected; stay quiet.
+            if os.path.abspath(path) in checker.explicit_paths:
+                return FileOutcome(shown, skipped=str(exc))
             return None
         if exc.kind == "too-large":
             return FileOutcome(shown, skipped=str(exc))

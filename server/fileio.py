@@ -344,6 +344,54 @@ def _fsync_directory(directory: str) -> None:
         os.close(fd)
 
 
+# A process killed (SIGKILL, power loss) between creating its temporary file
+# and renaming it leaves that file behind; nothing can prevent that.  The
+# name says who made it - ".irilint-<pid>-<random>.tmp" - so a later write
+# in the same directory removes the ones whose writer no longer runs.  The
+# leading dot keeps them out of directory walks meanwhile.
+_TEMP_PREFIX = ".irilint-"
+_TEMP_SUFFIX = ".tmp"
+_STALE_TEMP = re.compile(r"\.irilint-(\d+)-[^/\\]*\.tmp\Z")
+#: Directories already cleaned by this process (a listing per write would
+#: make fixing many files in one big directory quadratic).
+_cleaned_dirs: set = set()
+
+
+def _temp_prefix() -> str:
+    return f"{_TEMP_PREFIX}{os.getpid()}-"
+
+
+def _pid_running(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError, OverflowError):
+        return True  # exists (another user's), or cannot tell: keep the file
+    return True
+
+
+def _remove_stale_temporaries(directory: str) -> None:
+    if directory in _cleaned_dirs or not hasattr(os, "kill") or os.name == "nt":
+        return
+    _cleaned_dirs.add(directory)
+    try:
+        with os.scandir(directory) as entries:
+            names = [e.name for e in entries if e.name.startswith(_TEMP_PREFIX)]
+    except OSError:
+        return
+    for name in names:
+        m = _STALE_TEMP.match(name)
+        if m is None or _pid_running(int(m.group(1))):
+            continue
+        try:
+            os.unlink(os.path.join(directory, name))
+        except OSError:
+            pass
+
+
 def write_atomic(doc: Document, new_text: str) -> None:
     """Replace the file ``doc`` was read from with ``new_text``.
 
@@ -373,8 +421,9 @@ def write_atomic(doc: Document, new_text: str) -> None:
         raise DocumentError(doc.path, "permission denied")
 
     directory = os.path.dirname(target)
+    _remove_stale_temporaries(directory)
     try:
-        fd, tmp = tempfile.mkstemp(dir=directory, prefix=".irilint-", suffix=".tmp")
+        fd, tmp = tempfile.mkstemp(dir=directory, prefix=_temp_prefix(), suffix=_TEMP_SUFFIX)
     except OSError as exc:
         raise DocumentError(doc.path, _os_reason(exc)) from None
     try:
