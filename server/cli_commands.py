@@ -661,7 +661,9 @@ def _check_path(checker: _Checker, path: str) -> Optional[FileOutcome]:
         settings = checker.settings(path)
     except checker.config.ConfigError as exc:
         # Other files, under other (or no) config files, are still checked.
-        return FileOutcome(shown, config_error=str(exc))
+        # ``error`` is for other users of the outcomes (irilint report);
+        # ``check`` tells each config error once (see cmd_check).
+        return FileOutcome(shown, error="%s: not checked: %s" % (shown, exc), config_error=str(exc))
     hit = checker.cached(shown, path, settings)
     if hit is not None:
         return hit

@@ -360,14 +360,26 @@ def test_fix_round_trips_bom_utf16_and_mixed_line_endings(tmp_path, encoding, bo
 # Item 4: hostile and broken input
 
 
-def test_hostile_undecodable_bytes(tmp_path):
-    (tmp_path / "latin1.txt").write_bytes(b"caf\xe9 http://example.org/\n")
+@pytest.mark.parametrize(
+    "data, reason",
+    [
+        pytest.param(b"caf\xe9 http://example.org/\n",
+                     "cannot decode as UTF-8 at byte 3 (invalid continuation byte)", id="latin1-as-utf8"),
+        pytest.param(b"\xff\xfeh\x00t\x00t",
+                     "cannot decode as UTF-16-LE at byte 6 (truncated data)", id="utf16-odd-length"),
+        pytest.param(b"\xef\xbb\xbfok \xed\xa0\x80 surrogate",
+                     "cannot decode as UTF-8 at byte 6 (invalid continuation byte)", id="utf8-encoded-surrogate"),
+    ],
+)
+def test_hostile_undecodable_bytes(tmp_path, data, reason):
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(data)
     good_file(tmp_path)
-    code, out, err = cli(["latin1.txt", "good.txt"], tmp_path)
+    code, out, err = cli(["--fix", "bad.txt", "good.txt"], tmp_path)
     assert code == 2
-    assert error_lines(err, "latin1.txt") == [
-        "irilint: error: latin1.txt: cannot decode as UTF-8 at byte 3 (invalid continuation byte)"]
-    assert_good_reported(out)
+    assert error_lines(err, "bad.txt") == [f"irilint: error: bad.txt: {reason}"]
+    assert bad.read_bytes() == data  # never "repaired"
+    assert (tmp_path / "good.txt").read_text(encoding="utf-8") == GOOD_FIXED
 
 
 def test_hostile_binary_file(tmp_path):
@@ -545,6 +557,19 @@ def test_hostile_config_value_of_wrong_type(tmp_path, file_name, setting, expect
     assert "inside.txt:1:" not in out
     assert_good_reported(out)
     assert inside.read_text(encoding="utf-8") == GOOD_TEXT
+
+
+def test_hostile_config_tool_irilint_not_a_table(tmp_path):
+    (tmp_path / "proj").mkdir()
+    (tmp_path / "proj" / "pyproject.toml").write_text("[tool]\nirilint = 3\n", encoding="utf-8")
+    good_file(tmp_path / "proj", "inside.txt")
+    good_file(tmp_path)
+    code, out, err = cli(["proj/inside.txt", "good.txt"], tmp_path)
+    assert code == 2
+    assert error_lines(err, str(tmp_path / "proj" / "pyproject.toml")) == [
+        f"irilint: error: {tmp_path / 'proj' / 'pyproject.toml'}: key 'tool.irilint': expected a table, got int"]
+    assert "not checked because of this configuration error: proj/inside.txt" in err
+    assert_good_reported(out)
 
 
 def test_hostile_explicit_config_that_is_broken_stops_the_run(tmp_path):
