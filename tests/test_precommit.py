@@ -9,6 +9,10 @@ through PRE_COMMIT_HOME.
 
 pre-commit is a test dependency (the ``test`` extra): the test fails,
 never skips, without it.
+
+The suite's network block (tests/netblock) stays on here: only the package
+installer (a process whose main module is pip) may reach the package index;
+pre-commit itself and the irilint hook it runs are blocked like the rest.
 """
 from __future__ import annotations
 
