@@ -241,6 +241,9 @@ class _Checker:
         self.overrides = _overrides(args)
         self.validators = _validators()
         self._by_folder: Dict[str, Any] = {}
+        self._by_spelled_folder: Dict[str, Any] = {}
+        #: id(settings) -> (settings, its root as an absolute folder + os.sep)
+        self._root_prefixes: Dict[int, Tuple[Any, str]] = {}
         self._fingerprints: Dict[int, Any] = {}
         self._default_excluded = {p for p in config.DEFAULT_EXCLUDE if "/" not in p and "*" not in p}
         self.cache = None
@@ -261,11 +264,17 @@ class _Checker:
 
     def settings(self, path: str) -> Any:
         # Settings depend on the folder (the nearest config file), so one
-        # lookup serves every file of a folder.
-        folder = os.path.dirname(os.path.abspath(path))
-        hit = self._by_folder.get(folder)
+        # lookup serves every file of a folder.  The folder as spelled in
+        # the path is looked up first: the working directory does not change
+        # during a run, so it always names the same absolute folder.
+        spelled = os.path.dirname(path)
+        hit = self._by_spelled_folder.get(spelled)
         if hit is None:
-            hit = self._by_folder[folder] = self._settings(path)
+            folder = os.path.dirname(os.path.abspath(path))
+            hit = self._by_folder.get(folder)
+            if hit is None:
+                hit = self._by_folder[folder] = self._settings(path)
+            self._by_spelled_folder[spelled] = hit
         return hit
 
     def fingerprint(self, settings: Any) -> str:
@@ -274,18 +283,31 @@ class _Checker:
             fp = self._fingerprints[id(settings)] = (settings, settings.fingerprint())
         return fp[1]
 
-    def included(self, path: str) -> bool:
+    def included(self, path: str, abspath: Optional[str] = None) -> bool:
         settings = self.settings(path)
         cfg = self.config
         if not settings.include and not settings.extend_exclude and settings.exclude == cfg.DEFAULT_EXCLUDE:
             # The defaults only name folders: a set test on the path's parts
             # answers as the glob matching would, without it.
-            root = str(settings.root) if settings.root is not None else os.getcwd()
-            rel = os.path.relpath(os.path.abspath(path), root)
+            if abspath is None:
+                abspath = os.path.abspath(path)
+            prefix = self._root_prefix(settings)
+            if abspath.startswith(prefix):
+                rel = abspath[len(prefix):]  # what relpath gives, without its cost
+            else:
+                root = str(settings.root) if settings.root is not None else os.getcwd()
+                rel = os.path.relpath(abspath, root)
             if rel.startswith(".."):
                 return cfg.is_included(settings, path)
             return not (set(rel.split(os.sep)) & self._default_excluded)
         return cfg.is_included(settings, path)
+
+    def _root_prefix(self, settings: Any) -> str:
+        hit = self._root_prefixes.get(id(settings))
+        if hit is None or hit[0] is not settings:
+            root = os.path.abspath(str(settings.root) if settings.root is not None else os.getcwd())
+            hit = self._root_prefixes[id(settings)] = (settings, os.path.join(root, ""))
+        return hit[1]
 
     def _settings(self, path: str) -> Any:
         vs, vsc = self.validators
@@ -440,7 +462,18 @@ class _Positions:
         return self.table[offset]
 
 
+def _normal_relative(p: str) -> bool:
+    """Whether a relative path is already normalized (no empty, "." or ".."
+    part), so that ``os.path.relpath`` would return it unchanged.  Only
+    where there is one separator (relpath turns "/" into "\\" on Windows)."""
+    if os.altsep:
+        return False
+    return all(part and part != "." and part != ".." for part in p.split(os.sep))
+
+
 def _display_path(p: str) -> str:
+    if not os.path.isabs(p) and _normal_relative(p):
+        return p  # what relpath would give back, without its cost
     try:
         rel = os.path.relpath(p)
     except ValueError:
@@ -637,15 +670,16 @@ def _discover(checker: _Checker, paths: Sequence[str]):
 
     explicit = {os.path.abspath(p) for p in paths}
 
-    def included(p: Any) -> bool:
-        if os.path.abspath(str(p)) in explicit:
+    def included(p: str) -> bool:
+        abspath = os.path.abspath(p)
+        if abspath in explicit:
             return True
         try:
-            return checker.included(str(p))
+            return checker.included(p, abspath)
         except checker.config.ConfigError:
             return True
 
-    for item in iter_files(paths, is_included=included):
+    for item in iter_files(paths, is_included=included, path_type=str):
         if isinstance(item, DiscoveryError):
             yield FileOutcome(str(item.path), error=str(item))
         else:

@@ -25,7 +25,7 @@ import stat as stat_module
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Dict, FrozenSet, Iterator, List, Optional, Sequence, Set, Tuple, Union
+from typing import Any, Callable, Dict, FrozenSet, Iterator, List, Optional, Sequence, Set, Tuple, Union
 
 __all__ = ["DiscoveryError", "SKIPPED_DIR_NAMES", "iter_files"]
 
@@ -205,8 +205,10 @@ class _Walker:
         is_included: Optional[Callable[[Path], bool]],
         respect_gitignore: bool,
         force_exclude: bool,
+        path_type: Callable[[str], Any] = Path,
     ) -> None:
         self.is_included = is_included
+        self.path_type = path_type
         self.git = _Git() if respect_gitignore else None
         self.force_exclude = force_exclude
         self.seen_files: Set[Tuple[object, ...]] = set()
@@ -225,7 +227,7 @@ class _Walker:
         except OSError as exc:
             yield _stat_error(given, exc)
             return
-        path = Path(given)
+        path = self.path_type(given)
         if stat_module.S_ISDIR(st.st_mode):
             if self.force_exclude and self.is_included is not None and not self.is_included(path):
                 return
@@ -288,11 +290,11 @@ class _Walker:
                 entries = sorted(it, key=lambda e: e.name)
         except OSError as exc:
             return _stat_error(directory, exc)
-        return _Frame(directory, iter(entries), ancestors, view)
+        return _Frame(directory, iter(entries), ancestors, view, os.path.join(directory, ""))
 
     def _visit(self, frame: "_Frame", entry: os.DirEntry) -> Union[Path, DiscoveryError, "_Frame", None]:
         name = entry.name
-        path = os.path.join(frame.directory, name)
+        path = frame.prefix + name  # os.path.join, without its checks per entry
         try:
             is_link = entry.is_symlink()
             st = os.stat(path)  # follows symlinks
@@ -311,7 +313,7 @@ class _Walker:
                 if not view.repo.keeps_dir(rel):
                     return None
                 child_view = _GitView(view.repo, rel)
-            if self.is_included is not None and not self.is_included(Path(path)):
+            if self.is_included is not None and not self.is_included(self.path_type(path)):
                 return None
             ident = _identity(st, path)
             if ident in frame.ancestors:
@@ -333,11 +335,12 @@ class _Walker:
             view = frame.view
             if view is not None and not view.repo.keeps_file(view.child(name)):
                 return None
-            if self.is_included is not None and not self.is_included(Path(path)):
+            path_obj = self.path_type(path)
+            if self.is_included is not None and not self.is_included(path_obj):
                 return None
             if not self._new_file(st, path):
                 return None
-            return Path(path)
+            return path_obj
 
         return None  # FIFOs, sockets, devices: reading them could block
 
@@ -348,6 +351,8 @@ class _Frame:
     entries: Iterator[os.DirEntry]
     ancestors: FrozenSet[Tuple[object, ...]]
     view: Optional[_GitView]
+    #: ``directory`` with a separator at its end: entry paths are prefix + name
+    prefix: str
 
 
 def iter_files(
@@ -356,6 +361,7 @@ def iter_files(
     is_included: Optional[Callable[[Path], bool]] = None,
     respect_gitignore: bool = True,
     force_exclude: bool = False,
+    path_type: Callable[[str], Any] = Path,
 ) -> Iterator[Union[Path, DiscoveryError]]:
     """Yield the files to check under ``paths``, and problems met on the way.
 
@@ -364,7 +370,10 @@ def iter_files(
     files and directories bypass it unless ``force_exclude`` is true (useful
     when a tool such as pre-commit passes every changed file by name).
     The same file is never yielded twice, whichever way it is reached.
+    ``path_type=str`` gives (and passes to ``is_included``) plain strings
+    instead of :class:`~pathlib.Path` objects: building a ``Path`` per file
+    was a sizeable part of walking a large tree.
     """
-    walker = _Walker(is_included, respect_gitignore, force_exclude)
+    walker = _Walker(is_included, respect_gitignore, force_exclude, path_type)
     for given in paths:
         yield from walker.explicit(os.fspath(given))

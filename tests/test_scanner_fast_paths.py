@@ -98,3 +98,46 @@ def test_markup_fast_path_skips_plain_markup_and_keeps_the_rest():
     for stop in ('<a href="x.html">', "see http://e.example/", "&amp;", "<script>"):
         doc = plain + stop + plain
         assert html_scanner._SKIP_HTML_RX.match(doc).end() <= len(plain)
+
+
+_CODE_PIECES = st.sampled_from([
+    "x = 1\n", "# see http://c.example/a\n", "// http://d.example/\n", "'http://s.example/'",
+    '"mailto:me@example.org"', '"""doc https://t.example/ """', "/* https://b.example/ */",
+    "/* open", '"open', "'", "a:b", "std::map", "http://bare.example/x", "\n", "\\", "'''",
+    "ftp://f.example", "#", "//", "s = 'a # b'", "url = \"https://q.example/?a=1\"  # c:\n",
+])
+
+
+@_SETTINGS
+@given(parts=st.lists(_CODE_PIECES, max_size=12),
+       language=st.sampled_from(["python", "javascript", "shellscript", "c", "code", "sql"]))
+def test_code_fast_path_gives_the_full_tokenizer_candidates(parts, language):
+    from irilint.scanners.code import _reference_scan_code
+
+    text = "".join(parts)
+    syntax = LANGUAGES[language]
+    assert scan_code(text, syntax, _token_rx(syntax)) == _reference_scan_code(text, syntax)
+
+
+def test_code_without_an_iri_anchor_gives_nothing_and_context_is_kept_after_one():
+    syntax = LANGUAGES["python"]
+    assert scan_code("a = 'x:y'  # std::vector\n", syntax) == []
+    text = "s = '''\n# not a comment http://a.example/\n'''\n# c http://b.example/\n"
+    contexts = [(c.value, c.context) for c in scan_code(text, syntax)]
+    assert contexts == [("http://a.example/", "string"), ("http://b.example/", "comment")]
+
+
+@_SETTINGS
+@given(text=st.text(alphabet="ab\n\r\u2028", max_size=60), offsets=st.lists(st.integers(-2, 70), max_size=20))
+def test_line_index_answers_as_its_table_before_and_after_building_it(text, offsets):
+    import bisect
+    import re
+
+    from irilint.lines import LineIndex
+
+    starts = [0] + [m.end() for m in re.finditer(r"\r\n|\r|\n", text)]
+    index = LineIndex(text)
+    # Counting answers the first queries; later ones use the table.
+    for off in offsets:
+        assert index.line_of(off) == bisect.bisect_right(starts, off) - 1
+    assert index.starts == starts

@@ -22,11 +22,12 @@ Simplifications, all of them bounded to one line or one literal:
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
 
 from .base import Candidate, CommentSyntax, Scanner
-from .text import find_iris
+from .text import _COLON_RX, find_iris
 
 
 @dataclass(frozen=True)
@@ -162,8 +163,68 @@ def _token_rx(syntax: Syntax) -> "re.Pattern[str]":
 
 def scan_code(text: str, syntax: Syntax = _GENERIC,
               token_rx: Optional["re.Pattern[str]"] = None) -> List[Candidate]:
-    """Candidates in source code written with ``syntax``."""
+    """Candidates in source code written with ``syntax``.
+
+    Every candidate is anchored on a colon ``find_iris`` can start an IRI
+    at, and such a colon in a window is one in the whole text (its pattern
+    only looks at the text around it).  So the colons are found first, with
+    one C-level pass: a file without one gives nothing, windows without one
+    are not searched, and tokenizing stops after the last one (the rest of
+    the file only decides contexts of candidates that cannot exist).
+    """
+    anchors = [m.start() for m in _COLON_RX.finditer(text)]
+    if not anchors:
+        return []
+    last_anchor = anchors[-1]
     rx = token_rx or _token_rx(syntax)
+    n = len(text)
+    out: List[Candidate] = []
+
+    def search(lo: int, hi: int, context: str = "bare") -> None:
+        k = bisect_left(anchors, lo)
+        if k < len(anchors) and anchors[k] < hi:
+            out.extend(find_iris(text, lo, hi, context))
+
+    pos = 0
+    while pos <= last_anchor:
+        m = rx.search(text, pos)
+        if m is None:
+            break
+        start = m.start()
+        if start > pos:
+            search(pos, start)
+        kind = m.lastgroup
+        if kind == "line":
+            nl = text.find("\n", m.end())
+            end = nl if nl >= 0 else n
+            search(m.end(), end, "comment")
+            pos = end
+        elif kind == "quote":
+            quote = m.group()
+            multiline = quote in syntax.multiline_quotes
+            body_end = _string_end_rx(quote, multiline).match(text, m.end()).end()
+            search(m.end(), body_end, "string")
+            pos = body_end + 1 if body_end < n and text[body_end] == quote else body_end
+        elif kind == "triple":
+            close = text.find(m.group(), m.end())
+            end = close if close >= 0 else n
+            search(m.end(), end, "string")
+            pos = end + 3 if close >= 0 else n
+        else:  # a block comment
+            closer = syntax.block_comments[int(kind[5:])][1]
+            close = text.find(closer, m.end())
+            end = close if close >= 0 else n
+            search(m.end(), end, "comment")
+            pos = end + len(closer) if close >= 0 else n
+    if pos <= last_anchor:
+        search(pos, n)
+    return out
+
+
+def _reference_scan_code(text: str, syntax: Syntax = _GENERIC) -> List[Candidate]:
+    """``scan_code`` tokenizing the whole file and searching every window:
+    the reference its fast path is tested against."""
+    rx = _token_rx(syntax)
     n = len(text)
     out: List[Candidate] = []
     pos = 0
@@ -182,8 +243,7 @@ def scan_code(text: str, syntax: Syntax = _GENERIC,
             pos = end
         elif kind == "quote":
             quote = m.group()
-            multiline = quote in syntax.multiline_quotes
-            body_end = _string_end_rx(quote, multiline).match(text, m.end()).end()
+            body_end = _string_end_rx(quote, quote in syntax.multiline_quotes).match(text, m.end()).end()
             out.extend(find_iris(text, m.end(), body_end, "string"))
             pos = body_end + 1 if body_end < n and text[body_end] == quote else body_end
         elif kind == "triple":
@@ -191,7 +251,7 @@ def scan_code(text: str, syntax: Syntax = _GENERIC,
             end = close if close >= 0 else n
             out.extend(find_iris(text, m.end(), end, "string"))
             pos = end + 3 if close >= 0 else n
-        else:  # a block comment
+        else:
             closer = syntax.block_comments[int(kind[5:])][1]
             close = text.find(closer, m.end())
             end = close if close >= 0 else n
