@@ -48,6 +48,10 @@ SOURCE = "irilint"
 #: Rule documentation; a rule's page is ``RULES_URL + "#" + url_fragment``.
 RULES_URL = "https://github.com/irilint/irilint/blob/main/docs/rules.md"
 
+#: per-reference results the server keeps (irilint.engine.ReferenceMemo):
+#: enough for ~50 open documents of 100 KB; LRU beyond
+MEMO_ENTRIES = 20000
+
 SEVERITY = {
     Severity.ERROR: types.DiagnosticSeverity.Error,
     Severity.WARNING: types.DiagnosticSeverity.Warning,
@@ -68,13 +72,31 @@ class LintResult:
     text: str
     index: LineIndex
     findings: List[Finding] = field(default_factory=list)
-    diagnostics: List[types.Diagnostic] = field(default_factory=list)
     scanner: Any = None
     settings: Any = None
     #: too large (max-file-size) or left out by include/exclude
     skipped: bool = False
     #: what else is computed from this result (code actions' fix-all...)
     extra: Dict[str, Any] = field(default_factory=dict, repr=False)
+    encoding: str = "utf-16"
+    #: the diagnostics as the JSON publishDiagnostics carries, made in the
+    #: lint worker (None: publish ``diagnostics`` through pygls)
+    published: Optional[List[Dict[str, Any]]] = field(default=None, repr=False)
+    _diagnostics: Optional[List[types.Diagnostic]] = field(default=None, repr=False)
+
+    @property
+    def diagnostics(self) -> List[types.Diagnostic]:
+        """The findings as lsprotocol diagnostics (for pull reports and code
+        actions: made when first asked for, since pushing does not need
+        them)."""
+        if self._diagnostics is None:
+            self._diagnostics = [to_diagnostic(f, self.index, self.encoding, self.version)
+                                 for f in self.findings]
+        return self._diagnostics
+
+    @diagnostics.setter
+    def diagnostics(self, value: List[types.Diagnostic]) -> None:
+        self._diagnostics = value
 
 
 def finding_data(f: Finding, version: Optional[int]) -> Dict[str, Any]:
@@ -108,6 +130,28 @@ def to_diagnostic(f: Finding, index: LineIndex, encoding: str, version: Optional
         tags=tags,
         data=finding_data(f, version),
     )
+
+
+def diagnostic_json(f: Finding, index: LineIndex, encoding: str, version: Optional[int]) -> Dict[str, Any]:
+    """:func:`to_diagnostic` as the JSON pygls would send for it (equal to
+    the converter's output; tested), made without lsprotocol objects and
+    the converter: a change re-publishes every diagnostic of a document."""
+    start_line, start_col = index.position(f.start, encoding)
+    end_line, end_col = index.position(f.end, encoding)
+    rule = f.rule
+    out: Dict[str, Any] = {
+        "range": {"start": {"line": start_line, "character": start_col},
+                  "end": {"line": end_line, "character": end_col}},
+        "message": "%s: %s" % (rule.name, f.message),
+        "severity": int(SEVERITY.get(f.severity, types.DiagnosticSeverity.Warning)),
+        "code": rule.code,
+        "codeDescription": {"href": rule_url(rule)},
+        "source": SOURCE,
+        "data": finding_data(f, version),
+    }
+    if rule.name == "unused-suppression":
+        out["tags"] = [int(types.DiagnosticTag.Unnecessary)]
+    return out
 
 
 def oversize(text: str, limit: int) -> Optional[int]:
@@ -229,9 +273,11 @@ class Linter:
             return LintResult(doc.uri, version, generation, text, index or LineIndex(""),
                               skipped=True)
         index = index or LineIndex(text)
-        result = LintResult(doc.uri, version, generation, text, index, settings=settings)
+        result = LintResult(doc.uri, version, generation, text, index, settings=settings,
+                            encoding=encoding)
         if self.server.settings.is_excluded(doc.path, settings):
             result.skipped = True
+            result.diagnostics, result.published = [], []
             return result
         limit = int(getattr(settings, "max_file_size", 0) or 0)
         if limit and oversize(text, limit) is not None:
@@ -243,13 +289,14 @@ class Linter:
         if self._engine is None:
             from irilint.engine import Engine
 
-            self._engine = Engine()
+            # unchanged references are not re-checked on each change
+            self._engine = Engine(memo_size=MEMO_ENTRIES)
         check = self._engine.check_text(text, path=doc.path, language_id=doc.language_id,
                                         settings=settings, scanner=scanner, index=index)
         for message in check.errors:
             logger.error("%s: %s", doc.uri, message)
         result.findings = list(check.findings)
-        result.diagnostics = [to_diagnostic(f, index, encoding, version) for f in result.findings]
+        result.published = [diagnostic_json(f, index, encoding, version) for f in result.findings]
         return result
 
     # -- push --------------------------------------------------------------
@@ -292,8 +339,17 @@ class Linter:
             return
         if result.generation != self.server.settings.generation:
             return  # settings changed meanwhile; a new run is scheduled
-        self.server.text_document_publish_diagnostics(
-            types.PublishDiagnosticsParams(uri=uri, diagnostics=result.diagnostics, version=version))
+        if result.published is None:
+            self.server.text_document_publish_diagnostics(
+                types.PublishDiagnosticsParams(uri=uri, diagnostics=result.diagnostics, version=version))
+            return
+        # Plain JSON: pygls' converter would take ~60 us per diagnostic on
+        # the event loop, for every diagnostic of the document on every change.
+        params: Dict[str, Any] = {"uri": uri, "diagnostics": result.published}
+        if version is not None:
+            params["version"] = version
+        self.server.protocol._send_data({"jsonrpc": "2.0", "method": types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS,
+                                         "params": params})
 
     def relint_all(self) -> None:
         """Settings changed: push new results, or ask a pulling client to

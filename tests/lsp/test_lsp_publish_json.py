@@ -1,0 +1,34 @@
+"""Diagnostics are published as JSON made without lsprotocol's converter
+(issue 7: a change re-publishes every diagnostic of a document); that JSON
+must be exactly what the converter makes of the lsprotocol diagnostics."""
+from __future__ import annotations
+
+import pytest
+from pygls.protocol import default_converter
+
+from irilint.config import Settings
+from irilint.engine import Engine
+from irilint.lines import LineIndex
+from irilint.lsp.diagnostics import diagnostic_json, to_diagnostic
+
+TEXT = (
+    "# Links\n"
+    "Cyrillic host https://раураl.com/login and http://EXAMPLE.org/%7euser/\n"
+    "astral 😀 then https://例え.jp/パス/%e2%82%ac?q=1#frag\r\n"
+    "bidi https://example.org/\u202eabc/ here\r"
+    "unused <!-- irilint: ignore[IRI999] -->\n"
+    "wide 𝐀𝐁 https://exa\u200bmple.org/\n"
+)
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-16", "utf-32"])
+@pytest.mark.parametrize("version", [7, None])
+def test_published_json_is_what_the_converter_makes(encoding, version):
+    findings = Engine().check_text(TEXT, path="doc.md", settings=Settings(select=("ALL",))).findings
+    # tags (unused-suppression), fixes, non-BMP columns, every line end
+    assert {"unused-suppression", "bidi-control", "uppercase-host"} <= {f.rule.name for f in findings}
+    index = LineIndex(TEXT)
+    converter = default_converter()
+    for f in findings:
+        want = converter.unstructure(to_diagnostic(f, index, encoding, version))
+        assert diagnostic_json(f, index, encoding, version) == want
