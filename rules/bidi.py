@@ -39,10 +39,11 @@ Decisions (see the rules' documentation):
 from __future__ import annotations
 
 import bisect
+import re
 import unicodedata
 from typing import List, Optional, Tuple
 
-from irilint.chars import BIDI_CONTROLS
+from irilint.chars import BIDI_CONTROL_CHARS, BIDI_CONTROLS, SHORT_TEXT, distinct_non_ascii, first_of
 from irilint.convert import percent_encode_component
 from irilint.unicode_security import describe
 
@@ -100,6 +101,8 @@ RTL_ANY = frozenset(("R", "AL", "AN"))
 _RTL_LABEL_ALLOWED = frozenset(("R", "AL", "AN", "EN", "ES", "CS", "ET", "ON", "BN", "NSM"))
 _LTR_LABEL_ALLOWED = frozenset(("L", "EN", "ES", "CS", "ET", "ON", "BN", "NSM"))
 
+_BIDI_CONTROL_RE = re.compile("[%s]" % BIDI_CONTROL_CHARS)
+_ASCII_LETTER_RE = re.compile("[A-Za-z]")
 _MIRROR = {"(": ")", ")": "(", "<": ">", ">": "<", "[": "]", "]": "[", "{": "}", "}": "{"}
 _MAX_SHOWN = 80
 
@@ -246,12 +249,12 @@ def bidi_control(ctx):
     Report #36 (Unicode Security Considerations) s2.
     """
     value = ctx.value
-    if not any(ord(c) in BIDI_CONTROLS for c in value):
+    if _BIDI_CONTROL_RE.search(value) is None:
         return
     view = ctx.view
-    for k, ch in enumerate(value):
-        if ord(ch) not in BIDI_CONTROLS:
-            continue
+    for m in _BIDI_CONTROL_RE.finditer(value):
+        k = m.start()
+        ch = value[k]
         i = _view_index(view, k)
         what, text = _place(ctx, i)
         message = "%s in the %s \"%s\": %s" % (describe(ch), what, visible(text), _effect(ctx, i, False))
@@ -295,9 +298,9 @@ def bidi_control_encoded(ctx):
     if not view.decoded_any:
         return
     value = ctx.value
-    for i, ch in enumerate(view.text):
-        if ord(ch) not in BIDI_CONTROLS:
-            continue
+    for m in _BIDI_CONTROL_RE.finditer(view.text):
+        i = m.start()
+        ch = m.group()
         origin = view.origins[i]
         if origin == LITERAL:
             continue  # bidi-control
@@ -347,12 +350,29 @@ def _note(ctx, c, k: int) -> str:
 
 
 def _has_strong_rtl(text: str) -> bool:
-    return any(bidi_class(ch) in STRONG_RTL for ch in text if ord(ch) not in BIDI_CONTROLS)
+    # Which characters occur matters, not how often; ASCII is never R or AL.
+    chars = text if len(text) < SHORT_TEXT else distinct_non_ascii(text)
+    return any(bidi_class(ch) in STRONG_RTL for ch in chars if ord(ch) not in BIDI_CONTROLS)
 
 
 def _mixing(text: str) -> Optional[Tuple[int, int]]:
     """(index of first R/AL, index of first L), or None when the text does
     not mix directions."""
+    if len(text) >= SHORT_TEXT:
+        # Long text: classify each distinct character once, then find the
+        # first of each side with one regex search.
+        # (ASCII: only the letters are L, and nothing is R or AL.)
+        distinct = [c for c in distinct_non_ascii(text) if ord(c) not in BIDI_CONTROLS]
+        rtl_chars = frozenset(c for c in distinct if bidi_class(c) in STRONG_RTL)
+        if not rtl_chars:
+            return None
+        ltr = first_of(text, frozenset(c for c in distinct if bidi_class(c) == "L"))
+        letter = _ASCII_LETTER_RE.search(text)
+        if letter is not None and (ltr < 0 or letter.start() < ltr):
+            ltr = letter.start()
+        if ltr < 0:
+            return None
+        return first_of(text, rtl_chars), ltr
     rtl = ltr = None
     for k, cls in _strong(text):
         if cls in STRONG_RTL and rtl is None:

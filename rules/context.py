@@ -11,8 +11,9 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Tuple
 
+from irilint.chars import distinct_non_ascii
 from irilint.convert import idna_to_unicode
 from irilint.findings import Edit, Finding, Fix, Severity
 from irilint.iri import IRIReference, Span, parse
@@ -26,26 +27,67 @@ _PCT_RUN_RE = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
 LITERAL, PERCENT, PUNYCODE = "literal", "percent", "punycode"
 
 
-@dataclass
 class DecodedView:
     """The reference with percent-encoded UTF-8 and A-labels decoded.
 
     ``spans[i]`` is the value span that produced ``text[i]``; ``origins[i]``
     says how (literal, percent, punycode).  ASCII escapes stay as they are,
     so the view has the same structure (delimiters) as the value.
+
+    When nothing was decoded (``spans`` and ``origins`` given as None) the
+    view is the value itself: character ``i`` comes from ``[i, i + 1)``.
+    The two lists are then built only if a rule asks for them, so a long
+    literal reference costs no Python object per character.
     """
 
-    text: str
-    spans: List[Tuple[int, int]]
-    origins: List[str]
+    def __init__(self, text: str, spans: Optional[List[Tuple[int, int]]] = None,
+                 origins: Optional[List[str]] = None) -> None:
+        self.text = text
+        self._identity = spans is None
+        self._spans = spans
+        self._origins = origins
+
+    def __repr__(self) -> str:
+        return "DecodedView(%r)" % (self.text,)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, DecodedView):
+            return NotImplemented
+        return (self.text, self.spans, self.origins) == (other.text, other.spans, other.origins)
+
+    @property
+    def spans(self) -> List[Tuple[int, int]]:
+        if self._spans is None:
+            n = len(self.text)
+            self._spans = list(zip(range(n), range(1, n + 1)))
+        return self._spans
+
+    @property
+    def origins(self) -> List[str]:
+        if self._origins is None:
+            self._origins = [LITERAL] * len(self.text)
+        return self._origins
 
     @property
     def decoded_any(self) -> bool:
-        return any(o != LITERAL for o in self.origins)
+        if self._identity:
+            return False
+        origins = self.origins
+        return PERCENT in origins or PUNYCODE in origins  # C-level scans
+
+    @property
+    def non_ascii_chars(self) -> FrozenSet[str]:
+        """The distinct non-ASCII characters of the text."""
+        found = self.__dict__.get("_non_ascii")
+        if found is None:
+            found = self.__dict__["_non_ascii"] = distinct_non_ascii(self.text)
+        return found
 
     def index_of(self, value_offset: int) -> int:
         """The view character produced from ``value_offset`` (bisection in
         a list built once: rules call this for every finding)."""
+        if self._identity:
+            return max(min(value_offset, len(self.text) - 1), 0)
         starts = self.__dict__.get("_starts")
         if starts is None:
             starts = self.__dict__["_starts"] = [s for s, _ in self.spans]
@@ -53,6 +95,12 @@ class DecodedView:
 
     def value_span(self, i: int, j: int) -> Tuple[int, int]:
         """Value span covering view characters ``[i, j)``."""
+        if self._identity:
+            n = len(self.text)
+            if i >= j:
+                p = i if i < n else n
+                return p, p
+            return i, j
         if i >= j:
             if i < len(self.spans):
                 p = self.spans[i][0]
@@ -77,10 +125,14 @@ def build_view(value: str, ref: IRIReference) -> DecodedView:
             u = idna_to_unicode(s) or idna_to_unicode(s.lower()) or _lenient_punycode(s.lower())
             if u:
                 labels[lab.start] = (lab.end, u)
-    i = 0
     n = len(value)
+    if not labels and "%" not in value:  # nothing decoded: the common case
+        return DecodedView(value)
+    i = 0
     pct_iter = _PCT_RUN_RE.finditer(value) if "%" in value else iter(())
     next_pct = next(pct_iter, None)
+    label_starts = sorted(labels)
+    next_label = 0
     while i < n:
         if i in labels:
             end, u = labels[i]
@@ -97,10 +149,15 @@ def build_view(value: str, ref: IRIReference) -> DecodedView:
             i = next_pct.end()
             next_pct = next(pct_iter, None)
             continue
-        text.append(value[i])
-        spans.append((i, i + 1))
-        origins.append(LITERAL)
-        i += 1
+        # A literal run up to the next escape or A-label, copied at once.
+        while next_label < len(label_starts) and label_starts[next_label] <= i:
+            next_label += 1
+        stop = min(next_pct.start() if next_pct is not None else n,
+                   label_starts[next_label] if next_label < len(label_starts) else n)
+        text.append(value[i:stop])
+        spans.extend(zip(range(i, stop), range(i + 1, stop + 1)))
+        origins.extend([LITERAL] * (stop - i))
+        i = stop
     return DecodedView("".join(text), spans, origins)
 
 
@@ -276,16 +333,29 @@ def _trim(value: str, start: int, end: int, new_text: str) -> List[Tuple[int, in
 class RefContext:
     """One reference as a rule sees it."""
 
-    def __init__(self, candidate: "Candidate", ref: IRIReference, doc: DocumentInfo) -> None:
+    # Defaults as class attributes: the engine makes one context per
+    # reference, and the fast path makes them for references no rule reads.
+    rule: Optional["Rule"] = None
+    severity: Optional[Severity] = None
+    _view: Optional[DecodedView] = None
+    _components: Optional[List[Component]] = None
+    _view_ref: Optional[IRIReference] = None
+
+    def __init__(self, candidate: "Candidate", ref: Optional[IRIReference], doc: DocumentInfo,
+                 fast: Optional["re.Match[str]"] = None) -> None:
         self.candidate = candidate
-        self.ref = ref
+        self._ref = ref
         self.value = candidate.value
         self.doc = doc
-        self.rule: Optional["Rule"] = None
-        self.severity: Optional[Severity] = None
-        self._view: Optional[DecodedView] = None
-        self._components: Optional[List[Component]] = None
-        self._view_ref: Optional[IRIReference] = None
+        #: the irilint.rules.fastpath match when the engine took the fast
+        #: path for this reference (then ``ref`` is parsed on first use)
+        self.fast = fast
+
+    @property
+    def ref(self) -> IRIReference:
+        if self._ref is None:
+            self._ref = parse(self.value)
+        return self._ref
 
     @property
     def view(self) -> DecodedView:

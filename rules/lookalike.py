@@ -12,7 +12,7 @@ import unicodedata
 from functools import lru_cache
 from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
 
-from irilint.chars import is_bidi_control
+from irilint.chars import is_bidi_control, positions_of
 from irilint.convert import idna_to_unicode, percent_encode
 from irilint.iri import IDNA_DOTS
 from irilint.unicode_security import (
@@ -34,6 +34,7 @@ from irilint.unicode_security import (
 )
 
 from .context import LITERAL, PERCENT, PUNYCODE, Component
+from .fastpath import FAST_HOST_GROUP
 from .registry import rule
 
 _VIEW_TRAITS = ("non_ascii", "percent", "punycode")
@@ -326,10 +327,13 @@ def delimiter_lookalike(ctx):
         return
     n = len(text)
     i = 0
-    for m in _NON_ASCII_RE.finditer(text):
-        if m.start() < i:
+    # Only characters that imitate a delimiter can start a run: each
+    # distinct character is judged once, then found with one regex.
+    lookalikes = frozenset(c for c in view.non_ascii_chars if delimiter_imitated(c) is not None)
+    for start in positions_of(text, lookalikes):
+        if start < i:
             continue  # already part of a reported run
-        i = m.start()
+        i = start
         imit = _delimiter_at(ctx, text, i)
         if imit is None:
             continue
@@ -741,10 +745,12 @@ def _label_skeleton(label: str) -> str:
     return skeleton(label)
 
 
+@lru_cache(maxsize=8192)
 def _host_skeletons(ident: str) -> List[Tuple[str, str]]:
     """(suffix, skeleton of suffix) for every label suffix of the host,
     longest first; label skeletons are cached and joined (a skeleton never
-    reaches across a '.')."""
+    reaches across a '.').  Cached per host (documents repeat hosts): the
+    list is shared, never change it."""
     labels = ident.split(".")
     sks = [_label_skeleton(l) for l in labels]
     # The whole host, then the parent domains that DNS allows (at most 253
@@ -794,6 +800,14 @@ _MAX_HOSTS_BY_VALUE = 8192
 
 def _host_of(ctx) -> Optional[Tuple[int, int, str, str]]:
     """(value start, value end, display text, identity) of a reg-name host."""
+    fast = getattr(ctx, "fast", None)
+    if fast is not None:  # the engine's fast path: no parse needed
+        start, end = fast.span(FAST_HOST_GROUP)
+        if start >= end:
+            return None
+        raw = ctx.value[start:end]
+        ident = _ascii_host_identity(raw)
+        return None if ident is None else (start, end, raw, ident)
     value = ctx.value
     try:
         return _HOSTS_BY_VALUE[value]
@@ -804,6 +818,15 @@ def _host_of(ctx) -> Optional[Tuple[int, int, str, str]]:
         _HOSTS_BY_VALUE.clear()
     _HOSTS_BY_VALUE[value] = host
     return host
+
+
+@lru_cache(maxsize=8192)
+def _ascii_host_identity(raw: str) -> Optional[str]:
+    """_find_host's identity of an ASCII host without "%" or "xn--"."""
+    ident = _host_identity(raw)
+    if not ident or ident.startswith(".") or ".." in ident:
+        return None
+    return ident
 
 
 def _find_host(ctx) -> Optional[Tuple[int, int, str, str]]:
@@ -887,11 +910,18 @@ def confusable_collision(doc):
     path = info.path
     local: Dict[str, Tuple[str, str, int]] = {}  # skeleton -> (identity, display, offset)
     index = None
+    # A host seen again in this document meets the same protected
+    # domains, the same first host of its skeleton and the same run state
+    # (none of them changes for it after its first occurrence): if its
+    # first occurrence was not reported, no later one is.
+    quiet = set()
     for ctx in doc.refs:
         host = _host_of(ctx)
         if host is None:
             continue
         start, end, display, ident = host
+        if ident in quiet:
+            continue
         suffixes = _host_skeletons(ident)
         skel = suffixes[0][1]
         message = None
@@ -925,6 +955,8 @@ def confusable_collision(doc):
             local.setdefault(skel + "\x00" + ident, (ident, display, ctx.candidate.source_offset(start)))
         if message is not None:
             yield doc.report(ctx, start, end, message)
+        else:
+            quiet.add(ident)
     if local:
         if index is None:
             from irilint.lines import LineIndex
@@ -998,6 +1030,15 @@ def _emoji_tag_positions(text: str) -> FrozenSet[int]:
 
 def _is_mongolian(c: str) -> bool:
     return "Mong" in script_extensions(c) and unicodedata.category(c)[0] == "L"
+
+
+@lru_cache(maxsize=4096)
+def _may_be_invisible(c: str) -> bool:
+    """Can invisible_problem report ``c`` in some context?  (Its first tests.)"""
+    cp = ord(c)
+    if cp < 0xAD or is_bidi_control(cp):
+        return False
+    return cp == 0x2800 or is_default_ignorable(c)
 
 
 def invisible_problem(text: str, i: int, tag_ok: FrozenSet[int] = frozenset()) -> Optional[str]:
@@ -1104,8 +1145,10 @@ def invisible_character(ctx):
     if text.isascii():
         return
     tag_ok = _emoji_tag_positions(text) if _BLACK_FLAG in text else frozenset()
-    for m in _NON_ASCII_RE.finditer(text):
-        i = m.start()
+    # invisible_problem finds nothing in the other characters, wherever
+    # they stand: each distinct character is judged once.
+    candidates = frozenset(c for c in view.non_ascii_chars if _may_be_invisible(c))
+    for i in positions_of(text, candidates):
         c = text[i]
         why = invisible_problem(text, i, tag_ok)
         if why is None:

@@ -3,7 +3,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
+from itertools import islice
 
+from irilint.chars import distinct_non_ascii, positions_of
 from irilint.convert import percent_encode
 from irilint.unicode_security import describe
 
@@ -55,7 +58,13 @@ def not_nfc(ctx):
                 continue
             s, e = m.start(), m.end()
             fixed = unicodedata.normalize("NFC", run)
-            changed = [c for c in run if c not in fixed] or list(run)
+            # The first characters NFC changes, for the message: found among
+            # the distinct ones (only the first character of a run may be ASCII).
+            kept = distinct_non_ascii(fixed)
+            gone = {c for c in distinct_non_ascii(run) if c not in kept}
+            if run[0] < "\x80" and run[0] not in fixed:
+                gone.add(run[0])
+            changed = [run[k] for k in islice(positions_of(run, frozenset(gone)), 4)] or list(run[:4])
             fixes = []
             # A combining mark after the hex digit of an escape ("%ae" +
             # U+0301) would compose with the digit and break the escape,
@@ -91,6 +100,18 @@ def _is_fullwidth_form(cp: int) -> bool:
     return 0xFF01 <= cp <= 0xFF5E or 0xFF61 <= cp <= 0xFFDC or 0xFFE8 <= cp <= 0xFFEE
 
 
+@lru_cache(maxsize=4096)
+def _is_compatibility_character(ch: str) -> bool:
+    """Does compatibility-character report ``ch``?"""
+    if ch.isascii() or _is_fullwidth_form(ord(ch)):
+        return False
+    from .lookalike import delimiter_imitated
+
+    if delimiter_imitated(ch) is not None:
+        return False  # delimiter-lookalike reports it, as an error
+    return _compat(ch) != unicodedata.normalize("NFC", ch)
+
+
 @rule(name="compatibility-character", code="IRI302", family="normalization", severity="warning",
       fix="unsafe", needs=("non_ascii", "percent", "punycode"))
 def compatibility_character(ctx):
@@ -123,16 +144,12 @@ def compatibility_character(ctx):
     text = view.text
     if text.isascii():
         return
-    from .lookalike import delimiter_imitated
-
-    for i, ch in enumerate(text):
-        if ch.isascii() or _is_fullwidth_form(ord(ch)):
-            continue
-        if delimiter_imitated(ch) is not None:
-            continue  # delimiter-lookalike reports it, as an error
+    # Each distinct character is judged once; only the flagged ones are
+    # visited (a long run of one combining mark is one judgement).
+    flagged = frozenset(ch for ch in view.non_ascii_chars if _is_compatibility_character(ch))
+    for i in positions_of(text, flagged):
+        ch = text[i]
         compat = _compat(ch)
-        if compat == unicodedata.normalize("NFC", ch):
-            continue
         origin = view.origins[i]
         s, e = view.spans[i]
         fixes = []

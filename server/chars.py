@@ -112,3 +112,83 @@ def kept_encoded_in_iri(cp: int, in_query: bool) -> bool:
 
 def is_hex(c: str) -> bool:
     return c in HEXDIG and c != ""
+
+
+# -- finding a few kinds of character in long text -------------------------
+# Rules that care about a few characters (invisible ones, look-alikes, right-
+# to-left letters) judge each *distinct* character of a text once, then find
+# where the ones they care about stand with one C-level regex search, so a
+# megabyte of combining marks costs a hash per character, not a Python loop.
+
+#: Texts shorter than this are walked in Python: building the set of their
+#: characters and a pattern would cost more than it saves.
+SHORT_TEXT = 64
+
+
+def _class_re_uncached(chars: frozenset) -> "re.Pattern[str]":
+    return re.compile("[%s]" % "".join(re.escape(c) for c in sorted(chars)))
+
+
+_CLASS_RES: dict = {}
+
+
+def class_re(chars: frozenset) -> "re.Pattern[str]":
+    """A compiled ``[...]`` of ``chars`` (kept for reuse: a document repeats
+    the same few flagged characters)."""
+    rx = _CLASS_RES.get(chars)
+    if rx is None:
+        if len(_CLASS_RES) >= 256:
+            _CLASS_RES.clear()
+        rx = _CLASS_RES[chars] = _class_re_uncached(chars)
+    return rx
+
+
+def positions_of(text: str, chars: frozenset):
+    """Offsets of the characters of ``text`` that are in ``chars``, in order."""
+    if not chars:
+        return iter(())
+    return (m.start() for m in class_re(chars).finditer(text))
+
+
+def first_of(text: str, chars: frozenset) -> int:
+    """Offset of the first character of ``text`` in ``chars``, or -1."""
+    if not chars:
+        return -1
+    m = class_re(chars).search(text)
+    return -1 if m is None else m.start()
+
+
+_NON_ASCII_RE = re.compile("[^\\x00-\\x7f]")
+#: Past this many distinct characters, collecting them one regex search at a
+#: time costs more than hashing every character.
+_FEW_DISTINCT = 24
+_DISTINCT_CACHE: dict = {}
+
+
+def distinct_non_ascii(text: str) -> frozenset:
+    """The distinct non-ASCII characters of ``text``.
+
+    Long text with few distinct characters (a megabyte of one combining
+    mark) is searched with a regex that skips the characters already found,
+    so it costs a few C-level passes instead of hashing each character.
+    The last results are kept: several rules ask about the same text.
+    """
+    if len(text) < 4096:
+        return frozenset(c for c in set(text) if c >= "\x80") if not text.isascii() else frozenset()
+    found = _DISTINCT_CACHE.get(text)
+    if found is not None:
+        return found
+    chars: set = set()
+    m = _NON_ASCII_RE.search(text)
+    while m is not None:
+        chars.add(m.group())
+        if len(chars) > _FEW_DISTINCT:
+            chars = {c for c in set(text) if c >= "\x80"}
+            break
+        rx = re.compile("[^\\x00-\\x7f%s]" % "".join(re.escape(c) for c in sorted(chars)))
+        m = rx.search(text, m.end())
+    found = frozenset(chars)
+    if len(_DISTINCT_CACHE) >= 8:
+        _DISTINCT_CACHE.clear()
+    _DISTINCT_CACHE[text] = found
+    return found

@@ -162,8 +162,15 @@ class Engine:
         contexts: List[RefContext] = []
         memo = self.memo
         namespace = memo.namespace(settings, path, scanner, rules) if memo is not None else None
+        fast_match = _fast_path(always)
+        severities = {r: selection.severity_of(r) for r in rules}
         for cand in scanner.scan(text):
             value = cand.value
+            if fast_match is not None:
+                fast = fast_match(value)
+                if fast is not None:  # no rule in force can flag it: parsed only if asked
+                    contexts.append(RefContext(cand, None, doc, fast))
+                    continue
             if namespace is not None:
                 key = memo.key(namespace, cand)  # type: ignore[union-attr]
                 hit = memo.get(key, cand.start)  # type: ignore[union-attr]
@@ -194,7 +201,7 @@ class Engine:
                 run = [r for r in run if r.family in TEMPLATE_FAMILIES]
             for r in run:
                 ctx.rule = r
-                ctx.severity = selection.severity_of(r)
+                ctx.severity = severities[r]
                 try:
                     findings.extend(r.check(ctx) or ())
                 except Exception as exc:  # a rule bug must not lose the rest

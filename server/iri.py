@@ -40,13 +40,24 @@ _PATH_OK = _PCHAR_OK + "/"
 _QUERY_OK = _PCHAR_OK + "/?" + IPRIVATE_CLASS
 _FRAGMENT_OK = _PCHAR_OK + "/?"
 
-_BAD_CHAR = {
-    "userinfo": re.compile("[^%s]" % _USERINFO_OK),
-    "host": re.compile("[^%s]" % _REGNAME_OK),
-    "path": re.compile("[^%s]" % _PATH_OK),
-    "query": re.compile("[^%s]" % _QUERY_OK),
-    "fragment": re.compile("[^%s]" % _FRAGMENT_OK),
+_ALLOWED = {
+    "userinfo": _USERINFO_OK,
+    "host": _REGNAME_OK,
+    "path": _PATH_OK,
+    "query": _QUERY_OK,
+    "fragment": _FRAGMENT_OK,
 }
+#: "[^allowed]" per component, compiled on first use: the Unicode classes
+#: make these large patterns, and compiling them all at import would slow
+#: every start-up (the CLI, the language server) by tens of milliseconds.
+_BAD_CHAR: dict = {}
+
+
+def _bad_char_re(component: str) -> "re.Pattern[str]":
+    rx = _BAD_CHAR.get(component)
+    if rx is None:
+        rx = _BAD_CHAR[component] = re.compile("[^%s]" % _ALLOWED[component])
+    return rx
 
 
 @dataclass(frozen=True)
@@ -316,7 +327,7 @@ def _check_chars(ref: IRIReference, component: str, span: Span) -> None:
     if span.start == span.end:
         return
     problems = ref.problems
-    for m in _BAD_CHAR[component].finditer(text, span.start, span.end):
+    for m in _bad_char_re(component).finditer(text, span.start, span.end):
         i = m.start()
         cp = ord(text[i])
         if is_noncharacter(cp):

@@ -23,6 +23,7 @@ from functools import lru_cache
 from typing import Dict, FrozenSet, Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
 from . import unicode_data as _data
+from .chars import SHORT_TEXT
 
 __all__ = [
     "UNICODE_VERSION",
@@ -178,7 +179,8 @@ def _resolve(s: str, skip: Tuple[str, ...]) -> Optional[FrozenSet[str]]:
     """Resolved script set, ignoring characters whose scx meets ``skip``."""
     result: Optional[FrozenSet[str]] = None
     skip_set = frozenset(skip)
-    for ch in s:
+    # An intersection: each distinct character counts once.
+    for ch in (s if len(s) < SHORT_TEXT else dict.fromkeys(s)):
         aug = _augmented(ch)
         if aug is None or (skip_set and not skip_set.isdisjoint(aug)):
             continue
@@ -211,10 +213,12 @@ def restriction_level(s: str, identifier_profile: bool = True) -> RestrictionLev
     Pass ``False`` to rate only the mixture of scripts, which is what makes
     sense for text that legitimately contains '/', ':', '.' and the like.
     """
-    if identifier_profile and not all(identifier_allowed(c) for c in s):
+    # Every step depends on which characters occur, not on how often.
+    chars = s if len(s) < SHORT_TEXT else "".join(dict.fromkeys(s))
+    if identifier_profile and not all(identifier_allowed(c) for c in chars):
         return RestrictionLevel.UNRESTRICTED
     # Step "no character above U+007E" (U+007F is never Allowed anyway).
-    if all(ord(c) <= 0x7E for c in s):
+    if all(ord(c) <= 0x7E for c in chars):
         return RestrictionLevel.ASCII_ONLY
     if _is_single_script(s):
         return RestrictionLevel.SINGLE_SCRIPT
@@ -253,6 +257,13 @@ _SCX_SPECIFIC: Tuple[FrozenSet[str], ...] = tuple(x - _ALL_SCRIPTS_MARKERS for x
 
 @lru_cache(maxsize=4096)
 def _scripts_in(s: str) -> Tuple[str, ...]:
+    if len(s) >= SHORT_TEXT:
+        # Only the first occurrence of each character matters (a repeated
+        # character adds no script and moves no first use): judge the
+        # distinct characters, in order of first occurrence.
+        distinct = "".join(dict.fromkeys(s))
+        if len(distinct) < len(s):
+            return _scripts_in(distinct)
     sets: List[FrozenSet[str]] = []
     for c in s:
         if c < "\x80":  # ASCII: Latin letters, everything else Common
@@ -310,7 +321,8 @@ def _mixed_script(s: str, allowed_codes: Tuple[str, ...]) -> Tuple[bool, Tuple[s
     if allowed:
         # Augment so that e.g. allowing "Hani" also covers Jpan/Kore/Hanb.
         allowed.update(a for code in list(allowed) for a in _AUGMENT.get(code, ()))
-        rest = "".join(c for c in s if (_augmented(c) or frozenset()).isdisjoint(allowed))
+        chars = s if len(s) < SHORT_TEXT else "".join(dict.fromkeys(s))  # only which occur matters
+        rest = "".join(c for c in chars if (_augmented(c) or frozenset()).isdisjoint(allowed))
         if restriction_level(rest, identifier_profile=False) <= RestrictionLevel.MODERATELY_RESTRICTIVE:
             return False, scripts
     return True, scripts

@@ -1,0 +1,89 @@
+"""The fast path: references that no rule in force can flag, found by one regex.
+
+Most references in documentation are plain ASCII (no ``%``, no ``xn--``),
+syntactically valid and already in normal form.  For those, parsing the
+reference and running the rules costs far more than finding it, and finds
+nothing.  :data:`FAST_RE` recognises such references in one C-level match;
+the engine then skips the parse and the reference rules, and keeps the
+reference (parsed lazily) for the document rules.
+
+The fast path must give exactly the findings of the slow path (none), so:
+
+* it applies only when every reference rule that runs on all references is
+  in :data:`SILENT_ON_FAST`, i.e. is known to find nothing in a match.  A
+  rule not listed there (a new rule, ``ascii-lookalike``, ``default-port``)
+  turns the fast path off for that selection;
+* a match has none of the traits (:data:`irilint.rules.registry.TRAITS`):
+  it is ASCII, without ``%`` and without ``xn--`` in any case, so no
+  trait rule runs on it;
+* a match is valid for the RFC 3987 grammar in every component, with a
+  lowercase scheme and host and no ``.``/``..`` segment.
+
+``tests/test_fastpath.py`` checks both paths against each other.
+"""
+from __future__ import annotations
+
+import re
+from typing import Callable, Iterable, Optional
+
+_UNRESERVED = r"A-Za-z0-9\-._~"
+_SUB_DELIMS = r"!$&'()*+,;="
+_PCHAR = _UNRESERVED + _SUB_DELIMS + ":@"
+_OCTET = r"(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])"
+
+#: A "." or ".." segment before the query (what dot-segments flags).
+_DOT_SEGMENT_RE = re.compile(r"[^?#]*/\.\.?(?:[/?#]|\Z)")
+
+#: The grammar part of the fast path; :func:`fast_match` adds the rest.
+FAST_RE = re.compile(
+    # A lowercase scheme, or none; then nothing before the first ":/?#"
+    # may end with ":" (RFC 3986 Appendix B would read it as a scheme).
+    r"(?:[a-z][a-z0-9+.\-]*:|(?![^:/?#]*:))"
+    # The authority: userinfo, an IPv4 address or a lowercase reg-name,
+    # a port of at most 4 digits (never out of range, never empty).  No
+    # authority: then the path may not start with "//".
+    r"(?://(?:[" + _UNRESERVED + _SUB_DELIMS + r":]*@)?"
+    r"(?:(?P<ipv4>" + _OCTET + r"(?:\." + _OCTET + r"){3})|(?P<host>[a-z0-9\-._~" + _SUB_DELIMS + r"]*))"
+    r"(?::[0-9]{1,4})?(?=[/?#]|\Z)"
+    r"|(?!//))"
+    r"[" + _PCHAR + r"/]*"                  # path
+    r"(?:\?[" + _PCHAR + r"/?]*)?"          # query
+    r"(?:\#[" + _PCHAR + r"/?]*)?"          # fragment: no second "#"
+    r"\Z"
+)
+
+#: Reference rules that find nothing in a reference :data:`FAST_RE` matches
+#: (the reasons are in the pattern's comments).
+SILENT_ON_FAST = frozenset((
+    "invalid-character", "noncharacter", "private-use-outside-query", "invalid-scheme",
+    "invalid-port", "invalid-ip-literal", "uppercase-scheme", "uppercase-host", "dot-segments",
+))
+
+
+def fast_match(value: str) -> Optional["re.Match[str]"]:
+    """The :data:`FAST_RE` match of a reference the fast path takes, or None."""
+    # "xn--" in any case is the "punycode" trait; plain substring tests
+    # first, as these are rare and a regex lookahead would cost more.
+    if "--" in value and "xn--" in value.lower():
+        return None
+    if "/." in value and _DOT_SEGMENT_RE.match(value):
+        return None
+    return _match(value)
+
+
+_match = FAST_RE.match
+
+
+def fast_matcher(reference_rules: Iterable) -> Optional[Callable[[str], Optional["re.Match[str]"]]]:
+    """:func:`fast_match` if the fast path is exact for these reference
+    rules (those with ``needs`` run only on references with a trait, which
+    a match never has), else None."""
+    for r in reference_rules:
+        if r.needs is None and r.name not in SILENT_ON_FAST:
+            return None
+    return fast_match
+
+
+#: The group of :data:`FAST_RE` that holds a reg-name host (its span is
+#: (-1, -1) when the reference has none, e.g. an IPv4 address).
+FAST_HOST_GROUP = "host"
