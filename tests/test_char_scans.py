@@ -1,0 +1,103 @@
+"""The shortcuts that make long non-ASCII references cheap (distinct
+characters judged once, regex searches, lazy views) must agree with the
+plain per-character definitions they replace, on short and long text."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from irilint import parse
+from irilint.chars import SHORT_TEXT, distinct_non_ascii, first_of, positions_of
+from irilint.rules import bidi
+from irilint.rules.context import LITERAL, DecodedView, build_view
+from irilint import unicode_security
+from irilint.unicode_security import _resolve, _scripts_in, restriction_level
+
+ALPHABET = list("aZ09/.-%:?#") + list("\u0301\u0300éüß日本пשمक्\u200b\u200d\u202e\ufb01\uff0f\u2215\u0660\u3002")
+
+
+def long_or_short(alphabet=ALPHABET):
+    """Short text, or text repeated past the thresholds of the shortcuts
+    (pieces of the alphabet may be longer than one character)."""
+    piece = st.lists(st.sampled_from(alphabet), max_size=12).map("".join)
+    return st.tuples(piece, st.integers(1, 500), st.lists(st.sampled_from(alphabet), max_size=6).map("".join)) \
+        .map(lambda t: t[0] * t[1] + t[2])
+
+
+@settings(max_examples=200, deadline=None)
+@given(long_or_short())
+def test_distinct_non_ascii_is_the_set_of_non_ascii_characters(text):
+    assert distinct_non_ascii(text) == frozenset(c for c in text if ord(c) > 0x7F)
+
+
+@settings(max_examples=200, deadline=None)
+@given(long_or_short(), st.sets(st.sampled_from(ALPHABET), max_size=4))
+def test_positions_and_first_of_follow_the_text(text, chars):
+    chars = frozenset(chars)
+    expected = [i for i, c in enumerate(text) if c in chars]
+    assert list(positions_of(text, chars)) == expected
+    assert first_of(text, chars) == (expected[0] if expected else -1)
+
+
+def _plain(fn, *args):
+    """``fn`` with the distinct-character shortcut off (every character walked)."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(unicode_security, "SHORT_TEXT", 10 ** 9)
+        _resolve.cache_clear()
+        _scripts_in.cache_clear()
+        try:
+            return getattr(fn, "__wrapped__", fn)(*args)
+        finally:
+            _resolve.cache_clear()
+            _scripts_in.cache_clear()
+
+
+@settings(max_examples=200, deadline=None)
+@given(long_or_short())
+def test_script_sets_depend_only_on_first_occurrences(text):
+    assert _scripts_in(text) == _plain(_scripts_in, text)
+    assert _resolve(text, ()) == _plain(_resolve, text, ())
+    assert _resolve(text, ("Latn",)) == _plain(_resolve, text, ("Latn",))
+    for profile in (True, False):
+        assert restriction_level(text, profile) == _plain(restriction_level, text, profile)
+
+
+def _mixing_plain(text):
+    rtl = ltr = None
+    for k, ch in enumerate(text):
+        if ord(ch) in bidi.BIDI_CONTROLS:
+            continue
+        cls = bidi.bidi_class(ch)
+        if cls in bidi.STRONG_RTL and rtl is None:
+            rtl = k
+        elif cls == "L" and ltr is None:
+            ltr = k
+    return None if rtl is None or ltr is None else (rtl, ltr)
+
+
+@settings(max_examples=200, deadline=None)
+@given(long_or_short(list("ab1./") + ["\u05d0", "\u0627", "\u0301", "\u202e", "\u200f", "\u0660", "日"]))
+def test_bidi_mixing_and_strong_rtl_on_long_text(text):
+    assert bidi._mixing(text) == _mixing_plain(text)
+    assert bidi._has_strong_rtl(text) == any(
+        bidi.bidi_class(c) in bidi.STRONG_RTL for c in text if ord(c) not in bidi.BIDI_CONTROLS)
+
+
+@settings(max_examples=200, deadline=None)
+@given(long_or_short(list("az/.:?#") + ["\u0301", "é", "%41", "%C3%A9", "%e2%80%ae", "%", "xn--bcher-kva"]))
+def test_a_literal_view_behaves_like_its_explicit_lists(body):
+    value = "http://" + body
+    view = build_view(value, parse(value))
+    n = len(view.text)
+    explicit = DecodedView(view.text, list(view.spans), list(view.origins))
+    assert view == explicit
+    assert view.decoded_any == explicit.decoded_any == any(o != LITERAL for o in view.origins)
+    for i in (0, 1, n // 2, n - 1, n, n + 3):
+        assert view.index_of(i) == explicit.index_of(i)
+        for j in (i, i + 1, n):
+            if j <= n:
+                assert view.value_span(i, j) == explicit.value_span(i, j)
+    if not re.search("%[0-9A-Fa-f]{2}|xn--", value):
+        assert view.text == value and view.spans == [(i, i + 1) for i in range(n)]
