@@ -36,10 +36,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Tuple, Union
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised only on old interpreters
-    import tomli as tomllib
+
+def _toml() -> Any:
+    """The TOML parser, imported when a configuration file is first read
+    (its regexes cost ~10-20 ms of every start otherwise, config or not)."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised only on old interpreters
+        import tomli as tomllib
+    return tomllib
+
 
 __all__ = [
     "CONFIG_FILE_NAMES",
@@ -526,6 +532,7 @@ def _read_toml(path: Path) -> Dict[str, Any]:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ConfigError(str(path), None, f"invalid TOML: not UTF-8 at byte {exc.start}") from exc
+    tomllib = _toml()
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -13,19 +13,10 @@ scanner configured with that language's quotes and comment markers.
 from __future__ import annotations
 
 import os
-from typing import Dict, List, Mapping, Optional, Type
+from importlib import import_module
+from typing import Any, Dict, List, Mapping, Optional, Type
 
 from .base import Candidate, CommentSyntax, Scanner
-from .code import EXTENSIONS as CODE_EXTENSIONS
-from .code import FILENAMES as CODE_FILENAMES
-from .code import LANGUAGES as CODE_LANGUAGES
-from .code import CodeScanner
-from .data import JsonScanner, TomlScanner, YamlScanner
-from .html import HtmlScanner, XmlScanner
-from .markdown import MarkdownScanner
-from .rst import RstScanner
-from .text import TextScanner, find_iris
-from .turtle import TurtleScanner
 
 __all__ = [
     "Candidate", "CommentSyntax", "Scanner", "SCANNERS", "find_iris",
@@ -33,19 +24,55 @@ __all__ = [
     "is_scanner_name",
 ]
 
-#: Scanner name -> class.
-SCANNERS: Dict[str, Type[Scanner]] = {
-    "text": TextScanner,
-    "markdown": MarkdownScanner,
-    "html": HtmlScanner,
-    "xml": XmlScanner,
-    "rst": RstScanner,
-    "code": CodeScanner,
-    "json": JsonScanner,
-    "yaml": YamlScanner,
-    "toml": TomlScanner,
-    "turtle": TurtleScanner,
+# The scanner modules are imported when first used, not with this package:
+# a language server answers ``initialize`` before it reads any document,
+# and a Markdown file needs neither the HTML nor the code scanner's regexes.
+
+#: Scanner name -> (module, class).
+_SCANNER_CLASSES: Dict[str, tuple] = {
+    "text": ("text", "TextScanner"),
+    "markdown": ("markdown", "MarkdownScanner"),
+    "html": ("html", "HtmlScanner"),
+    "xml": ("html", "XmlScanner"),
+    "rst": ("rst", "RstScanner"),
+    "code": ("code", "CodeScanner"),
+    "json": ("data", "JsonScanner"),
+    "yaml": ("data", "YamlScanner"),
+    "toml": ("data", "TomlScanner"),
+    "turtle": ("turtle", "TurtleScanner"),
 }
+
+#: Names this package exports from its submodules (module ``__getattr__``).
+_LAZY = dict(
+    {cls: mod for mod, cls in _SCANNER_CLASSES.values()},
+    find_iris="text", CODE_EXTENSIONS="code", CODE_FILENAMES="code", CODE_LANGUAGES="code",
+)
+_CODE_NAMES = {"CODE_EXTENSIONS": "EXTENSIONS", "CODE_FILENAMES": "FILENAMES",
+               "CODE_LANGUAGES": "LANGUAGES"}
+
+
+def _scanner_class(name: str) -> Type[Scanner]:
+    module, cls = _SCANNER_CLASSES[name]
+    return getattr(import_module("." + module, __name__), cls)
+
+
+def _code() -> Any:
+    """The code scanner's module (its language and file name tables)."""
+    return import_module(".code", __name__)
+
+
+def __getattr__(name: str) -> Any:
+    if name == "SCANNERS":
+        value: Any = {n: _scanner_class(n) for n in _SCANNER_CLASSES}
+    elif name == "FILENAMES":
+        value = _filenames()
+    elif name in _LAZY:
+        value = getattr(import_module("." + _LAZY[name], __name__), _CODE_NAMES.get(name, name))
+    else:
+        raise AttributeError("module %r has no attribute %r" % (__name__, name))
+    globals()[name] = value
+    return value
+
 
 #: LSP languageId -> scanner name (code languages are looked up separately).
 LANGUAGE_IDS: Dict[str, str] = {
@@ -83,30 +110,42 @@ FORMAT_EXTENSIONS: Dict[str, str] = {
     ".n3": "turtle", ".rq": "turtle", ".sparql": "turtle", ".ru": "turtle",
 }
 
-#: Whole file names -> scanner or code language name.
-FILENAMES: Dict[str, str] = dict(CODE_FILENAMES, **{
+#: Whole file names -> scanner name (with the code scanner's file names,
+#: these win: ``FILENAMES`` is both, built on first use).
+_FORMAT_FILENAMES: Dict[str, str] = {
     "Pipfile": "toml", "Cargo.lock": "toml", "poetry.lock": "toml",
     "README": "text", "LICENSE": "text", "COPYING": "text",
     ".babelrc": "json", ".eslintrc": "json", ".prettierrc": "json",
-})
+}
+
+_filenames_table: Optional[Dict[str, str]] = None
+
+
+def _filenames() -> Dict[str, str]:
+    """Whole file names -> scanner or code language name."""
+    global _filenames_table
+    if _filenames_table is None:
+        _filenames_table = dict(_code().FILENAMES, **_FORMAT_FILENAMES)
+    return _filenames_table
+
 
 _instances: Dict[str, Scanner] = {}
 
 
 def scanner_names() -> List[str]:
     """The names :func:`get_scanner` accepts for document formats."""
-    return list(SCANNERS)
+    return list(_SCANNER_CLASSES)
 
 
 def code_languages() -> List[str]:
     """The programming languages :func:`get_scanner` also accepts."""
-    return sorted(CODE_LANGUAGES)
+    return sorted(_code().LANGUAGES)
 
 
 def is_scanner_name(name: str) -> bool:
     """Whether :func:`get_scanner` knows ``name`` (format or code language)."""
     key = name.strip().lower()
-    return key in SCANNERS or key in CODE_LANGUAGES or key in LANGUAGE_IDS
+    return key in _SCANNER_CLASSES or key in LANGUAGE_IDS or key in _code().LANGUAGES
 
 
 def get_scanner(name: str) -> Scanner:
@@ -118,10 +157,10 @@ def get_scanner(name: str) -> Scanner:
     key = name.strip().lower()
     scanner = _instances.get(key)
     if scanner is None:
-        if key in SCANNERS:
-            scanner = SCANNERS[key]()
-        elif key in CODE_LANGUAGES:
-            scanner = CodeScanner(key)
+        if key in _SCANNER_CLASSES:
+            scanner = _scanner_class(key)()
+        elif key in _code().LANGUAGES:
+            scanner = _code().CodeScanner(key)
         elif key in LANGUAGE_IDS:
             scanner = get_scanner(LANGUAGE_IDS[key])
         else:
@@ -146,16 +185,18 @@ def _split_name(path: str):
 
 def _by_path(path: str) -> Optional[str]:
     base, lower, ext = _split_name(path)
-    if base in FILENAMES:
-        return FILENAMES[base]
-    if lower in FILENAMES:
-        return FILENAMES[lower]
+    filenames = _filenames()
+    if base in filenames:
+        return filenames[base]
+    if lower in filenames:
+        return filenames[lower]
     if lower.startswith("dockerfile") or lower.endswith(".dockerfile"):
         return "dockerfile"
     if ext in FORMAT_EXTENSIONS:
         return FORMAT_EXTENSIONS[ext]
-    if ext in CODE_EXTENSIONS:
-        return CODE_EXTENSIONS[ext]
+    code_extensions = _code().EXTENSIONS
+    if ext in code_extensions:
+        return code_extensions[ext]
     return None
 
 
@@ -182,7 +223,7 @@ def scanner_for(path: Optional[str] = None, language_id: Optional[str] = None,
         lid = language_id.strip().lower()
         if lid in LANGUAGE_IDS:
             return get_scanner(LANGUAGE_IDS[lid])
-        if lid in CODE_LANGUAGES:
+        if lid in _code().LANGUAGES:
             return get_scanner(lid)
     if path:
         name = _by_path(path)
