@@ -4,10 +4,17 @@ An entry is keyed by the file's content hash, the irilint version and the
 effective settings (their fingerprint, with the options that change the
 output).  Entries are JSON, never pickle: a cache folder can be written by
 anyone who can write to the project, and loading it must not run code.
-Each entry carries a checksum of its payload; an entry that does not parse,
-does not match its checksum or has the wrong shape is ignored (and the file
-is checked again), never trusted.  Writes go to a temporary file and are
-renamed into place, so concurrent runs never see half an entry.
+
+All entries live in one file, ``results.pack``, one line each: opening,
+reading and checksumming a file per source file was most of a warm run.
+A line is ``key TAB checksum TAB file TAB payload``; the checksum covers the
+file name and the payload.  A line that does not split, does not match its
+checksum or key, or whose payload has the wrong shape is ignored (and the
+file is checked again), never trusted; so is a pack with another header.
+The pack is written once per run, by the process that prints the output,
+to a temporary file renamed into place: concurrent runs never see half a
+pack (the last one to finish wins; the other's new entries are just
+computed again next time).
 """
 from __future__ import annotations
 
@@ -21,7 +28,11 @@ from . import __version__
 from .findings import Edit, Finding, Fix, Severity
 
 CACHE_DIR_NAME = ".irilint_cache"
-FORMAT = 1
+FORMAT = 2
+PACK_NAME = "results.pack"
+_PACK_HEADER = b"irilint result cache %d" % FORMAT
+#: a pack larger than this is not read (it is rewritten with this run's entries)
+MAX_PACK_BYTES = 1 << 30
 
 
 def cache_key(content_digest: str, settings_fingerprint: str, extra: str = "") -> str:
@@ -65,23 +76,51 @@ def _finding_from_json(d: Dict[str, Any], path: Optional[str]) -> Finding:
 class Cache:
     def __init__(self, root: str) -> None:
         self.dir = os.path.join(root, CACHE_DIR_NAME, "v%d" % FORMAT)
+        self.pack_path = os.path.join(self.dir, PACK_NAME)
         self.hits = 0
         self.misses = 0
+        #: key -> the pack line, read on first use
+        self._lines: Optional[Dict[str, bytes]] = None
+        #: key -> (file, line) of entries made in this run, to be saved
+        self._new: Dict[str, Tuple[str, bytes]] = {}
 
-    def _path(self, key: str) -> str:
-        return os.path.join(self.dir, key[:2], key + ".json")
+    def _pack(self) -> Dict[str, bytes]:
+        if self._lines is None:
+            self._lines = {}
+            try:
+                with open(self.pack_path, "rb") as fh:
+                    raw = fh.read(MAX_PACK_BYTES + 1)
+            except OSError:
+                raw = b""
+            if len(raw) <= MAX_PACK_BYTES:
+                lines = raw.split(b"\n")
+                if lines[0] == _PACK_HEADER:
+                    # Only the key is read now; a line is checked when used.
+                    self._lines = {line[:64].decode("ascii", "replace"): line
+                                   for line in lines[1:] if line}
+        return self._lines
+
+    def empty(self) -> bool:
+        """Whether there is no entry at all (a cold run need not hash files
+        just to miss)."""
+        return not self._new and not self._pack()
 
     def get(self, key: str, path: Optional[str], text_length: int = 1 << 62) -> Optional[Tuple[List[Finding], Dict[str, Any], Any]]:
         """Findings, look-alike host state and located positions of a
         cached check, or None."""
+        new = self._new.get(key)
+        line = new[1] if new is not None else self._pack().get(key)
         try:
-            with open(self._path(key), "rb") as fh:
-                raw = fh.read(64 * 1024 * 1024)
-            # Line 1: the header; the rest: the payload, whose bytes the
-            # header's checksum covers.
-            head, _, body = raw.partition(b"\n")
-            header = json.loads(head.decode("utf-8"))
-            if header.get("checksum") != hashlib.sha256(body).hexdigest() or header.get("key") != key:
+            if line is None:
+                raise ValueError("no entry")
+            fields = line.split(b"\t", 3)
+            if len(fields) != 4 or fields[0] != key.encode("ascii"):
+                raise ValueError("bad line")
+            _, checksum, name, body = fields
+            h = hashlib.sha256(name)
+            h.update(b"\t")
+            h.update(body)
+            if checksum != h.hexdigest().encode("ascii"):
                 raise ValueError("checksum")
             payload = json.loads(body.decode("utf-8"))
             findings = [_finding_from_json(d, path) for d in payload["findings"]]
@@ -99,21 +138,54 @@ class Cache:
                         or not isinstance(row[4], str):
                     raise ValueError("bad position")
             edits = {int(k): (int(v[0]), int(v[1])) for k, v in payload["edits"].items()}
-        except (OSError, ValueError, KeyError, TypeError, UnicodeError, AttributeError, IndexError):
+        except (ValueError, KeyError, TypeError, UnicodeError, AttributeError, IndexError):
             self.misses += 1
             return None
         self.hits += 1
         return findings, state, (located, edits)
 
-    def put(self, key: str, findings: List[Finding], hosts_state: Dict[str, Any],
-            located: List[List[Any]], edits: Dict[int, Tuple[int, int]]) -> None:
+    @staticmethod
+    def entry(key: str, file: str, findings: List[Finding], hosts_state: Dict[str, Any],
+              located: List[List[Any]], edits: Dict[int, Tuple[int, int]]) -> bytes:
+        """The pack line of one checked file (worker processes send it to
+        the parent, which saves every line of the run at once)."""
         payload = {"findings": [_finding_to_json(f) for f in findings], "hosts": hosts_state,
                    "located": located, "edits": {str(k): list(v) for k, v in edits.items()}}
         body = json.dumps(payload, ensure_ascii=False).encode("utf-8")
-        head = json.dumps({"key": key, "checksum": hashlib.sha256(body).hexdigest()}).encode("utf-8")
-        target = self._path(key)
+        # JSON escapes tabs and line breaks, so neither field can hold one.
+        name = json.dumps(file).encode("ascii")
+        h = hashlib.sha256(name)
+        h.update(b"\t")
+        h.update(body)
+        return b"\t".join((key.encode("ascii"), h.hexdigest().encode("ascii"), name, body))
+
+    def add(self, line: bytes) -> None:
+        """Keep a line made by :meth:`entry` for :meth:`save`."""
+        fields = line.split(b"\t", 3)
+        if len(fields) == 4:
+            self._new[fields[0].decode("ascii", "replace")] = (fields[2].decode("ascii", "replace"), line)
+
+    def put(self, key: str, findings: List[Finding], hosts_state: Dict[str, Any],
+            located: List[List[Any]], edits: Dict[int, Tuple[int, int]], file: str = "") -> None:
+        self.add(self.entry(key, file, findings, hosts_state, located, edits))
+
+    def save(self) -> None:
+        """Write the pack: this run's entries, and the earlier entries of
+        files this run did not check again."""
+        if not self._new:
+            return
+        renewed = {name for name, _ in self._new.values()}
+        lines = [_PACK_HEADER]
+        for key, line in self._pack().items():
+            if key in self._new:
+                continue
+            fields = line.split(b"\t", 3)
+            if len(fields) != 4 or fields[2].decode("ascii", "replace") in renewed:
+                continue  # unreadable, or an older version of a file checked now
+            lines.append(line)
+        lines.extend(line for _, line in self._new.values())
         try:
-            os.makedirs(os.path.dirname(target), exist_ok=True)
+            os.makedirs(self.dir, exist_ok=True)
             root = os.path.dirname(self.dir)
             marker = os.path.join(root, "CACHEDIR.TAG")
             if not os.path.exists(marker):
@@ -123,11 +195,11 @@ class Cache:
                 # commit it into the project.
                 with open(os.path.join(root, ".gitignore"), "w", encoding="ascii") as fh:
                     fh.write("# created by irilint\n*\n")
-            fd, tmp = tempfile.mkstemp(dir=os.path.dirname(target), prefix=".tmp-")
+            fd, tmp = tempfile.mkstemp(dir=self.dir, prefix=".tmp-")
             try:
                 with os.fdopen(fd, "wb") as fh:
-                    fh.write(head + b"\n" + body)
-                os.replace(tmp, target)
+                    fh.write(b"\n".join(lines) + b"\n")
+                os.replace(tmp, self.pack_path)
             except BaseException:
                 try:
                     os.unlink(tmp)

@@ -5,7 +5,7 @@ import argparse
 import os
 import sys
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
 LEVELS = ("error", "warning", "info", "hint")
 FORMATS = ("text", "json", "sarif", "github")
@@ -206,6 +206,8 @@ class FileOutcome:
     hosts: Optional[Dict[str, Any]] = None
     abspath: Optional[str] = None
     #: (stat stamp, content digest) for the cache's stat index
+    #: the result cache's entry for this file, saved by the parent process
+    cache_line: Optional[bytes] = None
     stamp: Optional[Tuple[Any, str]] = None
     #: the configuration error that kept this file from being checked
     config_error: Optional[str] = None
@@ -242,6 +244,8 @@ class _Checker:
         self.validators = _validators()
         self._by_folder: Dict[str, Any] = {}
         self._by_spelled_folder: Dict[str, Any] = {}
+        #: folders (as spelled in the walk) the walk saw no config file in
+        self._no_config_folders: Set[str] = set()
         #: id(settings) -> (settings, its root as an absolute folder + os.sep)
         self._root_prefixes: Dict[int, Tuple[Any, str]] = {}
         self._fingerprints: Dict[int, Any] = {}
@@ -269,6 +273,11 @@ class _Checker:
         # during a run, so it always names the same absolute folder.
         spelled = os.path.dirname(path)
         hit = self._by_spelled_folder.get(spelled)
+        if hit is None and spelled in self._no_config_folders:
+            # No configuration file here: the nearest one is the parent's.
+            hit = self._by_spelled_folder.get(os.path.dirname(spelled))
+            if hit is not None:
+                self._by_spelled_folder[spelled] = hit
         if hit is None:
             folder = os.path.dirname(os.path.abspath(path))
             hit = self._by_folder.get(folder)
@@ -396,9 +405,10 @@ class _Checker:
                     out.stamp = ([st.size, st.mtime_ns, os.stat(doc.path).st_ctime_ns, st.ino], doc.digest)
                 except OSError:
                     pass
-            self.cache.put(self.cache_key(doc.digest, settings, path), findings, out.hosts,
-                           [[r.line, r.column, r.end_line, r.end_column, r.line_text] for r in out.reported],
-                           out.index.table)
+            out.cache_line = self.cache.entry(
+                self.cache_key(doc.digest, settings, path), doc.path, findings, out.hosts,
+                [[r.line, r.column, r.end_line, r.end_column, r.line_text] for r in out.reported],
+                out.index.table)
         return out
 
     def cache_key(self, digest: str, settings: Any, path: str) -> str:
@@ -409,7 +419,7 @@ class _Checker:
     def cached(self, path: str, abspath: str, settings: Any) -> Optional[FileOutcome]:
         """The outcome of an unchanged file from the cache, without decoding
         it: the key is the hash of its bytes."""
-        if self.cache is None or self.args.fix or self.args.diff:
+        if self.cache is None or self.args.fix or self.args.diff or self.cache.empty():
             return None
         import hashlib
 
@@ -518,6 +528,10 @@ def cmd_check(args: argparse.Namespace) -> int:
                 for o in outcomes:
                     if o.stamp is not None and o.abspath:
                         checker.stat_index.record(o.abspath, list(o.stamp[0]), o.stamp[1])
+                    if o.cache_line is not None:
+                        checker.cache.add(o.cache_line)
+                        o.cache_line = None
+                checker.cache.save()
                 checker.stat_index.save()
     except config.ConfigError as exc:
         progress.done()
@@ -679,7 +693,17 @@ def _discover(checker: _Checker, paths: Sequence[str]):
         except checker.config.ConfigError:
             return True
 
-    for item in iter_files(paths, is_included=included, path_type=str):
+    config_names = {name.lower() for name in checker.config.CONFIG_FILE_NAMES}
+
+    def on_directory(folder: str, names: List[str]) -> None:
+        # Only folders whose spelling names them exactly ("a/b", not
+        # "a/../b"): their parent is then the folder the spelling's parent
+        # names, the one find_config would look in next.
+        if (os.path.normpath(folder) == folder and os.path.dirname(folder) != folder
+                and not any(name.lower() in config_names for name in names)):
+            checker._no_config_folders.add(folder)
+
+    for item in iter_files(paths, is_included=included, path_type=str, on_directory=on_directory):
         if isinstance(item, DiscoveryError):
             yield FileOutcome(str(item.path), error=str(item))
         else:

@@ -206,9 +206,11 @@ class _Walker:
         respect_gitignore: bool,
         force_exclude: bool,
         path_type: Callable[[str], Any] = Path,
+        on_directory: Optional[Callable[[str, List[str]], None]] = None,
     ) -> None:
         self.is_included = is_included
         self.path_type = path_type
+        self.on_directory = on_directory
         self.git = _Git() if respect_gitignore else None
         self.force_exclude = force_exclude
         self.seen_files: Set[Tuple[object, ...]] = set()
@@ -290,6 +292,8 @@ class _Walker:
                 entries = sorted(it, key=lambda e: e.name)
         except OSError as exc:
             return _stat_error(directory, exc)
+        if self.on_directory is not None:
+            self.on_directory(directory, [e.name for e in entries])
         return _Frame(directory, iter(entries), ancestors, view, os.path.join(directory, ""))
 
     def _visit(self, frame: "_Frame", entry: os.DirEntry) -> Union[Path, DiscoveryError, "_Frame", None]:
@@ -362,6 +366,7 @@ def iter_files(
     respect_gitignore: bool = True,
     force_exclude: bool = False,
     path_type: Callable[[str], Any] = Path,
+    on_directory: Optional[Callable[[str, List[str]], None]] = None,
 ) -> Iterator[Union[Path, DiscoveryError]]:
     """Yield the files to check under ``paths``, and problems met on the way.
 
@@ -372,8 +377,11 @@ def iter_files(
     The same file is never yielded twice, whichever way it is reached.
     ``path_type=str`` gives (and passes to ``is_included``) plain strings
     instead of :class:`~pathlib.Path` objects: building a ``Path`` per file
-    was a sizeable part of walking a large tree.
+    was a sizeable part of walking a large tree.  ``on_directory(path,
+    names)`` is called with the entry names of every directory walked,
+    before its entries are visited (the CLI learns which folders hold no
+    configuration file without looking again).
     """
-    walker = _Walker(is_included, respect_gitignore, force_exclude, path_type)
+    walker = _Walker(is_included, respect_gitignore, force_exclude, path_type, on_directory)
     for given in paths:
         yield from walker.explicit(os.fspath(given))

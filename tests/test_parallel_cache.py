@@ -45,8 +45,7 @@ def test_cache_hits_and_same_output(tree):
     cold = run_cli(tree, "docs", "--jobs", "1", "--format", "json")
     assert (tree / ".irilint_cache").is_dir()
     assert (tree / ".irilint_cache" / ".gitignore").read_text(encoding="ascii").splitlines()[-1] == "*"
-    entries = list((tree / ".irilint_cache").glob("v*/??/*.json"))
-    assert len(entries) == 14
+    assert len(pack_lines(tree)) == 14  # one entry per file, in one file
     warm = run_cli(tree, "docs", "--jobs", "1", "--format", "json")
     assert json.loads(cold.stdout) == json.loads(warm.stdout)
     # a changed file is checked again
@@ -55,16 +54,47 @@ def test_cache_hits_and_same_output(tree):
     assert not [d for d in json.loads(again.stdout) if d["path"].endswith("n00.md")]
 
 
+def pack_path(tree):
+    (pack,) = (tree / ".irilint_cache").glob("v*/results.pack")
+    return pack
+
+
+def pack_lines(tree):
+    """The entries of the result cache (the first line is its header)."""
+    return pack_path(tree).read_bytes().split(b"\n")[1:-1]
+
+
 def test_corrupt_or_tampered_cache_is_ignored(tree):
     cold = run_cli(tree, "docs", "--jobs", "1")
-    entries = sorted((tree / ".irilint_cache").glob("v*/??/*.json"))
-    entries[0].write_bytes(b"\x00not json")
-    head, body = entries[1].read_text(encoding="utf-8").split("\n", 1)
+    pack = pack_path(tree)
+    header, *lines = pack.read_bytes().split(b"\n")
+    with_findings = [i for i, line in enumerate(lines) if b'"findings": [{' in line]
+    assert len(with_findings) >= 2
+    garbled, tampered = with_findings[:2]
+    lines[garbled] = lines[garbled][:100] + b"\x00not json"
+    key, checksum, name, body = lines[tampered].split(b"\t", 3)
     payload = json.loads(body)
     payload["findings"] = []  # hide everything: the checksum no longer matches
-    entries[1].write_text(head + "\n" + json.dumps(payload), encoding="utf-8")
+    lines[tampered] = b"\t".join((key, checksum, name, json.dumps(payload).encode()))
+    pack.write_bytes(b"\n".join([header] + lines))
     warm = run_cli(tree, "docs", "--jobs", "1")
     assert warm.stdout == cold.stdout
+    # A pack with another header (another format) is not read at all.
+    pack.write_bytes(b"irilint result cache 999\n" + b"\n".join(lines))
+    assert run_cli(tree, "docs", "--jobs", "1").stdout == cold.stdout
+
+
+def test_cache_entries_made_by_workers_are_saved_and_used(tree):
+    cold = run_cli(tree, "docs", "--jobs", "2", "--format", "json")
+    assert len(pack_lines(tree)) == 14
+    warm = run_cli(tree, "docs", "--jobs", "2", "--format", "json")
+    assert json.loads(warm.stdout) == json.loads(cold.stdout)
+    # A run on part of the tree keeps the entries of the other files.
+    (tree / "docs" / "n00.md").write_text("fine http://e.org/\n", encoding="utf-8")
+    run_cli(tree, os.path.join("docs", "n00.md"), "--jobs", "1")
+    lines = pack_lines(tree)
+    assert len(lines) == 14
+    assert sum(b"n00.md" in line for line in lines) == 1  # the old entry was replaced
 
 
 def test_no_cache_writes_nothing(tree):

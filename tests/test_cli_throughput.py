@@ -1,0 +1,72 @@
+"""The CLI's shortcuts for large trees answer exactly as the slow way would.
+
+Discovery hands the CLI plain strings, the CLI reuses a parent folder's
+settings when the walk saw no configuration file in a folder, and display
+paths skip ``os.path.relpath`` when it would change nothing.
+"""
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from irilint import config
+from irilint.cli import _build_parser
+from irilint.cli_commands import _Checker, _discover, _display_path
+
+
+@pytest.fixture
+def nested_tree(tmp_path, monkeypatch):
+    """Folders with and without configuration files, at several depths."""
+    layout = {
+        "top/a.md": "x",
+        "top/plain/b.md": "x",
+        "top/plain/deeper/c.md": "x",
+        "top/conf/.irilint.toml": 'ignore = ["IRI406"]\n',
+        "top/conf/d.md": "x",
+        "top/conf/below/e.md": "x",
+        "top/conf/below/pyproj/pyproject.toml": "[project]\nname = 'x'\n",  # not ours
+        "top/conf/below/pyproj/f.md": "x",
+        "top/conf/below/ours/pyproject.toml": '[tool.irilint]\nignore = ["IRI001"]\n',
+        "top/conf/below/ours/g.md": "x",
+        "top/conf/below/ours/h/i.md": "x",
+    }
+    for rel, text in layout.items():
+        p = tmp_path / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    config.clear_cache()
+    yield tmp_path
+    config.clear_cache()
+
+
+@pytest.mark.parametrize("root", ["top", "top/conf", os.path.join("top", "conf", "below")])
+def test_settings_reused_from_the_parent_folder_are_the_nearest_configs(nested_tree, root):
+    args = _build_parser().parse_args(["check", "--no-cache", root])
+    checker = _Checker(args)
+    files = [f for f in _discover(checker, [root]) if isinstance(f, str)]
+    assert len(files) >= 3
+    assert checker._no_config_folders  # the shortcut was taken somewhere
+    for f in files:
+        expected = config.settings_for(f, checker.overrides or None,
+                                       validate_selector=checker.validators[0],
+                                       validate_scanner=checker.validators[1])
+        assert checker.settings(f) is expected, f
+    ignores = {os.path.basename(f): tuple(checker.settings(f).ignore) for f in files}
+    if root == "top":
+        assert ignores["a.md"] == ignores["b.md"] == ignores["c.md"] == ()
+    assert "IRI406" in ignores["e.md"] and "IRI406" in ignores["f.md"]
+    assert "IRI001" in ignores["i.md"] and "IRI406" not in ignores["i.md"]
+
+
+@pytest.mark.parametrize("path", [
+    "a/b", "a", "./a", "a/../b", "a//b", "a/", ".hidden/x", "a/./b", "../x",
+])
+def test_display_path_is_what_relpath_gives(tmp_path, monkeypatch, path):
+    monkeypatch.chdir(tmp_path)
+    rel = os.path.relpath(path)
+    assert _display_path(path) == (path if rel.startswith("..") else rel)
+    absolute = os.path.join(str(tmp_path), path)
+    rel = os.path.relpath(absolute)
+    assert _display_path(absolute) == (absolute if rel.startswith("..") else rel)
