@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import argparse
+import collections
+import itertools
 import os
 import sys
 from dataclasses import dataclass, field
@@ -759,34 +761,67 @@ def _worker_check(path: str) -> Optional[FileOutcome]:
             path, exc.__class__.__name__, exc))
 
 
-def _run_files(checker: _Checker, args: argparse.Namespace, paths: Sequence[str]):
-    """Outcomes in discovery order, from worker processes when --jobs > 1."""
-    items = list(_discover(checker, paths))
-    files = [i for i in items if isinstance(i, str)]
-    jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
-    jobs = min(jobs, len(files))
-    if jobs <= 1 or len(files) < 4:
-        results = (_check_path(checker, f) for f in files)
-    else:
-        import multiprocessing
+#: Files per task sent to a worker process: few enough that both workers
+#: get work on small runs, enough that the IPC cost stays small.
+_CHUNK_SIZE = 8
 
-        ctx = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
-        pool = ctx.Pool(jobs, initializer=_worker_init, initargs=(args,))
-        # Ordered imap: the output is in the same order as with one process.
-        results = pool.imap(_worker_check, files, chunksize=max(1, min(16, len(files) // (jobs * 8) or 1)))
-    try:
-        it = iter(results)
-        for item in items:
+
+def _run_files(checker: _Checker, args: argparse.Namespace, paths: Sequence[str]):
+    """Outcomes in discovery order, from worker processes when --jobs > 1.
+
+    Discovery is streamed to the workers (the pool reads the files from a
+    generator in its own thread), so the walk overlaps the checking instead
+    of running alone before it.
+    """
+    discovered = _discover(checker, paths)
+    jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
+    # Look ahead a little: a handful of files is checked in this process.
+    head: List[Any] = []
+    head_files = 0
+    for item in discovered:
+        head.append(item)
+        if isinstance(item, str):
+            head_files += 1
+            if head_files >= 4:
+                break
+    if jobs <= 1 or head_files < 4:
+        for item in itertools.chain(head, discovered):
             if isinstance(item, FileOutcome):
                 yield item
-                continue
-            out = next(it)
+            else:
+                out = _check_path(checker, item)
+                if out is not None:
+                    yield out
+        return
+
+    import multiprocessing
+
+    # Every item, in discovery order, appended by the pool's task thread
+    # just before it hands the file on: a result's file is always here.
+    order: "collections.deque[Any]" = collections.deque()
+
+    def files():
+        for item in itertools.chain(head, discovered):
+            order.append(item)
+            if isinstance(item, str):
+                yield item
+
+    ctx = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
+    pool = ctx.Pool(jobs, initializer=_worker_init, initargs=(args,))
+    try:
+        # Ordered imap: the output is in the same order as with one process.
+        for out in pool.imap(_worker_check, files(), chunksize=_CHUNK_SIZE):
+            item = order.popleft()
+            while isinstance(item, FileOutcome):
+                yield item
+                item = order.popleft()
             if out is not None:
                 yield out
+        while order:
+            yield order.popleft()  # problems found after the last file
     finally:
-        if jobs > 1 and len(files) >= 4:
-            pool.close()
-            pool.join()
+        pool.close()
+        pool.join()
 
 
 def _cross_file_collisions(checker: _Checker, outcomes: List[FileOutcome]) -> None:

@@ -28,7 +28,8 @@ class Reported:
     column: int  # 1-based, code points
     end_line: int
     end_column: int
-    #: the text of the finding's first line (for reports)
+    #: the text of the finding's first line (for reports), clipped around
+    #: the finding when the line is longer than LINE_TEXT_LIMIT
     line_text: str = ""
 
     @property
@@ -36,12 +37,31 @@ class Reported:
         return self.finding.rule
 
 
+#: Longest line text a finding carries whole.  Minified files have lines of
+#: megabytes: sending each finding's whole line from a worker process, and
+#: printing it as a SARIF snippet, helps no reader.
+LINE_TEXT_LIMIT = 1000
+#: Characters kept on each side of the finding when its line is clipped.
+LINE_TEXT_CONTEXT = 200
+
+
+def clip_line(line: str, start: int, end: int) -> str:
+    """``line``, or the part of it around ``line[start:end]`` when it is
+    longer than :data:`LINE_TEXT_LIMIT` (at most that long)."""
+    if len(line) <= LINE_TEXT_LIMIT:
+        return line
+    a = max(0, start - LINE_TEXT_CONTEXT)
+    b = min(len(line), max(start, end) + LINE_TEXT_CONTEXT, a + LINE_TEXT_LIMIT)
+    return line[a:b]
+
+
 def locate(path: str, findings: Sequence[Finding], index: LineIndex) -> List[Reported]:
     out: List[Reported] = []
     for f in findings:
         l1, c1 = index.position(f.start)
         l2, c2 = index.position(f.end)
-        out.append(Reported(path, f, l1 + 1, c1 + 1, l2 + 1, c2 + 1, index.line_text(l1)))
+        line = clip_line(index.line_text(l1), c1, c2 if l2 == l1 else c1)
+        out.append(Reported(path, f, l1 + 1, c1 + 1, l2 + 1, c2 + 1, line))
     return out
 
 

@@ -70,3 +70,38 @@ def test_display_path_is_what_relpath_gives(tmp_path, monkeypatch, path):
     absolute = os.path.join(str(tmp_path), path)
     rel = os.path.relpath(absolute)
     assert _display_path(absolute) == (absolute if rel.startswith("..") else rel)
+
+
+def test_parallel_run_streams_files_and_keeps_problems_in_order(tmp_path):
+    """--jobs 2 gives what --jobs 1 gives, problems of the walk included at
+    their place among the files (they travel outside the worker pool)."""
+    import subprocess
+    import sys
+
+    docs = tmp_path / "docs"
+    for i in range(30):
+        sub = docs / ("d%02d" % i)
+        sub.mkdir(parents=True)
+        (sub / "a.md").write_text("see http://e.org/%d/100%% and http://x.org/\u202e%d\n" % (i, i),
+                                  encoding="utf-8")
+        if i % 7 == 3:
+            os.symlink("..", sub / "loop")  # a link back to an ancestor: reported
+    runs = [subprocess.run([sys.executable, "-m", "irilint", "check", "--no-cache", "--jobs", jobs, "docs"],
+                           cwd=tmp_path, capture_output=True, text=True, timeout=300)
+            for jobs in ("1", "2")]
+    assert runs[0].returncode == runs[1].returncode == 2
+    assert runs[0].stdout == runs[1].stdout and runs[0].stdout.count("\n") >= 30
+    assert runs[0].stderr == runs[1].stderr and runs[0].stderr.count("symlink loop") == 4
+
+
+def test_line_text_is_clipped_around_the_finding_on_long_lines():
+    from irilint.output import LINE_TEXT_LIMIT, clip_line
+
+    short = "x" * LINE_TEXT_LIMIT
+    assert clip_line(short, 10, 20) is short
+    long = "".join(chr(0x61 + i % 26) for i in range(50_000))
+    clipped = clip_line(long, 30_000, 30_010)
+    assert len(clipped) <= LINE_TEXT_LIMIT
+    assert long[30_000:30_010] in clipped and long.index(clipped) <= 30_000
+    assert clip_line(long, 5, 5) == long[:205]
+    assert len(clip_line(long, 100, 40_000)) == LINE_TEXT_LIMIT
