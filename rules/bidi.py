@@ -41,6 +41,7 @@ from __future__ import annotations
 import bisect
 import re
 import unicodedata
+from functools import lru_cache
 from typing import List, Optional, Tuple
 
 from irilint.chars import BIDI_CONTROL_CHARS, BIDI_CONTROLS, SHORT_TEXT, distinct_non_ascii, first_of
@@ -350,29 +351,54 @@ def _note(ctx, c, k: int) -> str:
 
 
 def _has_strong_rtl(text: str) -> bool:
+    if len(text) < SHORT_TEXT:
+        return _has_strong_rtl_short(text)
     # Which characters occur matters, not how often; ASCII is never R or AL.
-    chars = text if len(text) < SHORT_TEXT else distinct_non_ascii(text)
-    return any(bidi_class(ch) in STRONG_RTL for ch in chars if ord(ch) not in BIDI_CONTROLS)
+    return any(bidi_class(ch) in STRONG_RTL for ch in distinct_non_ascii(text) if ord(ch) not in BIDI_CONTROLS)
+
+
+@lru_cache(maxsize=4096)
+def _has_strong_rtl_short(text: str) -> bool:
+    # Kept per text: IRIs of a document repeat their labels and segments.
+    return any(bidi_class(ch) in STRONG_RTL for ch in text if ord(ch) not in BIDI_CONTROLS)
 
 
 def _mixing(text: str) -> Optional[Tuple[int, int]]:
     """(index of first R/AL, index of first L), or None when the text does
     not mix directions."""
-    if len(text) >= SHORT_TEXT:
-        # Long text: classify each distinct character once, then find the
-        # first of each side with one regex search.
-        # (ASCII: only the letters are L, and nothing is R or AL.)
-        distinct = [c for c in distinct_non_ascii(text) if ord(c) not in BIDI_CONTROLS]
-        rtl_chars = frozenset(c for c in distinct if bidi_class(c) in STRONG_RTL)
-        if not rtl_chars:
-            return None
-        ltr = first_of(text, frozenset(c for c in distinct if bidi_class(c) == "L"))
-        letter = _ASCII_LETTER_RE.search(text)
-        if letter is not None and (ltr < 0 or letter.start() < ltr):
-            ltr = letter.start()
-        if ltr < 0:
-            return None
-        return first_of(text, rtl_chars), ltr
+    if len(text) < SHORT_TEXT:
+        return _mixing_short(text)
+    # Long text: classify each distinct character once, then find the
+    # first of each side with one regex search.
+    # (ASCII: only the letters are L, and nothing is R or AL.)
+    distinct = [c for c in distinct_non_ascii(text) if ord(c) not in BIDI_CONTROLS]
+    rtl_chars = frozenset(c for c in distinct if bidi_class(c) in STRONG_RTL)
+    if not rtl_chars:
+        return None
+    ltr = first_of(text, frozenset(c for c in distinct if bidi_class(c) == "L"))
+    letter = _ASCII_LETTER_RE.search(text)
+    if letter is not None and (ltr < 0 or letter.start() < ltr):
+        ltr = letter.start()
+    if ltr < 0:
+        return None
+    return first_of(text, rtl_chars), ltr
+
+
+def _has_rtl_any(text: str) -> bool:
+    """Does ``text`` hold an R, AL or AN character?"""
+    if len(text) < SHORT_TEXT:
+        return _has_rtl_any_short(text)
+    return any(bidi_class(ch) in RTL_ANY for ch in distinct_non_ascii(text))  # ASCII never is
+
+
+@lru_cache(maxsize=4096)
+def _has_rtl_any_short(text: str) -> bool:
+    return any(bidi_class(ch) in RTL_ANY for ch in text)
+
+
+@lru_cache(maxsize=4096)
+def _mixing_short(text: str) -> Optional[Tuple[int, int]]:
+    # Kept per text: IRIs of a document repeat their labels and segments.
     rtl = ltr = None
     for k, cls in _strong(text):
         if cls in STRONG_RTL and rtl is None:
@@ -643,8 +669,7 @@ def idn_bidi_rule(ctx):
     labels = [c for c in ctx.components() if c.kind == "host-label"]
     if not labels:
         return
-    rtl_label = next((c for c in labels
-                      if any(bidi_class(ch) in RTL_ANY for ch in c.text)), None)
+    rtl_label = next((c for c in labels if _has_rtl_any(c.text)), None)
     if rtl_label is None:
         return
     vref = ctx.view_ref
@@ -654,7 +679,7 @@ def idn_bidi_rule(ctx):
         if not problems:
             continue
         why = ""
-        if c is not rtl_label and not any(bidi_class(ch) in RTL_ANY for ch in c.text):
+        if c is not rtl_label and not _has_rtl_any(c.text):
             why = ", a bidi domain name because the label \"%s\" has right-to-left characters" % visible(
                 rtl_label.text)
         note = ""

@@ -198,7 +198,7 @@ def _decode_run(value: str, start: int, end: int, text, spans, origins) -> None:
             j += 1
 
 
-@dataclass
+@dataclass(slots=True)
 class Component:
     """A bidi component (draft-ietf-iri-bidi-guidelines, "Bidi IRI
     Structure"): the userinfo, each host label, each path segment (its
@@ -220,8 +220,11 @@ class Component:
         }[self.kind]
 
 
-def view_components(view: DecodedView) -> List[Component]:
-    vref = parse(view.text)
+def view_components(view: DecodedView, vref: Optional[IRIReference] = None) -> List[Component]:
+    """The components of the view; ``vref`` is the view's text parsed, if
+    the caller has it."""
+    if vref is None:
+        vref = parse(view.text)
     out: List[Component] = []
 
     def add(kind: str, s: int, e: int) -> None:
@@ -371,7 +374,7 @@ class RefContext:
 
     def components(self) -> List[Component]:
         if self._components is None:
-            self._components = view_components(self.view)
+            self._components = view_components(self.view, self.view_ref)
         return self._components
 
     def component_at(self, i: int) -> Optional[Component]:

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 from typing import List, Optional, Tuple
 
 import idna
@@ -293,8 +294,13 @@ def idn_invalid(ctx):
     return out
 
 
-def _check_unicode_label(ctx, lab, text: str, spans: List[Tuple[int, int]]):
-    value = ctx.value
+@lru_cache(maxsize=4096)
+def _label_analysis(text: str):
+    """What IDNA makes of a decoded label, a pure function of its text (so
+    kept per label: documents repeat their hosts): the indexes UTS #46
+    rejects, each character's mapping, the written index of each mapped
+    character, the NFC of the mapping, whether NFC kept the mapping as it
+    was, and the IDNA2008 problems.  Shared: never change what it returns."""
     # UTS #46 mapping, character by character, remembering which written
     # character each mapped one came from.
     mapped: List[str] = []
@@ -314,6 +320,17 @@ def _check_unicode_label(ctx, lab, text: str, spans: List[Tuple[int, int]]):
         maps.append(m)
         mapped.append(m)
         owner.extend([i] * len(m))
+    joined = "".join(mapped)
+    u = unicodedata.normalize("NFC", joined)
+    problems = tuple(_label_problems(u)) if u else ()
+    return tuple(bad), tuple(maps), tuple(owner), u, u == joined, problems
+
+
+def _check_unicode_label(ctx, lab, text: str, spans: List[Tuple[int, int]]):
+    value = ctx.value
+    bad, maps, owner, u, exact, problems = _label_analysis(text)
+    if not bad and all(kind in _LEFT_TO_OTHERS for kind, _, _ in problems):
+        return []  # the usual case: a valid label
     # Characters the grammar already rejects here (a space, a private-use
     # character...) are reported by the syntax rules, not again.
     syntax = {p.start for p in ctx.ref.problems if lab.start <= p.start < lab.end}
@@ -326,11 +343,9 @@ def _check_unicode_label(ctx, lab, text: str, spans: List[Tuple[int, int]]):
         kind = "UNASSIGNED" if char_name(ch) == "<unassigned>" else "DISALLOWED"
         out.append((i, ctx.report(spans[i][0], spans[i][1], "%s%s is not allowed in a domain label (IDNA2008 %s)"
                                   % (describe(ch), _origin_note(value, spans[i]), kind))))
-    joined = "".join(mapped)
-    u = unicodedata.normalize("NFC", joined)
     if not u:
         return [f for _, f in out]
-    exact = u == joined  # else NFC merged characters: locate by search
+    # exact: NFC kept the mapping; else NFC merged characters: locate by search
 
     def origin(pos: int) -> Optional[int]:
         if exact:
@@ -342,7 +357,7 @@ def _check_unicode_label(ctx, lab, text: str, spans: List[Tuple[int, int]]):
         return None
 
     shown = _show(text)
-    for kind, pos, reason in _label_problems(u):
+    for kind, pos, reason in problems:
         if kind in _LEFT_TO_OTHERS:
             continue
         if bad and kind not in ("disallowed", "unassigned"):
@@ -567,8 +582,8 @@ def idna_deviation(ctx):
     value = ctx.value
     h = ref.host
     host = value[h.start:h.end]
-    if host.isascii() and "%" not in host and "xn--" not in host.lower():
-        return None
+    if "%" not in host and "xn--" not in host.lower() and not any(c in host for c in _DEVIATIONS):
+        return None  # every label is literal and holds no deviation character
     shown: List[str] = []
     mapped: List[str] = []
     hits: List[Tuple[int, int]] = []

@@ -522,6 +522,18 @@ def _minority(text: str, codes: Sequence[str]) -> Tuple[str, List[int]]:
     return best, counts[best]
 
 
+def _script_key(text: str, non_ascii: FrozenSet[str]) -> str:
+    """A short string that mixes scripts exactly when non-ASCII ``text`` does:
+    only which characters occur matters, and ASCII characters are all Latin
+    letters or Common.  References that differ only in ASCII share the key,
+    and so the cached answer."""
+    letter = "a" if _ASCII_LETTER_RE.search(text) else ""
+    return letter + "".join(sorted(non_ascii))
+
+
+_ASCII_LETTER_RE = re.compile("[A-Za-z]")
+
+
 @rule(name="mixed-script", code="IRI203", family="lookalike", severity="warning",
       needs=_VIEW_TRAITS)
 def mixed_script_rule(ctx):
@@ -564,7 +576,7 @@ def mixed_script_rule(ctx):
     if text.isascii():
         return
     allowed = _allowed_scripts(ctx)
-    if not mixed_script(text, allowed).mixed:
+    if not mixed_script(_script_key(text, view.non_ascii_chars), allowed).mixed:
         return  # no part of a string mixes scripts if the whole does not
     for comp in ctx.components():
         if comp.text.isascii():
@@ -1234,11 +1246,11 @@ def ascii_lookalike(ctx):
         return
     value = ctx.value
     host = value[ref.host.start:ref.host.end]
-    if not any(c in "01" for c in host) or not host.isascii():
+    if not host.isascii() or ("0" not in host and "1" not in host):
         return
     for lab in ref.host_labels:
         label = value[lab.start:lab.end].lower()
-        if label.startswith("xn--") or not any(c in "01" for c in label):
+        if label.startswith("xn--") or ("0" not in label and "1" not in label):
             continue
         pos = 0
         for token in label.split("-"):

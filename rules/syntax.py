@@ -8,7 +8,8 @@ from .registry import rule
 
 
 def _problems(ctx, kind):
-    return [p for p in ctx.ref.problems if p.kind == kind]
+    problems = ctx.ref.problems
+    return [p for p in problems if p.kind == kind] if problems else problems
 
 
 # Characters whose percent-encoding is the only reading a reader could mean:

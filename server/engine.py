@@ -163,7 +163,8 @@ class Engine:
         memo = self.memo
         namespace = memo.namespace(settings, path, scanner, rules) if memo is not None else None
         fast_match = _fast_path(always)
-        severities = {r: selection.severity_of(r) for r in rules}
+        severities = {r.name: selection.severity_of(r) for r in rules}
+        runs_by_traits: Dict[frozenset, List[Any]] = {}  # the rules to run, per set of traits
         for cand in scanner.scan(text):
             value = cand.value
             if fast_match is not None:
@@ -196,12 +197,15 @@ class Engine:
                 if "xn--" in value or "XN--" in value.upper():
                     traits.add("punycode")
                 if traits:
-                    run = always + [r for r in by_trait if r.needs & traits]
+                    trait_key = frozenset(traits)
+                    run = runs_by_traits.get(trait_key)
+                    if run is None:
+                        run = runs_by_traits[trait_key] = always + [r for r in by_trait if r.needs & traits]
             if templated:
                 run = [r for r in run if r.family in TEMPLATE_FAMILIES]
             for r in run:
                 ctx.rule = r
-                ctx.severity = severities[r]
+                ctx.severity = severities[r.name]
                 try:
                     findings.extend(r.check(ctx) or ())
                 except Exception as exc:  # a rule bug must not lose the rest

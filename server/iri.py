@@ -145,10 +145,15 @@ class IRIReference:
 
     @property
     def host_labels(self) -> List[Span]:
-        """The labels of a reg-name host, split at "." and its IDNA variants."""
+        """The labels of a reg-name host, split at "." and its IDNA variants.
+        Kept once computed (rules ask several times); never change the list."""
+        cached = self.__dict__.get("_host_labels")
+        if cached is not None:
+            return cached
         if self.host is None or self.host_kind != "reg-name":
             return []
         out: List[Span] = []
+        self.__dict__["_host_labels"] = out
         start = self.host.start
         for m in _LABEL_SPLIT_RE.finditer(self.text, self.host.start, self.host.end):
             out.append(Span(start, m.start()))

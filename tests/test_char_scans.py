@@ -45,13 +45,13 @@ def _plain(fn, *args):
     """``fn`` with the distinct-character shortcut off (every character walked)."""
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(unicode_security, "SHORT_TEXT", 10 ** 9)
-        _resolve.cache_clear()
-        _scripts_in.cache_clear()
+        for cached in (_resolve, _scripts_in, unicode_security._mixed_script):
+            cached.cache_clear()
         try:
             return getattr(fn, "__wrapped__", fn)(*args)
         finally:
-            _resolve.cache_clear()
-            _scripts_in.cache_clear()
+            for cached in (_resolve, _scripts_in, unicode_security._mixed_script):
+                cached.cache_clear()
 
 
 @settings(max_examples=200, deadline=None)
@@ -101,3 +101,17 @@ def test_a_literal_view_behaves_like_its_explicit_lists(body):
                 assert view.value_span(i, j) == explicit.value_span(i, j)
     if not re.search("%[0-9A-Fa-f]{2}|xn--", value):
         assert view.text == value and view.spans == [(i, i + 1) for i in range(n)]
+
+
+@settings(max_examples=200, deadline=None)
+@given(long_or_short(list("aZ09/.:-") + list("пшمक्日ーΩ\u0301\u200d")),
+       st.sampled_from([(), ("Cyrl",), ("Hani", "Arab")]))
+def test_the_mixed_script_key_mixes_exactly_when_the_text_does(text, allowed):
+    from irilint.rules.lookalike import _script_key
+    from irilint.unicode_security import mixed_script
+
+    if text.isascii():
+        return
+    key = _script_key(text, distinct_non_ascii(text))
+    assert len(key) <= len(set(text)) + 1
+    assert mixed_script(key, allowed).mixed == _plain(mixed_script, text, allowed).mixed
