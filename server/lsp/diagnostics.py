@@ -386,6 +386,10 @@ class Linter:
                 result_id = "%s:%s" % (version, result.generation)
                 if params.previous_result_id == result_id:
                     return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
+                if result.published is not None:
+                    # what the converter makes of RelatedFullDocumentDiagnosticReport,
+                    # without lsprotocol objects (see diagnostic_json)
+                    return {"kind": "full", "resultId": result_id, "items": result.published}
                 return types.RelatedFullDocumentDiagnosticReport(items=result.diagnostics,
                                                                  result_id=result_id)
         from pygls.exceptions import JsonRpcException

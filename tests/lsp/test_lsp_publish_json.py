@@ -32,3 +32,18 @@ def test_published_json_is_what_the_converter_makes(encoding, version):
     for f in findings:
         want = converter.unstructure(to_diagnostic(f, index, encoding, version))
         assert diagnostic_json(f, index, encoding, version) == want
+
+
+def test_a_full_pull_report_as_json_is_what_the_converter_makes():
+    from lsprotocol import types
+
+    findings = Engine().check_text(TEXT, path="doc.md", settings=Settings(select=("ALL",))).findings
+    index = LineIndex(TEXT)
+    converter = default_converter()
+    want = converter.unstructure(types.DocumentDiagnosticResponse(
+        id=3, result=types.RelatedFullDocumentDiagnosticReport(
+            items=[to_diagnostic(f, index, "utf-16", 4) for f in findings], result_id="4:0")))
+    got = converter.unstructure(types.DocumentDiagnosticResponse(
+        id=3, result={"kind": "full", "resultId": "4:0",
+                      "items": [diagnostic_json(f, index, "utf-16", 4) for f in findings]}))
+    assert got == want and len(got["result"]["items"]) == len(findings) > 5
