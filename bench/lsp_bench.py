@@ -12,6 +12,10 @@ over stdio against ``irilint server``.
   alternately in the same run: ratio <= 1.2.
 * ``memory``: VmRSS of the server with 50 open documents of 100 KB each
   (after their diagnostics were published): <= 80 MB.
+* ``lint``: in-process CPU time of the server's engine call per change
+  (warm per-reference memo) on the ``change`` and ``big`` documents, and of
+  the scanner alone: no target, a load-independent reading of the first two.
+  ``change`` and ``big`` also show the server process's CPU per change.
 
 The client answers every server request with a null result and announces
 no pull diagnostics and no ``workspace/configuration``, so the server
@@ -180,6 +184,17 @@ class LspClient:
             raise BenchError("cannot read the server's memory: %s" % exc)
         raise BenchError("no VmRSS for pid %d" % self.proc.pid)
 
+    def cpu_seconds(self) -> float:
+        """User + system CPU time the server process has used so far (a
+        figure the machine's load does not inflate)."""
+        try:
+            with open("/proc/%d/stat" % self.proc.pid) as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError as exc:
+            raise BenchError("cannot read the server's CPU time: %s" % exc)
+        # fields[0] is the state (field 3): utime and stime are fields 14, 15
+        return (int(fields[11]) + int(fields[12])) / float(os.sysconf("SC_CLK_TCK"))
+
     def close(self, timeout: float = 10.0) -> None:
         try:
             if self.proc.poll() is None:
@@ -276,8 +291,10 @@ def _start(tmp: str, options: Optional[Dict[str, Any]] = None) -> LspClient:
     return c
 
 
-def bench_changes(tmp: str, text: str, changes: int, warmup: int = 3) -> List[float]:
-    """Seconds from each didChange to the publishDiagnostics of its version."""
+def bench_changes(tmp: str, text: str, changes: int, warmup: int = 3) -> tuple:
+    """Seconds from each didChange to the publishDiagnostics of its version,
+    and the server's CPU seconds per change (reading the message, linting,
+    publishing)."""
     c = _start(tmp)
     try:
         uri = Path(tmp, "doc.md").as_uri()
@@ -286,14 +303,18 @@ def bench_changes(tmp: str, text: str, changes: int, warmup: int = 3) -> List[fl
         lines = text.split("\n")
         times = []
         v = 1
+        cpu0 = 0.0
         for k in range(warmup + changes):
             v += 1
             new = edited(lines, k, v)
+            if k == warmup:
+                cpu0 = c.cpu_seconds()
             t0 = c.change_full(uri, new, v)
             t1, _ = c.wait_diagnostics(uri, v, timeout=120)
             if k >= warmup:
                 times.append(t1 - t0)
-        return times
+        cpu = (c.cpu_seconds() - cpu0) / max(1, changes)
+        return times, cpu
     finally:
         c.close()
 
@@ -331,9 +352,41 @@ def bench_memory(tmp: str, docs: int, size: int) -> tuple:
         c.close()
 
 
+def bench_lint_cpu(text: str, changes: int) -> tuple:
+    """In-process CPU seconds of what the server runs per change (the lint
+    worker's engine call, with its warm per-reference memo and the line
+    index of the version), and of the scanner alone, after one changed line
+    each time: figures the machine's load does not inflate."""
+    import statistics
+
+    from irilint.config import Settings
+    from irilint.engine import Engine
+    from irilint.lines import LineIndex
+    from irilint.lsp.diagnostics import MEMO_ENTRIES
+    from irilint.scanners import scanner_for
+
+    path = os.path.join(tempfile.gettempdir(), "doc.md")
+    settings = Settings()
+    scanner = scanner_for(path=path, language_id="markdown")
+    engine = Engine(memo_size=MEMO_ENTRIES)
+    engine.check_text(text, path=path, settings=settings, scanner=scanner)
+    lines = text.split("\n")
+    lint, scan = [], []
+    for k in range(changes):
+        new = edited(lines, k, k + 2)
+        t0 = time.process_time()
+        engine.check_text(new, path=path, settings=settings, scanner=scanner, index=LineIndex(new))
+        t1 = time.process_time()
+        scanner.scan(new)
+        t2 = time.process_time()
+        lint.append(t1 - t0)
+        scan.append(t2 - t1)
+    return statistics.median(lint), statistics.median(scan)
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--only", default="change,big,init,memory")
+    ap.add_argument("--only", default="change,big,init,memory,lint")
     ap.add_argument("--changes", type=int, default=50)
     ap.add_argument("--big-changes", type=int, default=15)
     ap.add_argument("--init-runs", type=int, default=10)
@@ -341,7 +394,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--no-store", action="store_true", help="do not write bench/results.json")
     args = ap.parse_args(argv)
     only = {s.strip() for s in args.only.split(",") if s.strip()}
-    unknown = only - {"change", "big", "init", "memory"}
+    unknown = only - {"change", "big", "init", "memory", "lint"}
     if unknown:
         raise SystemExit("unknown: %s" % ", ".join(sorted(unknown)))
     store = not args.no_store
@@ -350,10 +403,11 @@ def main(argv: Optional[List[str]] = None) -> int:
             text = markdown_doc(5000)
             n_iri = text.count("://")
             load = wait_for_quiet()
-            ts = bench_changes(tmp, text, args.changes)
+            ts, cpu = bench_changes(tmp, text, args.changes)
             cmd = "python bench/lsp_bench.py --only change --changes %d" % args.changes
-            detail = "%d changes, 5,000 lines, %d IRIs, %.0f KB; min %.1f ms, max %.1f ms" % (
-                len(ts), n_iri, len(text.encode()) / 1e3, min(ts) * 1e3, max(ts) * 1e3)
+            detail = "%d changes, 5,000 lines, %d IRIs, %.0f KB; min %.1f ms, max %.1f ms; " \
+                "server CPU %.1f ms per change" % (
+                    len(ts), n_iri, len(text.encode()) / 1e3, min(ts) * 1e3, max(ts) * 1e3, cpu * 1e3)
             record(Figure("lsp.change-median", "LSP didChange->diagnostics, 5,000 lines: median",
                           "%.1f ms" % (median(ts) * 1e3), "<= 15 ms", median(ts) <= 0.015, load, cmd, detail),
                    store=store)
@@ -362,10 +416,11 @@ def main(argv: Optional[List[str]] = None) -> int:
         if "big" in only:
             text = markdown_bytes(1_000_000, seed=2)
             load = wait_for_quiet()
-            ts = bench_changes(tmp, text, args.big_changes, warmup=2)
+            ts, cpu = bench_changes(tmp, text, args.big_changes, warmup=2)
             cmd = "python bench/lsp_bench.py --only big --big-changes %d" % args.big_changes
-            detail = "%d changes, %.2f MB, %d lines, %d IRIs; p95 %.0f ms" % (
-                len(ts), len(text.encode()) / 1e6, text.count("\n"), text.count("://"), p95(ts) * 1e3)
+            detail = "%d changes, %.2f MB, %d lines, %d IRIs; p95 %.0f ms; server CPU %.0f ms per change" % (
+                len(ts), len(text.encode()) / 1e6, text.count("\n"), text.count("://"), p95(ts) * 1e3,
+                cpu * 1e3)
             record(Figure("lsp.big", "LSP didChange->diagnostics, 1 MB document: median",
                           "%.0f ms" % (median(ts) * 1e3), "<= 150 ms", median(ts) <= 0.150, load, cmd, detail),
                    store=store)
@@ -378,6 +433,19 @@ def main(argv: Optional[List[str]] = None) -> int:
                 median(ir) * 1e3, median(br) * 1e3, len(ir))
             record(Figure("lsp.init", "LSP start to initialize response vs bare pygls",
                           "%.2fx" % ratio, "<= 1.2x", ratio <= 1.2, load, cmd, detail), store=store)
+        if "lint" in only:
+            load = loadavg()
+            rows = []
+            for what, doc in (("5,000 lines", markdown_doc(5000)), ("1 MB", markdown_bytes(1_000_000, seed=2))):
+                lint, scan = bench_lint_cpu(doc, args.changes)
+                rows.append((what, lint, scan))
+            cmd = "python bench/lsp_bench.py --only lint --changes %d" % args.changes
+            for what, lint, scan in rows:
+                record(Figure("lsp.lint-cpu" + ("-big" if what == "1 MB" else ""),
+                              "LSP lint per change, in-process CPU (%s)" % what,
+                              "%.1f ms" % (lint * 1e3), "", None, load, cmd,
+                              "median of %d changes, warm memo; the scanner alone: %.1f ms" % (
+                                  args.changes, scan * 1e3)), store=store)
         if "memory" in only:
             load = wait_for_quiet()
             base, rss = bench_memory(tmp, args.docs, 100_000)
