@@ -48,9 +48,10 @@ SOURCE = "irilint"
 #: Rule documentation; a rule's page is ``RULES_URL + "#" + url_fragment``.
 RULES_URL = "https://github.com/irilint/irilint/blob/main/docs/rules.md"
 
-#: per-reference results the server keeps (irilint.engine.ReferenceMemo):
-#: enough for ~50 open documents of 100 KB; LRU beyond
-MEMO_ENTRIES = 20000
+#: per-reference results the server keeps (irilint.engine.ReferenceMemo),
+#: ~1.7 KB each: 50 open Markdown documents of 100 KB need ~5,000 (the
+#: references no rule can flag skip the memo); least recently used out
+MEMO_ENTRIES = 10000
 
 SEVERITY = {
     Severity.ERROR: types.DiagnosticSeverity.Error,
