@@ -29,7 +29,8 @@ _VALUES = st.sampled_from([
     "", "x", "x y", "refresh", "0; url=http://a.example/", "http://a.example/p",
     "mailto:someone@example.org", "color:red", "a:b", "&amp;", "&#58;//x",
     "&colon;//x", "a>b", "a<b", "don't", 'say "hi"', "https://a.example/(x)",
-    "urn:isbn:1", "Note: x", "ht\u00e9://x", "//x", "data:,x",
+    "urn:isbn:1", "Note: x", "ht\u00e9://x", "//x", "data:,x", " http://p.example/ ",
+    "\thttp://t.example/a b\n", " ", "a.png 2x, b.png", "x/",
 ])
 _TEXT = st.sampled_from([
     "plain words", "Note: see", " http://a.example/x ", "&amp; &lt;", "a < b",
@@ -94,8 +95,14 @@ def test_markup_fast_path_skips_plain_markup_and_keeps_the_rest():
     # The whole plain document is one skipped run...
     assert html_scanner._SKIP_HTML_RX.match(plain).end() == len(plain)
     assert html_scanner.scan_markup(plain) == []
+    # A tag whose IRI attributes are plain gives them without the tokenizer.
+    tag = '<a class="x" href=" http://e.example/a " id=y>'
+    m = html_scanner._IRI_TAG_HTML_RX.match(tag)
+    assert m is not None and m.end() == len(tag)
+    assert [c.value for c in html_scanner.scan_markup(tag)] == ["http://e.example/a"]
     # ...and an IRI attribute, an anchoring colon or a reference stops it.
-    for stop in ('<a href="x.html">', "see http://e.example/", "&amp;", "<script>"):
+    for stop in ('<a title="x" href="x.html&amp;">', "see http://e.example/", "a&#58;//b",
+                 "&amp;", "<script>"):
         doc = plain + stop + plain
         assert html_scanner._SKIP_HTML_RX.match(doc).end() <= len(plain)
 

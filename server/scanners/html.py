@@ -278,7 +278,7 @@ _PLAIN_TAG_NAME_RX = re.compile(r"[A-Za-z][A-Za-z0-9-]*")
 # Anything else ends the run, and the tokenizer below handles it exactly as
 # before; so the fast path can only be stricter than the tokenizer, never
 # different (tests/test_scanners.py compares both on generated markup).
-def _skip_rx(xml: bool) -> "re.Pattern[str]":
+def _skip_rx(xml: bool) -> Tuple["re.Pattern[str]", "re.Pattern[str]"]:
     from .text import _COLON_RX
 
     safe_colon = "(?!(?i:%s)):" % _COLON_RX.pattern
@@ -298,6 +298,9 @@ def _skip_rx(xml: bool) -> "re.Pattern[str]":
     # "<" that the tokenizer reads as text: not followed by a tag name, "!",
     # "/" or "?".
     name_start = "A-Za-z_:\\u0080-\\U0010ffff" if xml else "A-Za-z"
+    # Text without candidates: colons that anchor nothing and no "&" (also
+    # allowing "&" not followed by a colon reference, when the text has no
+    # colon at all, was measured slower: the text is then scanned twice).
     text_unit = "(?:[^<:&]++|%s|<(?![%s!/?]))*+" % (safe_colon, name_start)
     plain_body = "(?:[^:>]++|%s)*+" % safe_colon
     markup = "|".join((
@@ -307,11 +310,49 @@ def _skip_rx(xml: bool) -> "re.Pattern[str]":
         "<!(?!--|\\[CDATA\\[)%s>" % plain_body,
         "<\\?%s>" % plain_body,
     ))
-    return re.compile("(?:%s(?:%s))*+" % (text_unit, markup))
+    skip = re.compile("(?:%s(?:%s))*+" % (text_unit, markup))
+
+    # The commonest tag that does give candidates: the same plain form, with
+    # up to three IRI attributes (IRI_ATTRIBUTES, xmlns:*) whose values hold
+    # no "&"; each gives its whole value, as tag_candidates would.  The
+    # names are matched ASCII-only ("(?ai:") as the tokenizer lowercases
+    # them (re's IGNORECASE alone would take "\u017frc" for "src").
+    iri_names = sorted(IRI_ATTRIBUTES, key=len, reverse=True)
+
+    def iri_attribute(k: int) -> str:
+        return ("%s++(?:(?ai:%s)(?!%s)|(?ai:xmlns:)%s*+)%s*+=%s*+"
+                "(?:\"(?P<d%d>[^\"&]*+)\"|'(?P<s%d>[^'&]*+)'|(?P<u%d>[^ \t\n\r\f>\"'&][^ \t\n\r\f>&]*+))"
+                % (ws, "|".join(re.escape(w) for w in iri_names), name_char, name_char,
+                   ws, ws, k, k, k))
+    plain_attributes = "(?:%s)*+" % attribute
+    slots = ""
+    for k in (3, 2, 1):
+        slots = "(?:%s%s%s)?" % (iri_attribute(k), plain_attributes, slots)
+    iri_tag = re.compile("%s<(?!(?i:%s)(?!%s))[A-Za-z]%s*+%s%s%s*+/?>" % (
+        text_unit, "|".join(excluded), name_char, name_char, plain_attributes, slots, ws))
+    return skip, iri_tag
 
 
-_SKIP_HTML_RX = _skip_rx(False)
-_SKIP_XML_RX = _skip_rx(True)
+_SKIP_HTML_RX, _IRI_TAG_HTML_RX = _skip_rx(False)
+_SKIP_XML_RX, _IRI_TAG_XML_RX = _skip_rx(True)
+_IRI_VALUE_GROUPS = tuple((("d%d" % k), ("s%d" % k), ("u%d" % k)) for k in (1, 2, 3))
+
+
+def _iri_tag_candidates(m: "re.Match[str]", text: str, out: List[Candidate]) -> None:
+    """The candidates of a tag matched by an ``_IRI_TAG_*_RX``."""
+    for groups in _IRI_VALUE_GROUPS:
+        for g in groups:
+            a, b = m.span(g)
+            if a >= 0:
+                break
+        else:
+            return  # no more IRI attributes
+        while a < b and text[a] in ASCII_SPACE:
+            a += 1
+        while b > a and text[b - 1] in ASCII_SPACE:
+            b -= 1
+        if a < b:
+            out.append(Candidate(a, b, text[a:b], None, "html-attr"))
 
 
 def scan_markup(text: str, xml: bool = False) -> List[Candidate]:
@@ -324,12 +365,19 @@ def _scan_markup(text: str, xml: bool, fast: bool) -> List[Candidate]:
     reference the fast path is tested against)."""
     n = len(text)
     skip_run = (_SKIP_XML_RX if xml else _SKIP_HTML_RX).match if fast else None
+    iri_tag = (_IRI_TAG_XML_RX if xml else _IRI_TAG_HTML_RX).match
     out: List[Candidate] = []
     text_start = 0  # start of the pending run of text content
     pos = 0
     while True:
         if skip_run is not None and pos == text_start:
-            pos = text_start = skip_run(text, pos).end()
+            while True:
+                pos = text_start = skip_run(text, pos).end()
+                m = iri_tag(text, pos)
+                if m is None:
+                    break
+                _iri_tag_candidates(m, text, out)
+                pos = text_start = m.end()
         lt = text.find("<", pos)
         if lt < 0:
             break
