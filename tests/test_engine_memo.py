@@ -213,3 +213,39 @@ def test_one_value_spelled_two_ways_keeps_each_spelling(path, first, second):
     warm = engine.check_text(text, path=path, settings=ALL_RULES).findings
     cold = Engine().check_text(text, path=path, settings=ALL_RULES).findings
     assert warm == cold and len({f.iri for f in cold}) == 1
+
+
+class _DocWithoutText:
+    """What a reference-scope rule may read of its document: the memo keys
+    on the scanner name, the path and the settings, so the text and the
+    run state are off limits."""
+
+    def __init__(self, path: str, scanner: str, settings: Any) -> None:
+        self.path, self.scanner, self.settings = path, scanner, settings
+
+    def __getattr__(self, name: str) -> Any:
+        raise AssertionError("a reference-scope rule read the document's %r" % name)
+
+
+@pytest.mark.parametrize("value", [
+    "https://раураl.com/login", "http://EXAMPLE.org:80/./a/../%7e", "https://例え.jp/パス/%e2%82%ac",
+    "https://xn--bcher-kva.example/\u202eabc", "https://exa\u200bmple.org/a b", "{{ base }}/x",
+    "mailto:ａｄｍｉｎ@example.org", "http://[::1]:8080/ü?q=é#frag", "https://مثال.example/مسار/5",
+])
+def test_reference_rules_read_nothing_of_the_document_but_the_memo_key(value):
+    from irilint.iri import parse
+    from irilint.rules.context import RefContext
+    from irilint.rules.registry import select_rules
+    from irilint.scanners.base import Candidate
+
+    selection = select_rules(select=("ALL",))
+    doc = _DocWithoutText("/p/a.md", "markdown", ALL_RULES)
+    ran = 0
+    for r in selection.rules:
+        if r.scope != "reference":
+            continue
+        ctx = RefContext(Candidate(3, 3 + len(value), value, context="angle"), parse(value), doc)
+        ctx.rule, ctx.severity = r, selection.severity_of(r)
+        list(r.check(ctx) or ())
+        ran += 1
+    assert ran > 10
