@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import gc
 import logging
 import os
 import sys
@@ -575,6 +576,11 @@ def main(tcp: Optional[str] = None) -> int:
         print("irilint server: %s" % exc, file=sys.stderr)
         return 2
     server = create_server()
+    # Everything imported so far (lsprotocol's types, pygls...) lives as
+    # long as the process: out of the cyclic collector's sight (the rules
+    # and scanners follow after the first lint, see Linter._compute).
+    gc.freeze()
+    server.linter.freeze_after_first_lint = True
     try:
         if address is not None:
             server.start_tcp(*address)

@@ -278,14 +278,39 @@ _PLAIN_TAG_NAME_RX = re.compile(r"[A-Za-z][A-Za-z0-9-]*")
 # Anything else ends the run, and the tokenizer below handles it exactly as
 # before; so the fast path can only be stricter than the tokenizer, never
 # different (tests/test_scanners.py compares both on generated markup).
+def _ascii_words_rx(words, end: str) -> str:
+    """A regex for any of ``words`` (ASCII, any case) followed by ``end``,
+    written as a trie: the engine tries one branch per letter instead of
+    every word (measured ~10% of the whole scan on HTML)."""
+    tree: dict = {}
+    for w in words:
+        node = tree
+        for ch in w.lower():
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def emit(node: dict) -> str:
+        alts = []
+        for ch in sorted(node):
+            if ch == "":
+                alts.append(end)
+            elif ch.isalpha():
+                alts.append("[%s%s]" % (ch, ch.upper()) + emit(node[ch]))
+            else:
+                alts.append(re.escape(ch) + emit(node[ch]))
+        return alts[0] if len(alts) == 1 else "(?:%s)" % "|".join(alts)
+    return emit(tree)
+
+
 def _skip_rx(xml: bool) -> Tuple["re.Pattern[str]", "re.Pattern[str]"]:
     from .text import _COLON_RX
 
     safe_colon = "(?!(?i:%s)):" % _COLON_RX.pattern
-    words = sorted(_SPECIAL_ATTRIBUTES | {"content", "xmlns"}, key=len, reverse=True)
+    words = _SPECIAL_ATTRIBUTES | {"content", "xmlns"}
     name_char = "[A-Za-z0-9_.:@-]"
-    attr_name = ("(?!(?i:%s)(?!%s))(?!(?i:xmlns:))[A-Za-z_:@]%s*+"
-                 % ("|".join(re.escape(w) for w in words), name_char, name_char))
+    # Names are ASCII here, so an ASCII-only case-insensitive test is exact.
+    attr_name = ("(?!%s)(?![Xx][Mm][Ll][Nn][Ss]:)[A-Za-z_:@]%s*+"
+                 % (_ascii_words_rx(words, "(?!%s)" % name_char), name_char))
     value_char = "(?:[^%s&:<]++|" + safe_colon + ")"
     value = ('(?:"%s*+"|\'%s*+\'|%s++)' % (
         value_char % '"', value_char % "'",
@@ -293,8 +318,9 @@ def _skip_rx(xml: bool) -> Tuple["re.Pattern[str]", "re.Pattern[str]"]:
     ws = "[ \\t\\n\\r\\f]"
     attribute = "%s++%s(?:%s*+=%s*+%s)?" % (ws, attr_name, ws, ws, value)
     excluded = ["meta"] + ([] if xml else list(_RAW_TEXT_ELEMENTS))
-    start_tag = ("<(?!(?i:%s)(?!%s))[A-Za-z]%s*+(?:%s)*+%s*+/?>"
-                 % ("|".join(excluded), name_char, name_char, attribute, ws))
+    not_excluded = "(?!%s)" % _ascii_words_rx(excluded, "(?!%s)" % name_char)
+    start_tag = ("<%s[A-Za-z]%s*+(?:%s)*+%s*+/?>"
+                 % (not_excluded, name_char, attribute, ws))
     # "<" that the tokenizer reads as text: not followed by a tag name, "!",
     # "/" or "?".
     name_start = "A-Za-z_:\\u0080-\\U0010ffff" if xml else "A-Za-z"
@@ -315,21 +341,21 @@ def _skip_rx(xml: bool) -> Tuple["re.Pattern[str]", "re.Pattern[str]"]:
     # The commonest tag that does give candidates: the same plain form, with
     # up to three IRI attributes (IRI_ATTRIBUTES, xmlns:*) whose values hold
     # no "&"; each gives its whole value, as tag_candidates would.  The
-    # names are matched ASCII-only ("(?ai:") as the tokenizer lowercases
-    # them (re's IGNORECASE alone would take "\u017frc" for "src").
-    iri_names = sorted(IRI_ATTRIBUTES, key=len, reverse=True)
+    # names are matched ASCII-only, as the tokenizer lowercases them (re's
+    # IGNORECASE would also take "\u017frc" for "src").
+    iri_names = IRI_ATTRIBUTES
 
     def iri_attribute(k: int) -> str:
-        return ("%s++(?:(?ai:%s)(?!%s)|(?ai:xmlns:)%s*+)%s*+=%s*+"
+        return ("%s++(?:%s|[Xx][Mm][Ll][Nn][Ss]:%s*+)%s*+=%s*+"
                 "(?:\"(?P<d%d>[^\"&]*+)\"|'(?P<s%d>[^'&]*+)'|(?P<u%d>[^ \t\n\r\f>\"'&][^ \t\n\r\f>&]*+))"
-                % (ws, "|".join(re.escape(w) for w in iri_names), name_char, name_char,
+                % (ws, _ascii_words_rx(iri_names, "(?!%s)" % name_char), name_char,
                    ws, ws, k, k, k))
     plain_attributes = "(?:%s)*+" % attribute
     slots = ""
     for k in (3, 2, 1):
         slots = "(?:%s%s%s)?" % (iri_attribute(k), plain_attributes, slots)
-    iri_tag = re.compile("%s<(?!(?i:%s)(?!%s))[A-Za-z]%s*+%s%s%s*+/?>" % (
-        text_unit, "|".join(excluded), name_char, name_char, plain_attributes, slots, ws))
+    iri_tag = re.compile("%s<%s[A-Za-z]%s*+%s%s%s*+/?>" % (
+        text_unit, not_excluded, name_char, plain_attributes, slots, ws))
     return skip, iri_tag
 
 
