@@ -20,9 +20,6 @@ _ASTRAL_RE = re.compile("[\U00010000-\U0010FFFF]")
 
 ENCODINGS = ("utf-16", "utf-8", "utf-32")
 
-#: line_of queries a LineIndex answers by counting before building its table
-_COUNTED_QUERIES = 8
-
 
 def _line_starts(text: str) -> List[int]:
     """Offsets where lines start (``finditer`` measured faster than a
@@ -39,13 +36,15 @@ class LineIndex:
     them for a position: building the table eagerly was ~6% of a run.
     """
 
-    __slots__ = ("text", "_starts", "_counted")
+    __slots__ = ("text", "_starts", "_lf_only", "_last")
 
     def __init__(self, text: str) -> None:
         self.text = text
         self._starts: Optional[List[int]] = None
-        #: line_of queries answered by counting, before the table is built
-        self._counted = 0
+        #: whether "\n" is the only line end (decided on the first query)
+        self._lf_only: Optional[bool] = None
+        #: (offset, line) of the last line_of query answered by counting
+        self._last = (0, 0)
 
     @property
     def starts(self) -> List[int]:
@@ -59,15 +58,17 @@ class LineIndex:
         return len(self.starts)
 
     def line_of(self, offset: int) -> int:
-        if self._starts is None and self._counted < _COUNTED_QUERIES:
-            # A few queries (a rule noting the line of a host) are cheaper
-            # answered by counting line ends than by building the table.
-            text = self.text
-            if self._counted == 0 and "\r" in text:
-                self._counted = _COUNTED_QUERIES
-            else:
-                self._counted += 1
-                return text.count("\n", 0, offset) if offset >= 0 else -1
+        if self._starts is None:
+            # Queries in document order (a rule noting the line of each
+            # host) are answered by counting line ends since the previous
+            # one: linear in all, without building the table.
+            if self._lf_only is None:
+                self._lf_only = "\r" not in self.text
+            last_offset, last_line = self._last
+            if self._lf_only and offset >= last_offset:
+                line = last_line + self.text.count("\n", last_offset, offset)
+                self._last = (offset, line)
+                return line
         return bisect_right(self.starts, offset) - 1
 
     def line_text(self, line: int, keep_end: bool = False) -> str:
