@@ -73,6 +73,44 @@ def _finding_from_json(d: Dict[str, Any], path: Optional[str]) -> Finding:
                    ref_end=d["ref_end"], iri=d["iri"], path=path)
 
 
+def _host_rows(hosts: Any, shown: Optional[str]) -> Optional[List[List[Any]]]:
+    """The look-alike host state ``{skeleton: {identity: [value, path,
+    line]}}`` as rows, ``[skeleton, line]`` when skeleton, identity and
+    value are one string and the path is the file's own (most hosts), else
+    ``[skeleton, identity, value, path, line]``; None for any other shape
+    (stored as it is).  Parsing the rows and rebuilding the dicts takes
+    half the time of parsing the dicts: it was most of a warm run."""
+    if not isinstance(hosts, dict):
+        return None
+    rows: List[List[Any]] = []
+    for skel, idents in hosts.items():
+        if not isinstance(idents, dict):
+            return None
+        for ident, value in idents.items():
+            if not isinstance(value, (list, tuple)) or len(value) != 3:
+                return None
+            if skel == ident == value[0] and value[1] == shown and shown is not None:
+                rows.append([skel, value[2]])
+            else:
+                rows.append([skel, ident, value[0], value[1], value[2]])
+    return rows
+
+
+def _hosts_from_rows(rows: Any, shown: Optional[str]) -> Dict[str, Any]:
+    if not isinstance(rows, list):
+        raise ValueError("bad host rows")
+    hosts: Dict[str, Any] = {}
+    for row in rows:
+        if len(row) == 2:
+            skel = row[0]
+            hosts.setdefault(skel, {})[skel] = [skel, shown, row[1]]
+        elif len(row) == 5:
+            hosts.setdefault(row[0], {})[row[1]] = [row[2], row[3], row[4]]
+        else:
+            raise ValueError("bad host row")
+    return hosts
+
+
 class Cache:
     def __init__(self, root: str) -> None:
         self.dir = os.path.join(root, CACHE_DIR_NAME, "v%d" % FORMAT)
@@ -127,7 +165,8 @@ class Cache:
             for f in findings:
                 if f.end > text_length or f.start > f.end:
                     raise ValueError("span outside the document")
-            state = payload["hosts"]
+            state = _hosts_from_rows(payload["host_rows"], path) if "host_rows" in payload \
+                else payload["hosts"]
             if not isinstance(state, dict):
                 raise ValueError("bad state")
             located = payload["located"]
@@ -146,11 +185,19 @@ class Cache:
 
     @staticmethod
     def entry(key: str, file: str, findings: List[Finding], hosts_state: Dict[str, Any],
-              located: List[List[Any]], edits: Dict[int, Tuple[int, int]]) -> bytes:
+              located: List[List[Any]], edits: Dict[int, Tuple[int, int]],
+              shown: Optional[str] = None) -> bytes:
         """The pack line of one checked file (worker processes send it to
-        the parent, which saves every line of the run at once)."""
-        payload = {"findings": [_finding_to_json(f) for f in findings], "hosts": hosts_state,
-                   "located": located, "edits": {str(k): list(v) for k, v in edits.items()}}
+        the parent, which saves every line of the run at once).  ``shown``
+        is the path the file is reported under (part of the key)."""
+        payload: Dict[str, Any] = {"findings": [_finding_to_json(f) for f in findings]}
+        rows = _host_rows(hosts_state, shown)
+        if rows is None:
+            payload["hosts"] = hosts_state
+        else:
+            payload["host_rows"] = rows
+        payload["located"] = located
+        payload["edits"] = {str(k): list(v) for k, v in edits.items()}
         body = json.dumps(payload, ensure_ascii=False).encode("utf-8")
         # JSON escapes tabs and line breaks, so neither field can hold one.
         name = json.dumps(file).encode("ascii")

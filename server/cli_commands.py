@@ -410,7 +410,7 @@ class _Checker:
             out.cache_line = self.cache.entry(
                 self.cache_key(doc.digest, settings, path), doc.path, findings, out.hosts,
                 [[r.line, r.column, r.end_line, r.end_column, r.line_text] for r in out.reported],
-                out.index.table)
+                out.index.table, shown=path)
         return out
 
     def cache_key(self, digest: str, settings: Any, path: str) -> str:

@@ -105,3 +105,24 @@ def test_line_text_is_clipped_around_the_finding_on_long_lines():
     assert long[30_000:30_010] in clipped and long.index(clipped) <= 30_000
     assert clip_line(long, 5, 5) == long[:205]
     assert len(clip_line(long, 100, 40_000)) == LINE_TEXT_LIMIT
+
+
+def test_cached_host_state_round_trips_exactly(tmp_path):
+    from irilint.cache import Cache
+
+    hosts = {
+        "www.w3.org": {"www.w3.org": ["www.w3.org", "docs/a.html", 2]},
+        "paypal.corn": {"paypal.com": ["paypal.com", "docs/a.html", 5],
+                        "\u0440\u0430\u0443\u0440\u0430l.com": ["\u0440\u0430\u0443\u0440\u0430l.com", "docs/a.html", 9]},
+        "other.org": {"other.org": ["OTHER.org", "docs/b.html", 3]},
+    }
+    cache = Cache(str(tmp_path))
+    line = cache.entry("k" * 64, "docs/a.html", [], hosts, [], {}, shown="docs/a.html")
+    cache.add(line)
+    cache.save()
+    _, state, _ = Cache(str(tmp_path)).get("k" * 64, "docs/a.html")
+    assert state == hosts
+    # A state of another shape is stored as it is.
+    odd = {"x": ["not", "a", "dict"]}
+    cache.add(cache.entry("j" * 64, "docs/c.html", [], odd, [], {}, shown="docs/c.html"))
+    assert cache.get("j" * 64, "docs/c.html")[1] == odd

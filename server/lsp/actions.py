@@ -237,7 +237,7 @@ async def _fix_all_for(server: "IrilintLanguageServer", text: str, result: Any,
     actions at every cursor move)."""
     future = result.extra.get("fix_all")
     if future is None:
-        future = server.linter.run_in_worker(_fix_all_edits, text, result, doc)
+        future = server.linter.run_in_worker(_fix_all_edits, text, result, doc, server.linter.engine)
         result.extra["fix_all"] = future
 
         def forget_failure(f: Any) -> None:
@@ -248,13 +248,17 @@ async def _fix_all_for(server: "IrilintLanguageServer", text: str, result: Any,
     return list(await asyncio.shield(future))
 
 
-def _fix_all_edits(text: str, result: Any, doc: Document) -> List[Edit]:
+def _fix_all_edits(text: str, result: Any, doc: Document, engine_of: Any = None) -> List[Edit]:
     """Every safe fix, as ``irilint check --fix`` applies them: fix, check
     again, until nothing changes (one fix can make another possible, as
     uppercasing "%7e" before decoding it to "~"); then one trimmed edit per
-    changed run of lines, so the editor keeps cursors and marks elsewhere."""
+    changed run of lines, so the editor keeps cursors and marks elsewhere.
+    ``engine_of``: the linter's engine (its memo re-checks only the
+    references a pass changed), called in the lint worker."""
     from irilint.engine import default_engine, fixes_to_apply
     from irilint.fileio import apply_edits
+
+    engine = engine_of() if engine_of is not None else default_engine()
 
     edits = fixes_to_apply(result.findings)
     if not edits:
@@ -262,8 +266,8 @@ def _fix_all_edits(text: str, result: Any, doc: Document) -> List[Edit]:
     new = apply_edits(text, edits)
     path = getattr(doc, "path", None)
     for _ in range(9):
-        again = default_engine().check_text(new, path=path, settings=result.settings,
-                                            scanner=result.scanner, run_state={})
+        again = engine.check_text(new, path=path, settings=result.settings,
+                                  scanner=result.scanner, run_state={})
         more = fixes_to_apply(again.findings)
         if not more:
             break

@@ -205,6 +205,16 @@ class Linter:
             self._executor = DaemonExecutor("irilint-lint")
         return self._executor
 
+    def engine(self) -> Any:
+        """The server's engine, with its per-reference memo (unchanged
+        references are not re-checked on each change).  For the lint
+        worker's thread only: the memo is not shared between threads."""
+        if self._engine is None:
+            from irilint.engine import Engine
+
+            self._engine = Engine(memo_size=MEMO_ENTRIES)
+        return self._engine
+
     def run_in_worker(self, fn: Any, *args: Any) -> "asyncio.Future[Any]":
         """Run ``fn`` in the lint worker (after the lints queued before it)."""
         return asyncio.get_running_loop().run_in_executor(self._pool(), fn, *args)
@@ -292,13 +302,8 @@ class Linter:
         scanner = scanner_for_document(doc, settings)
         result.scanner = scanner
         first = self._engine is None
-        if first:
-            from irilint.engine import Engine
-
-            # unchanged references are not re-checked on each change
-            self._engine = Engine(memo_size=MEMO_ENTRIES)
-        check = self._engine.check_text(text, path=doc.path, language_id=doc.language_id,
-                                        settings=settings, scanner=scanner, index=index)
+        check = self.engine().check_text(text, path=doc.path, language_id=doc.language_id,
+                                         settings=settings, scanner=scanner, index=index)
         if first and self.freeze_after_first_lint:
             # The rules, scanners and their tables, loaded by this first
             # lint, live as long as the process: moved out of the cyclic
