@@ -226,11 +226,13 @@ def view_components(view: DecodedView, vref: Optional[IRIReference] = None) -> L
     if vref is None:
         vref = parse(view.text)
     out: List[Component] = []
+    text = view.text
+    identity = view._identity  # view offsets are value offsets
 
     def add(kind: str, s: int, e: int) -> None:
         if s < e:
-            vs, ve = view.value_span(s, e)
-            out.append(Component(kind, view.text[s:e], s, e, vs, ve))
+            vs, ve = (s, e) if identity else view.value_span(s, e)
+            out.append(Component(kind, text[s:e], s, e, vs, ve))
 
     if vref.userinfo is not None:
         add("userinfo", vref.userinfo.start, vref.userinfo.end)

@@ -28,6 +28,9 @@ _IPVFUTURE_RE = re.compile(r"[vV][0-9A-Fa-f]+\.[A-Za-z0-9\-._~!$&'()*+,;=:]+\Z")
 _LABEL_SPLIT_RE = re.compile("[.%s]" % IDNA_DOTS)
 _BAD_PERCENT_RE = re.compile(r"%(?![0-9A-Fa-f]{2})")
 _QUERY_SEP_RE = re.compile("[&;]")
+#: RFC 3986 Appendix B, ^(([^:/?#]+):)?(//([^/?#]*))?([^?#]*)(\?([^#]*))?(#(.*))?
+#: with groups: 1 scheme, 2 authority, 3 path, 4 query, 5 fragment.
+_SPLIT_RE = re.compile(r"(?:([^:/?#]+):)?(?://([^/?#]*))?([^?#]*)(?:\?([^#]*))?(?:#(.*))?", re.DOTALL)
 
 # Characters allowed in each component, besides pct-encoded (checked apart).
 # iunreserved = ALPHA / DIGIT / "-" / "." / "_" / "~" / ucschar
@@ -201,34 +204,27 @@ def parse(text: str) -> IRIReference:
     n = len(text)
     problems = ref.problems
 
-    # RFC 3986 Appendix B: ^(([^:/?#]+):)?(//([^/?#]*))?([^?#]*)(\?([^#]*))?(#(.*))?
-    pos = 0
-    colon = _first_of(text, ":/?#", 0, n)
-    if colon < n and text[colon] == ":" and colon > 0:
+    # RFC 3986 Appendix B, one C-level match.
+    m = _SPLIT_RE.match(text)
+    colon = m.end(1)
+    if colon >= 0:
         ref.scheme = Span(0, colon)
         if not _SCHEME_RE.match(text, 0, colon):
             problems.append(SyntaxProblem(
                 "invalid-scheme", 0, colon, "scheme",
                 "scheme %r must start with a letter and hold only letters, "
                 "digits, '+', '-' and '.'" % text[:colon]))
-        pos = colon + 1
-    if text.startswith("//", pos):
-        a_start = pos + 2
-        a_end = _first_of(text, "/?#", a_start, n)
+    a_start, a_end = m.span(2)
+    if a_start >= 0:
         ref.authority = Span(a_start, a_end)
         _parse_authority(ref, a_start, a_end)
-        pos = a_end
-    p_end = _first_of(text, "?#", pos, n)
-    ref.path = Span(pos, p_end)
-    pos = p_end
-    if pos < n and text[pos] == "?":
-        q_end = text.find("#", pos + 1)
-        if q_end < 0:
-            q_end = n
-        ref.query = Span(pos + 1, q_end)
-        pos = q_end
-    if pos < n and text[pos] == "#":
-        ref.fragment = Span(pos + 1, n)
+    ref.path = Span(*m.span(3))
+    q_start, q_end = m.span(4)
+    if q_start >= 0:
+        ref.query = Span(q_start, q_end)
+    f_start = m.start(5)
+    if f_start >= 0:
+        ref.fragment = Span(f_start, n)
 
     _check_chars(ref, "path", ref.path)
     if ref.query is not None:
@@ -237,16 +233,6 @@ def parse(text: str) -> IRIReference:
         _check_chars(ref, "fragment", ref.fragment)
     problems.sort(key=lambda p: (p.start, p.end))
     return ref
-
-
-def _first_of(text: str, chars: str, start: int, end: int) -> int:
-    """Index of the first of ``chars`` in ``text[start:end]``, else ``end``."""
-    best = end
-    for c in chars:
-        i = text.find(c, start, best)
-        if i >= 0:
-            best = i
-    return best
 
 
 def _parse_authority(ref: IRIReference, start: int, end: int) -> None:

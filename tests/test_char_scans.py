@@ -115,3 +115,37 @@ def test_the_mixed_script_key_mixes_exactly_when_the_text_does(text, allowed):
     key = _script_key(text, distinct_non_ascii(text))
     assert len(key) <= len(set(text)) + 1
     assert mixed_script(key, allowed).mixed == _plain(mixed_script, text, allowed).mixed
+
+
+def _split_plain(text):
+    """RFC 3986 Appendix B by hand: (scheme, authority, path, query, fragment) spans."""
+    n = len(text)
+
+    def first_of(chars, start):
+        found = [i for i in (text.find(c, start) for c in chars) if i >= 0]
+        return min(found) if found else n
+
+    pos, scheme, authority, query, fragment = 0, None, None, None, None
+    colon = first_of(":/?#", 0)
+    if colon < n and text[colon] == ":" and colon > 0:
+        scheme, pos = (0, colon), colon + 1
+    if text.startswith("//", pos):
+        end = first_of("/?#", pos + 2)
+        authority, pos = (pos + 2, end), end
+    end = first_of("?#", pos)
+    path, pos = (pos, end), end
+    if pos < n and text[pos] == "?":
+        end = first_of("#", pos + 1)
+        query, pos = (pos + 1, end), end
+    if pos < n and text[pos] == "#":
+        fragment = (pos + 1, n)
+    return scheme, authority, path, query, fragment
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(st.sampled_from(list(":/?#@[]a1.%\n é")), max_size=16))
+def test_the_parser_splits_components_as_rfc_3986_appendix_b(text):
+    ref = parse(text)
+    spans = [None if s is None else (s.start, s.end) for s in (ref.scheme, ref.authority, ref.path, ref.query,
+                                                                ref.fragment)]
+    assert tuple(spans) == _split_plain(text)
