@@ -712,8 +712,20 @@ def _discover(checker: _Checker, paths: Sequence[str]):
             yield str(item)
 
 
-def _check_path(checker: _Checker, path: str) -> Optional[FileOutcome]:
-    """Read, check (and fix) one file; None for a binary file (skipped)."""
+def _cached_outcome(checker: _Checker, path: str) -> Optional[FileOutcome]:
+    """The cached outcome of an unchanged file, or None (then _check_path)."""
+    if checker.cache is None:
+        return None
+    try:
+        settings = checker.settings(path)
+    except checker.config.ConfigError:
+        return None
+    return checker.cached(_display_path(path), path, settings)
+
+
+def _check_path(checker: _Checker, path: str, look_up: bool = True) -> Optional[FileOutcome]:
+    """Read, check (and fix) one file; None for a binary file (skipped).
+    ``look_up=False``: the caller already missed in the cache."""
     from irilint.fileio import DocumentError, read_document
 
     shown = _display_path(path)
@@ -724,7 +736,7 @@ def _check_path(checker: _Checker, path: str) -> Optional[FileOutcome]:
         # ``error`` is for other users of the outcomes (irilint report);
         # ``check`` tells each config error once (see cmd_check).
         return FileOutcome(shown, error="%s: not checked: %s" % (shown, exc), config_error=str(exc))
-    hit = checker.cached(shown, path, settings)
+    hit = checker.cached(shown, path, settings) if look_up else None
     if hit is not None:
         return hit
     try:
@@ -755,7 +767,8 @@ def _worker_init(args: argparse.Namespace) -> None:
 def _worker_check(path: str) -> Optional[FileOutcome]:
     assert _WORKER is not None
     try:
-        return _check_path(_WORKER, path)
+        # The parent looked the file up in the cache before sending it.
+        return _check_path(_WORKER, path, look_up=False)
     except Exception as exc:  # report, never lose the other files
         return FileOutcome(_display_path(path), error="%s: internal error: %s: %s" % (
             path, exc.__class__.__name__, exc))
@@ -798,10 +811,17 @@ def _run_files(checker: _Checker, args: argparse.Namespace, paths: Sequence[str]
 
     # Every item, in discovery order, appended by the pool's task thread
     # just before it hands the file on: a result's file is always here.
+    # Files the cache has are answered here (a warm run then costs what it
+    # costs with one process); only the others go to the workers.
     order: "collections.deque[Any]" = collections.deque()
 
     def files():
         for item in itertools.chain(head, discovered):
+            if isinstance(item, str):
+                hit = _cached_outcome(checker, item)
+                if hit is not None:
+                    order.append(hit)
+                    continue
             order.append(item)
             if isinstance(item, str):
                 yield item

@@ -89,6 +89,11 @@ def test_cache_entries_made_by_workers_are_saved_and_used(tree):
     assert len(pack_lines(tree)) == 14
     warm = run_cli(tree, "docs", "--jobs", "2", "--format", "json")
     assert json.loads(warm.stdout) == json.loads(cold.stdout)
+    # Partly warm: the parent answers the cached files, workers the others.
+    (tree / "docs" / "n03.md").write_text("now http://e.org/%ZZ\n", encoding="utf-8")
+    partly = run_cli(tree, "docs", "--jobs", "2", "--format", "json")
+    fresh = run_cli(tree, "docs", "--jobs", "1", "--format", "json", "--no-cache")
+    assert json.loads(partly.stdout) == json.loads(fresh.stdout) != json.loads(cold.stdout)
     # A run on part of the tree keeps the entries of the other files.
     (tree / "docs" / "n00.md").write_text("fine http://e.org/\n", encoding="utf-8")
     run_cli(tree, os.path.join("docs", "n00.md"), "--jobs", "1")
