@@ -361,14 +361,20 @@ def _skip_rx(xml: bool) -> Tuple["re.Pattern[str]", "re.Pattern[str]"]:
 
 _SKIP_HTML_RX, _IRI_TAG_HTML_RX = _skip_rx(False)
 _SKIP_XML_RX, _IRI_TAG_XML_RX = _skip_rx(True)
-_IRI_VALUE_GROUPS = tuple((("d%d" % k), ("s%d" % k), ("u%d" % k)) for k in (1, 2, 3))
+# Group numbers of the (double-quoted, single-quoted, unquoted) value of
+# each IRI attribute slot; the same in both patterns.
+_IRI_VALUE_GROUPS = tuple(tuple(_IRI_TAG_HTML_RX.groupindex[g % k] for g in ("d%d", "s%d", "u%d"))
+                          for k in (1, 2, 3))
+assert all(_IRI_TAG_XML_RX.groupindex[name] == index
+           for name, index in _IRI_TAG_HTML_RX.groupindex.items())
 
 
 def _iri_tag_candidates(m: "re.Match[str]", text: str, out: List[Candidate]) -> None:
     """The candidates of a tag matched by an ``_IRI_TAG_*_RX``."""
+    regs = m.regs  # every group's span at once
     for groups in _IRI_VALUE_GROUPS:
         for g in groups:
-            a, b = m.span(g)
+            a, b = regs[g]
             if a >= 0:
                 break
         else:
