@@ -7,6 +7,7 @@
     python bench/profile_inprocess.py lsp-doc            # what the server runs for lsp_bench's 5,000-line file
     python bench/profile_inprocess.py scale:combining    # time at 1/4, 1/2, 1 of the input: linear or not?
     python bench/profile_inprocess.py --sort cumulative --top 30 iri-ascii
+    python bench/profile_inprocess.py cpu:iri-nonascii  # figure 3 in CPU time, no profiler
 
 Prints the top functions by self time (``--sort tottime``, default) with
 call counts.  cProfile slows Python code down ~2x, evenly enough to rank.
@@ -71,6 +72,36 @@ def _lsp_case():
     return run
 
 
+def cpu_per_iri(target: str, n: int) -> None:
+    """Figure 3 as run_bench.py computes it ((check_text - scan) / N), in CPU
+    time (``time.process_time``, median of 5): on a shared machine wall
+    time varies with the load, CPU time much less."""
+    import statistics
+
+    import run_bench
+    from irilint.config import Settings
+    from irilint.engine import Engine
+    from irilint.scanners import scanner_for
+
+    non_ascii = target == "iri-nonascii"
+    text = run_bench.per_iri_doc(run_bench.NON_ASCII_FORMS if non_ascii else run_bench.ASCII_FORMS, n)
+    for label, settings in (("default rules", Settings()), ("select=ALL", Settings(select=("ALL",)))):
+        scanner = scanner_for(path="doc.txt")
+        eng = Engine()
+        eng.check_text(text, path="doc.txt", settings=settings, scanner=scanner)
+        ts_scan, ts_check = [], []
+        for _ in range(5):
+            t0 = time.process_time()
+            scanner.scan(text)
+            t1 = time.process_time()
+            eng.check_text(text, path="doc.txt", settings=settings, scanner=scanner)
+            ts_scan.append(t1 - t0)
+            ts_check.append(time.process_time() - t1)
+        scan, check = statistics.median(ts_scan), statistics.median(ts_check)
+        print("%s, %s: %.2f us CPU per IRI beyond the scan (check %.2f, scan %.2f; %d IRIs)" % (
+            target, label, (check - scan) / n * 1e6, check / n * 1e6, scan / n * 1e6, n))
+
+
 def scale(name: str) -> None:
     """Engine time at 1/4, 1/2 and all of a pathological input (cut in the middle
     of its repeated part): a linear cost doubles with the size."""
@@ -103,6 +134,9 @@ def main() -> int:
     t = args.target
     if t.startswith("scale:"):
         scale(t.split(":", 1)[1])
+        return 0
+    if t in ("cpu:iri-ascii", "cpu:iri-nonascii"):
+        cpu_per_iri(t.split(":", 1)[1], args.n)
         return 0
     if t == "iri-ascii":
         fn = _iri_case(False, args.n)

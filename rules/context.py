@@ -198,7 +198,7 @@ def _decode_run(value: str, start: int, end: int, text, spans, origins) -> None:
             j += 1
 
 
-@dataclass(slots=True)
+@dataclass
 class Component:
     """A bidi component (draft-ietf-iri-bidi-guidelines, "Bidi IRI
     Structure"): the userinfo, each host label, each path segment (its
