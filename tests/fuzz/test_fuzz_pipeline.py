@@ -23,17 +23,6 @@ from iri_strategies import iri_reference
 EVERY_FORMAT = sorted(inv.FORMAT_FILES)
 
 
-
-# Open bugs the fuzzer finds in these document-level properties (issue 8 is
-# not resolved): a safe fix in an HTML/reST/YAML context whose decoded value
-# differs from the source (character references, escapes) can change the
-# URI, and a few embedded IRIs are not found in every format.  The tests
-# keep running and report; they are marked until those bugs are fixed.
-KNOWN_OPEN = pytest.mark.xfail(
-    strict=False,
-    reason="open (issue 8): fixes through decoded contexts and embedded-IRI recall; see the closing note")
-
-@KNOWN_OPEN
 @fuzz_settings(scale=2)
 @given(documents())
 def test_documents_of_every_format(doc):
@@ -41,7 +30,6 @@ def test_documents_of_every_format(doc):
     inv.check_document(text, fmt)
 
 
-@KNOWN_OPEN
 @pytest.mark.parametrize("fmt", sorted(FORMATS))
 @fuzz_settings(scale=0.5)
 @given(data=st.data())
@@ -52,7 +40,6 @@ def test_nearly_valid_iris_embedded(fmt, data):
     inv.check_document(text, fmt)
 
 
-@KNOWN_OPEN
 @pytest.mark.parametrize("fmt", sorted(FORMATS))
 @fuzz_settings(scale=0.25)
 @given(data=st.data())
@@ -61,7 +48,6 @@ def test_valid_iris_embedded(fmt, data):
     inv.check_document(text, fmt)
 
 
-@KNOWN_OPEN
 @fuzz_settings(scale=0.5)
 @given(noisy_text())
 def test_arbitrary_text_in_every_format(text):
@@ -102,7 +88,6 @@ def test_bytes_through_decoding(data):
 # -- IRIs would pass everything) ------------------------------------------
 
 
-@KNOWN_OPEN
 @fuzz_settings(scale=0.2)
 @given(st.data())
 def test_embedded_iris_are_found(data):
