@@ -277,7 +277,8 @@ _PLAIN_TAG_NAME_RX = re.compile(r"[A-Za-z][A-Za-z0-9-]*")
 #
 # Anything else ends the run, and the tokenizer below handles it exactly as
 # before; so the fast path can only be stricter than the tokenizer, never
-# different (tests/test_scanners.py compares both on generated markup).
+# different (tests/test_scanner_fast_paths.py compares both on generated
+# markup).
 def _ascii_words_rx(words, end: str) -> str:
     """A regex for any of ``words`` (ASCII, any case) followed by ``end``,
     written as a trie: the engine tries one branch per letter instead of
@@ -302,7 +303,8 @@ def _ascii_words_rx(words, end: str) -> str:
     return emit(tree)
 
 
-def _skip_rx(xml: bool) -> Tuple["re.Pattern[str]", "re.Pattern[str]"]:
+def _fast_path_rxs(xml: bool) -> Tuple["re.Pattern[str]", "re.Pattern[str]"]:
+    """The skip regex and the plain-IRI-tag regex of HTML or XML."""
     from .text import _COLON_RX
 
     safe_colon = "(?!(?i:%s)):" % _COLON_RX.pattern
@@ -359,8 +361,8 @@ def _skip_rx(xml: bool) -> Tuple["re.Pattern[str]", "re.Pattern[str]"]:
     return skip, iri_tag
 
 
-_SKIP_HTML_RX, _IRI_TAG_HTML_RX = _skip_rx(False)
-_SKIP_XML_RX, _IRI_TAG_XML_RX = _skip_rx(True)
+_SKIP_HTML_RX, _IRI_TAG_HTML_RX = _fast_path_rxs(False)
+_SKIP_XML_RX, _IRI_TAG_XML_RX = _fast_path_rxs(True)
 # Group numbers of the (double-quoted, single-quoted, unquoted) value of
 # each IRI attribute slot; the same in both patterns.
 _IRI_VALUE_GROUPS = tuple(tuple(_IRI_TAG_HTML_RX.groupindex[g % k] for g in ("d%d", "s%d", "u%d"))
