@@ -412,7 +412,29 @@ class RefContext:
                 # scanners and autolinkers see.
                 safe = False
                 title += " (unsafe: in running text the link would end at %r)" % stop
+        if safe and self.candidate.offsets is not None and self._rewrites_escapes(edits):
+            # "<&#x48;TTP://e.org/>" is text in Markdown; written back as a
+            # literal "h" the same characters become an autolink, read by
+            # other rules.  A character the source spells as a reference or
+            # escape is only rewritten by an unsafe fix.
+            safe = False
+            title += " (unsafe: rewrites a character the source writes as an escape)"
         return Fix(title, tuple(e for s, end, t in edits for e in self._minimal_edits(s, end, t)), safe)
+
+    def _rewrites_escapes(self, edits: Sequence[Tuple[int, int, str]]) -> bool:
+        """Whether an edit (value offsets) replaces a character that the
+        source spells with more than one character."""
+        span = self.candidate.source_span
+        for start, end, new_text in edits:
+            s, e = span(start, end)
+            if e - s == end - start:
+                continue  # no escape in the span at all
+            for a, b, _t in _trim(self.value, start, end, new_text):
+                for i in range(a, b):
+                    s, e = span(i, i + 1)
+                    if e - s != 1:
+                        return True
+        return False
 
     def _minimal_edits(self, start: int, end: int, new_text: str) -> List[Edit]:
         if self.candidate.offsets is not None:

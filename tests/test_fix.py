@@ -171,3 +171,31 @@ def test_fix_on_a_copy_of_the_test_tree_converges(tmp_path):
     assert {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()} == snapshot
     # and the diff mode agrees: nothing left to change
     assert run(["check", "--diff", "--select", "ALL", str(tmp_path)])[1] == ""
+
+
+@pytest.mark.parametrize("scanner, text", [
+    ("markdown", "<&#x48;TTP://e.org/a> b\n"),         # "http" would make an autolink
+    ("html", '<a href="&#x48;TTP://e.org/a">x</a>\n'),
+])
+def test_a_fix_that_rewrites_a_character_reference_is_unsafe(scanner, text):
+    from irilint.config import Settings
+    from irilint.scanners import get_scanner
+
+    result = Engine().check_text(text, path="doc", settings=Settings(), scanner=get_scanner(scanner))
+    [finding] = [f for f in result.findings if f.rule.name == "uppercase-scheme"]
+    [fix] = finding.fixes
+    assert not fix.safe and "escape" in fix.title
+    assert fixes_to_apply(result.findings) == [] or all(
+        e.start >= text.index("TTP") for e in fixes_to_apply(result.findings))
+
+
+def test_a_fix_next_to_a_character_reference_stays_safe():
+    from irilint.config import Settings
+    from irilint.scanners import get_scanner
+
+    text = '<a href="HTTP://e.org/?a=1&amp;b=2">x</a>\n'
+    result = Engine().check_text(text, path="doc", settings=Settings(), scanner=get_scanner("html"))
+    [finding] = [f for f in result.findings if f.rule.name == "uppercase-scheme"]
+    assert finding.fixes[0].safe
+    assert apply_edits(text, fixes_to_apply(result.findings)) == \
+        '<a href="http://e.org/?a=1&amp;b=2">x</a>\n'

@@ -721,3 +721,21 @@ def test_text_real_documentation_artifacts():
     # capitalised labels are not schemes without "//"; MAILTO and URN are
     assert values("text", "DATA:Be TAG:new") == []
     assert values("text", "URN:ISBN:0451450523") == ["URN:ISBN:0451450523"]
+
+
+@pytest.mark.parametrize("literal, expected", [
+    ('"\\nhttp://e.org/a"', "http://e.org/a"),        # the "n" is the escape's
+    ("'\\thttps://e.org/'", "https://e.org/"),
+    ('"\\x41http://e.org/"', "http://e.org/"),         # two hex digits
+    ('"\\u202ehttp://e.org/"', "http://e.org/"),       # four hex digits
+    ('"\\FTP://e.org/"', "TP://e.org/"),               # \F is an escape too
+    ('"a\\\\http://e.org/"', "http://e.org/"),         # an escaped backslash
+])
+def test_code_string_candidates_start_after_an_escape(literal, expected):
+    assert values("python", "x = %s\n" % literal) == [expected]
+    assert values("c", "x = %s;\n" % literal) == [expected]
+
+
+def test_code_escape_letters_outside_strings_are_text():
+    # a backslash escapes only in string literals
+    assert values("python", "# see \\nhttp://e.org/\n") == ["nhttp://e.org/"]

@@ -11,7 +11,9 @@ Simplifications, all of them bounded to one line or one literal:
 
 * a backslash escapes the next character, so an IRI ends at an *unescaped*
   closing quote; escapes are not decoded (``"\\u202e"`` stays six
-  characters, and a backslash ends an IRI anyway);
+  characters, and a backslash ends an IRI anyway); in a string, what an
+  escape spells (``n`` of ``"\\nhttp://..."``, the digits of ``\\x41``) is
+  not the start of an IRI: the candidate starts after the escape;
 * a string in ``"`` or ``'`` that is not closed on its line ends there
   (apostrophes in Rust lifetimes or Lisp quotes cost at most one line);
   backticks (and every quote in shell) may span lines;
@@ -28,6 +30,40 @@ from typing import Dict, List, Optional, Tuple
 
 from .base import Candidate, CommentSyntax, Scanner
 from .text import _COLON_RX, find_iris
+
+
+#: The rest of an escape sequence after its backslash, in the forms the
+#: languages share: ``\\xHH``, ``\\uHHHH``, ``\\u{H...}``, ``\\UHHHHHHHH``,
+#: ``\\N{NAME}``, octal ``\\ooo``, else the one character escaped.
+_ESCAPE_TAIL_RX = re.compile(
+    r"x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|u\{[0-9A-Fa-f]{1,6}\}|U[0-9A-Fa-f]{8}"
+    r"|N\{[^}\n]{0,100}\}|[0-7]{1,3}|.", re.DOTALL)
+
+
+def _escaped(text: str, i: int) -> bool:
+    """Whether ``text[i]`` follows an unescaped backslash."""
+    k = i
+    while k > 0 and text[k - 1] == "\\":
+        k -= 1
+    return (i - k) % 2 == 1
+
+
+def find_iris_in_string(text: str, lo: int, hi: int) -> List[Candidate]:
+    """``find_iris`` in a string literal's body: a candidate that would start
+    inside an escape sequence (``"\\nhttp://e.org"`` gives ``nhttp://``)
+    starts after it instead, so a fix can never turn ``\\F`` into ``\\f``."""
+    found = find_iris(text, lo, hi, "string")
+    if not found or "\\" not in text[lo:hi]:
+        return found
+    out: List[Candidate] = []
+    for c in found:
+        if c.start > lo and _escaped(text, c.start):
+            after = _ESCAPE_TAIL_RX.match(text, c.start).end()
+            if after < c.end:
+                out.extend(find_iris(text, after, c.end, "string"))
+        else:
+            out.append(c)
+    return out
 
 
 @dataclass(frozen=True)
@@ -183,7 +219,10 @@ def scan_code(text: str, syntax: Syntax = _GENERIC,
     def search(lo: int, hi: int, context: str = "bare") -> None:
         k = bisect_left(anchors, lo)
         if k < len(anchors) and anchors[k] < hi:
-            out.extend(find_iris(text, lo, hi, context))
+            if context == "string":
+                out.extend(find_iris_in_string(text, lo, hi))
+            else:
+                out.extend(find_iris(text, lo, hi, context))
 
     pos = 0
     while pos <= last_anchor:
@@ -244,12 +283,12 @@ def _reference_scan_code(text: str, syntax: Syntax = _GENERIC) -> List[Candidate
         elif kind == "quote":
             quote = m.group()
             body_end = _string_end_rx(quote, quote in syntax.multiline_quotes).match(text, m.end()).end()
-            out.extend(find_iris(text, m.end(), body_end, "string"))
+            out.extend(find_iris_in_string(text, m.end(), body_end))
             pos = body_end + 1 if body_end < n and text[body_end] == quote else body_end
         elif kind == "triple":
             close = text.find(m.group(), m.end())
             end = close if close >= 0 else n
-            out.extend(find_iris(text, m.end(), end, "string"))
+            out.extend(find_iris_in_string(text, m.end(), end))
             pos = end + 3 if close >= 0 else n
         else:
             closer = syntax.block_comments[int(kind[5:])][1]

@@ -237,16 +237,18 @@ def embedded(draw, fmt: str, iri_strategy=None):
             form = draw(st.sampled_from(["%s", "<%s>", "(%s)", "\"%s\"", "%s.", "「%s」"]))
             pieces.append(pre + " " + form % iri + " " + post)
         elif fmt == "markdown":
-            if draw(st.booleans()):  # backslash escapes and entities, as authors write them
+            form = draw(st.sampled_from([
+                "[link](%s)", "[link](<%s>)", "<%s>", "%s", "![img](%s \"title\")",
+                "[ref]: %s\n", "`%s`", "```\n%s\n```\n", "[a [b]](%s)", "[x](%s))",
+            ]))
+            # backslash escapes and entities, as authors write them; never in
+            # code spans and blocks, where CommonMark decodes neither
+            if "`" not in form and draw(st.booleans()):
                 iri = "".join(
                     ("\\" + c if c in "()\\<>" and draw(st.booleans()) else
                      "&amp;" if c == "&" and draw(st.booleans()) else
                      "&#x%X;" % ord(c) if draw(st.integers(0, 15)) == 0 else c)
                     for c in iri)
-            form = draw(st.sampled_from([
-                "[link](%s)", "[link](<%s>)", "<%s>", "%s", "![img](%s \"title\")",
-                "[ref]: %s\n", "`%s`", "```\n%s\n```\n", "[a [b]](%s)", "[x](%s))",
-            ]))
             pieces.append(pre + " " + form % iri + " " + post)
         elif fmt in ("html", "xml"):
             attr = draw(st.sampled_from(["href", "src", "action", "xmlns", "data-x", "cite"]))
