@@ -4,6 +4,8 @@ One engine serves the CLI and the language server.  It never imports pygls.
 """
 from __future__ import annotations
 
+import bisect
+
 import re
 import sys
 from collections import OrderedDict
@@ -229,10 +231,11 @@ class Engine:
         if suppressions:
             index = index or LineIndex(text)
             kept: List[Finding] = []
+            covering = _suppressions_by_line(suppressions)
             for f in findings:
                 line = index.line_of(f.start)
                 hit = False
-                for s in suppressions:
+                for s in covering.get(line, covering[None]):
                     if s.covers(line) and s.matches(f):
                         s.used = True
                         hit = True
@@ -346,6 +349,22 @@ class ReferenceMemo:
             self._entries.popitem(last=False)
 
 
+def _suppressions_by_line(suppressions: List[Suppression]) -> Dict[Optional[int], List[Suppression]]:
+    """The suppressions that may cover each line (None: any other line), so
+    matching a finding costs no pass over every suppression (a file with
+    one per line would make that quadratic).  Every covering suppression is
+    still tried, so each one that matches is marked used, as before."""
+    whole = [s for s in suppressions if s.whole_file]
+    by_line: Dict[Optional[int], List[Suppression]] = {}
+    for s in suppressions:
+        if not s.whole_file:
+            for line in {s.line, s.next_line} if s.own_line else (s.line,):
+                by_line.setdefault(line, []).append(s)
+    out: Dict[Optional[int], List[Suppression]] = {line: whole + group for line, group in by_line.items()}
+    out[None] = whole
+    return out
+
+
 def _fast_path(always_rules: List[Any]) -> Any:
     """The fast path's matcher for these rules, or None (irilint.rules.fastpath)."""
     from irilint.rules.fastpath import fast_matcher
@@ -441,18 +460,47 @@ def fixes_to_apply(findings: Iterable[Finding], unsafe: bool = False) -> List[Ed
     in document order; a fix whose edits overlap an earlier one is left for
     the next pass (``--fix`` loops until nothing changes)."""
     chosen: List[Edit] = []
-    taken: List[Tuple[int, int]] = []
+    taken = _TakenSpans()
     for f in sorted(findings, key=Finding.sort_key):
         for fx in f.fixes:
             if not fx.safe and not unsafe:
                 continue
-            if any(_overlaps(e.start, e.end, a, b) for e in fx.edits for a, b in taken):
+            if any(taken.overlaps(e.start, e.end) for e in fx.edits):
                 break
             chosen.extend(fx.edits)
-            taken.extend((e.start, e.end) for e in fx.edits)
+            for e in fx.edits:
+                taken.add(e.start, e.end)
             break
     chosen.sort(key=lambda e: (e.start, e.end))
     return chosen
+
+
+class _TakenSpans:
+    """The spans of the edits chosen so far, sorted, for overlap tests that
+    look only at the neighbours of a span (testing every chosen edit made
+    choosing the fixes of a file quadratic in its findings)."""
+
+    def __init__(self) -> None:
+        self._spans: List[Tuple[int, int]] = []
+
+    def overlaps(self, start: int, end: int) -> bool:
+        spans = self._spans
+        # Only spans starting at or before ``end`` can overlap.  Chosen
+        # spans do not overlap one another, so their ends grow with their
+        # starts: scanning back, the first span that ends before ``start``
+        # ends the search.
+        k = bisect.bisect_right(spans, (end, float("inf")))
+        while k > 0:
+            k -= 1
+            a, b = spans[k]
+            if b < start:
+                return False
+            if _overlaps(start, end, a, b):
+                return True
+        return False
+
+    def add(self, start: int, end: int) -> None:
+        bisect.insort(self._spans, (start, end))
 
 
 def _overlaps(s1: int, e1: int, s2: int, e2: int) -> bool:
