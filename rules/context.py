@@ -286,10 +286,13 @@ def _prose_stop(value: str, edits: Sequence[Tuple[int, int, str]]) -> Optional[s
         # "http://e.org/a_(b/..)": the ")" stays because a "(" balances it;
         # an edit that removes or adds a bracket may change that.
         for s, e, t in edits:
-            if any(bracket_char(c) for c in t) or any(bracket_char(c) for c in value[s:e]):
+            if any(bracket_char(c) for c in dict.fromkeys(t)) or \
+                    any(bracket_char(c) for c in dict.fromkeys(value[s:e])):
                 return value[-1]
     for s, e, t in edits:
-        for ch in t:
+        # each distinct character once, in order (an NFC fix of a long
+        # run of combining marks writes 500,000 of them)
+        for ch in dict.fromkeys(t):
             # Non-ASCII sentence punctuation (quotes, CJK stops) also ends
             # or interrupts a link in prose, wherever it is put.
             if prose_stop_char(ch) or (not ch.isascii() and trailing_char(ch)):
@@ -412,6 +415,11 @@ class RefContext:
                 # scanners and autolinkers see.
                 safe = False
                 title += " (unsafe: in running text the link would end at %r)" % stop
+        if safe and self.candidate.after_backslash and any(s == 0 for s, _e, _t in edits):
+            # "\\FTP://" lowercased is "\\ftp://", a roff font escape
+            # ("\\f"), so scanners read the link from a later character.
+            safe = False
+            title += " (unsafe: the backslash before the link would escape its new first character)"
         if safe and self.candidate.offsets is not None and self._rewrites_escapes(edits):
             # "<&#x48;TTP://e.org/>" is text in Markdown; written back as a
             # literal "h" the same characters become an autolink, read by
@@ -430,6 +438,9 @@ class RefContext:
             if e - s == end - start:
                 continue  # no escape in the span at all
             for a, b, _t in _trim(self.value, start, end, new_text):
+                s, e = span(a, b)
+                if e - s == b - a:
+                    continue
                 for i in range(a, b):
                     s, e = span(i, i + 1)
                     if e - s != 1:

@@ -273,7 +273,8 @@ class ReferenceMemo:
     between ``check_text`` calls (least recently used first out).
 
     What a reference-scope rule reports depends only on the reference: its
-    value, the kind of place it was found in (``Candidate.context``), how
+    value, the kind of place it was found in (``Candidate.context``), whether
+    a backslash precedes it (``Candidate.after_backslash``), how
     its characters map to the source (``Candidate.offsets``, relative to
     its start: fixes are written back through escapes), the scanner name
     (escaping of fixes), the path (``Finding.path``) and the settings and
@@ -326,7 +327,7 @@ class ReferenceMemo:
         if offsets is not None:
             start = cand.start
             offsets = tuple(o - start for o in offsets)
-        return (namespace, cand.value, cand.context, offsets)
+        return (namespace, cand.value, cand.context, offsets, cand.after_backslash)
 
     def get(self, key: Tuple[Any, ...], start: int) -> Optional[Tuple[Any, List[Finding], List[str]]]:
         entry = self._entries.get(key)

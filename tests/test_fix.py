@@ -199,3 +199,39 @@ def test_a_fix_next_to_a_character_reference_stays_safe():
     assert finding.fixes[0].safe
     assert apply_edits(text, fixes_to_apply(result.findings)) == \
         '<a href="http://e.org/?a=1&amp;b=2">x</a>\n'
+
+
+@PROPERTY
+@given(st.lists(st.tuples(st.integers(0, 40), st.sampled_from([0, 0, 1, 2, 3, 7])), max_size=40))
+def test_taken_spans_agree_with_testing_every_chosen_edit(spans):
+    """fixes_to_apply's overlap test looks only at neighbours: it must
+    answer as the pairwise test over every chosen span does."""
+    from irilint.engine import _overlaps, _TakenSpans
+
+    taken, chosen = _TakenSpans(), []
+    for start, width in spans:
+        end = start + width
+        expected = any(_overlaps(start, end, a, b) for a, b in chosen)
+        assert taken.overlaps(start, end) == expected, (start, end, chosen)
+        if not expected:
+            taken.add(start, end)
+            chosen.append((start, end))
+
+
+@pytest.mark.parametrize("scanner, text", [
+    ("c", "// \\FTP://e.org/ x\n"),      # "\ftp" would be read as a roff font escape
+    ("text", "see \\FTP://e.org/ now\n"),
+])
+def test_a_fix_of_the_character_after_a_backslash_is_unsafe(scanner, text):
+    from irilint.config import Settings
+    from irilint.scanners import get_scanner
+
+    result = Engine().check_text(text, path="doc", settings=Settings(), scanner=get_scanner(scanner))
+    [finding] = [f for f in result.findings if f.rule.name == "uppercase-scheme"]
+    assert not finding.fixes[0].safe and "backslash" in finding.fixes[0].title
+    assert fixes_to_apply(result.findings) == []
+    # an escaped backslash escapes nothing: the fix stays safe
+    doubled = text.replace("\\", "\\\\")
+    result = Engine().check_text(doubled, path="doc", settings=Settings(), scanner=get_scanner(scanner))
+    [finding] = [f for f in result.findings if f.rule.name == "uppercase-scheme"]
+    assert finding.fixes[0].safe

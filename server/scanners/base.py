@@ -43,6 +43,11 @@ class Candidate:
     #: what kind of place it was found in ("bare", "angle", "markdown-link",
     #: "html-attr", "string", "comment", "turtle-iri", ...), for messages.
     context: str = "bare"
+    #: the source has an unescaped backslash right before it ("\\FTP://" in
+    #: prose, roff or comments): a fix of its first character could turn
+    #: the two into an escape ("\\ftp" is a roff font change), so such a
+    #: fix is unsafe
+    after_backslash: bool = False
 
     def source_offset(self, i: int) -> int:
         """Document offset of position ``i`` (0..len(value)) in ``value``."""

@@ -173,6 +173,16 @@ def _trim_end(text: str, start: int, end: int) -> int:
     return end
 
 
+def _after_backslash(text: str, i: int) -> bool:
+    """Whether ``text[i]`` follows an unescaped backslash."""
+    if i == 0 or text[i - 1] != "\\":
+        return False
+    k = i - 1
+    while k > 0 and text[k - 1] == "\\":
+        k -= 1
+    return (i - k) % 2 == 1
+
+
 def find_iris(text: str, lo: int = 0, hi: Optional[int] = None,
               context: str = "bare") -> List[Candidate]:
     """Bare IRIs in ``text[lo:hi]``, sorted and non-overlapping.
@@ -248,7 +258,8 @@ def find_iris(text: str, lo: int = 0, hi: Optional[int] = None,
                     and _BLANK_LINE_RX.search(text, colon, end) is None):
                 if end > body:
                     out.append(Candidate(s, end, text[s:end], None,
-                                         "angle" if context == "bare" else context))
+                                         "angle" if context == "bare" else context,
+                                         _after_backslash(text, s)))
                     last_end = pos = end
                 continue
             # No closing ">": an ordinary IRI after a stray "<".
@@ -262,7 +273,8 @@ def find_iris(text: str, lo: int = 0, hi: Optional[int] = None,
                     end = stop.start()
         end = _trim_end(text, s, end)
         if end > body:
-            out.append(Candidate(s, end, text[s:end], None, context))
+            out.append(Candidate(s, end, text[s:end], None, context,
+                                 _after_backslash(text, s)))
             last_end = pos = end
 
 

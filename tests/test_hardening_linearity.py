@@ -1,0 +1,284 @@
+"""Linearity: every scanner and rule takes time linear in its input.
+
+Each pathological input is run at size n and 4n through the whole pipeline
+(the right scanner, then the engine with every rule: select ALL) and the
+two CPU times (``time.process_time``, garbage collection off, the median of
+three runs, the small one repeated until it takes at least 50 ms) are
+compared *in the same run*: the large one must take less than twice the
+size ratio (8x for 4x the input).  A quadratic step takes 16x; nothing here
+asserts a wall-clock duration.  Each test also checks the result is right
+(the one URL after 100 KB of letters is found, at its offset).
+"""
+from __future__ import annotations
+
+import base64
+import gc
+import random
+import statistics
+import time
+from typing import Callable, Optional
+
+import pytest
+
+from irilint.config import Settings
+from irilint.engine import Engine, fixes_to_apply
+from irilint.fileio import apply_edits
+from irilint.scanners import get_scanner
+
+ALL = Settings(select=("ALL",), protected_domains=("example.com", "paypal.com"))
+FACTOR = 4
+MAX_RATIO = 2 * FACTOR
+MIN_RUN = 0.05  # seconds of CPU for the small size (repeated if faster)
+KB = 1024
+MB = 1024 * KB
+
+
+def pipeline(fmt: str, text: str):
+    result = Engine().check_text(text, path="doc", settings=ALL, scanner=get_scanner(fmt),
+                                 run_state={})
+    assert not result.errors, result.errors[:3]
+    return result
+
+
+def _cpu(fn: Callable[[], object], repeat: int) -> float:
+    gc.collect()
+    gc.disable()
+    try:
+        t = time.process_time()
+        for _ in range(repeat):
+            fn()
+        return time.process_time() - t
+    finally:
+        gc.enable()
+
+
+def ratio_of(run: Callable[[str], object], small: str, large: str) -> float:
+    """Median CPU time of ``run(large)`` over that of ``run(small)``."""
+    run(small)  # warm-up: imports, caches, rule loading
+    repeat = 1
+    while True:
+        t = _cpu(lambda: run(small), repeat)
+        if t >= MIN_RUN or repeat >= 1 << 12:
+            break
+        repeat = max(repeat * 2, int(repeat * MIN_RUN / max(t, 1e-6)) + 1)
+    ts = statistics.median(_cpu(lambda: run(small), repeat) for _ in range(3))
+    tl = statistics.median(_cpu(lambda: run(large), repeat) for _ in range(3))
+    return tl / max(ts, 1e-9)
+
+
+def assert_linear(fmt: str, make: Callable[[int], str], n: int,
+                  check: Optional[Callable[[object, str], None]] = None) -> None:
+    small, large = make(n), make(FACTOR * n)
+    if check is not None:  # the results are right, at both sizes
+        check(pipeline(fmt, small), small)
+        check(pipeline(fmt, large), large)
+    r = ratio_of(lambda text: pipeline(fmt, text), small, large)
+    assert r < MAX_RATIO, "%d -> %d characters took %.1fx the time (linear: %dx)" % (
+        len(small), len(large), r, FACTOR)
+
+
+def values(fmt: str, text: str):
+    return [(c.start, c.value) for c in get_scanner(fmt).scan(text)]
+
+
+# -- the inputs of the issue ---------------------------------------------------
+
+
+def test_a_megabyte_of_percent_signs():
+    def check(result, text):
+        assert result.references == 0 and result.findings == []
+
+    assert_linear("text", lambda n: "%" * n, MB // FACTOR, check)
+
+
+def test_percent_signs_inside_an_iri():
+    def check(result, text):
+        assert result.references == 1
+        bad = [f for f in result.findings if f.rule.name == "bad-percent-encoding"]
+        assert len(bad) == len(text) - len("http://e.org/")
+
+    assert_linear("text", lambda n: "http://e.org/" + "%" * n, 16 * KB, check)
+
+
+def test_a_megabyte_of_schemes_without_spaces():
+    def check(result, text):
+        assert result.references <= 1
+
+    assert_linear("text", lambda n: "http://" * (n // 7), MB // FACTOR, check)
+
+
+def test_a_megabyte_iri():
+    def make(n):
+        return "http://example.org/" + "segment/%C3%A9t%C3%A9/" * (n // 22) + "?q=1&r=2#f"
+
+    def check(result, text):
+        assert values("text", text) == [(0, text)]
+
+    assert_linear("text", make, MB // FACTOR, check)
+
+
+def test_a_long_iri_full_of_findings():
+    # every component has something for a rule: bidi controls, escapes,
+    # lowercase hex, non-ASCII, query parts
+    def make(n):
+        return "http://例え.jp/" + "パス/%e2%80%ae/a%7e/%D7%A9?q=1&" * (n // 29)
+
+    def check(result, text):
+        assert result.references == 1 and len(result.findings) >= len(text) // 29
+
+    assert_linear("text", make, 32 * KB, check)
+
+
+def test_combining_marks_after_an_iri():
+    def check(result, text):
+        assert values("text", text) == [(0, text)]
+
+    assert_linear("text", lambda n: "http://e.org/a" + "\u0301" * n, MB // FACTOR, check)
+
+
+def test_combining_marks_alone():
+    def check(result, text):
+        assert result.references == 0
+
+    assert_linear("text", lambda n: "\u0301" * n, MB // FACTOR, check)
+
+
+def test_a_ten_megabyte_single_line():
+    unit = "Lorem ipsum dolor sit amet, see http://example.org/doc?id=42 for more. " + "x" * 1950 + " "
+
+    def make(n):
+        return unit * (n // len(unit))
+
+    def check(result, text):
+        assert "\n" not in text
+        assert result.references == text.count("http://")
+
+    assert_linear("text", make, 10 * MB // FACTOR, check)
+
+
+def test_deeply_nested_brackets_in_a_markdown_link():
+    def check(result, text):
+        assert [v for _, v in values("markdown", text)] == ["http://e.org"]
+
+    assert_linear("markdown", lambda n: "[x](" + "(" * n + "http://e.org" + ")" * n + ")",
+                  MB // FACTOR // 2, check)
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown"])
+def test_deeply_nested_square_brackets(fmt):
+    def check(result, text):
+        assert [v for _, v in values(fmt, text)] == ["http://e.org/"]
+
+    assert_linear(fmt, lambda n: "[" * n + "http://e.org/" + "]" * n, MB // FACTOR // 2, check)
+
+
+@pytest.mark.parametrize("paren", ["(", ")"])
+def test_markdown_link_with_thousands_of_unbalanced_parentheses(paren):
+    def check(result, text):
+        found = values("markdown", text)
+        assert len(found) == 1 and found[0][1].startswith("http://e.org/")
+
+    assert_linear("markdown", lambda n: "[x](http://e.org/" + paren * n + ")", MB // FACTOR, check)
+
+
+def test_letters_and_digits_without_a_scheme_then_one_url():
+    def make(n):
+        return "a1" * (n // 2) + " http://e.org/x"
+
+    def check(result, text):
+        assert values("text", text) == [(len(text) - len("http://e.org/x"), "http://e.org/x")]
+
+    assert_linear("text", make, 100 * KB, check)
+
+
+def test_a_megabyte_base64_data_uri():
+    rnd = random.Random(0)
+    payload = base64.b64encode(bytes(rnd.getrandbits(8) for _ in range(MB * 3 // 4))).decode()
+
+    def make(n):
+        return "data:image/png;base64," + payload[:n]
+
+    def check(result, text):
+        assert values("text", text) == [(0, text)]
+
+    assert_linear("text", make, MB // FACTOR, check)
+
+
+# -- the super-linear steps found while writing these tests (fixed) -------------
+
+
+@pytest.mark.parametrize("unit", [
+    "%D7%A9/",           # percent-encoded-text: a component lookup per run
+    "a%E2%80%AE/",       # bidi-control-encoded: the place of each control
+    "a\u202eb/",         # bidi-control: the view index of each control
+    "a\u200bb/",         # invisible-character: the component of each one
+])
+def test_many_findings_in_one_long_iri(unit):
+    def check(result, text):
+        assert result.references == 1 and len(result.findings) >= (len(text) - 13) // len(unit)
+
+    assert_linear("text", lambda n: "http://e.org/" + unit * (n // len(unit)), 24 * KB, check)
+
+
+def test_a_host_of_thousands_of_labels():
+    # confusable-collision built every label suffix of the host
+    def check(result, text):
+        assert result.references == 1
+
+    assert_linear("text", lambda n: "http://" + "\u0430\u0440\u0440\u04cf\u0435." * (n // 6) + "com/",
+                  12 * KB, check)
+
+
+def test_unclosed_html_comments_in_markdown():
+    # each "<!--" searched the rest of the paragraph for "-->"
+    def check(result, text):
+        assert result.references == 0
+
+    assert_linear("markdown", lambda n: "<!--" * (n // 4), MB // FACTOR // 4, check)
+
+
+# -- every scanner, on the syntax it tokenizes -------------------------------------
+
+ADVERSARIAL = {
+    "html": '<a href="http://e.org/&amp;<a href=&#x<!--<script>',
+    "xml": '<a b="http://e.org/&amp;<![CDATA[<&#',
+    "markdown": '[](`<http://[x](http://e.org/ "![```\n<!--\\*',
+    "rst": '``x <http://e.org/.. ``_`:`x <',
+    "json": '[{"a": "\\u"http://e.org/\\u202e///*{"href": "http://',
+    "yaml": "'\"- url: 'a: \"http://e.org/\\x# : ",
+    "toml": '"""\'\'\'"a = "http://e.org/\\u[# ',
+    "turtle": '<<http://e.org/""""@prefix #',
+    "python": '"\'"""\'\'\'f"{#\\r"http://e.org/',
+    "c": '"\'/*//R"(\\http://e.org/',
+    "shellscript": '"\'$(#<<EOF\n`http://e.org/',
+    "text": "<<http://((http://e.org/(://a:www.https:<URL:",
+}
+
+
+@pytest.mark.parametrize("fmt", sorted(ADVERSARIAL))
+def test_every_scanner_on_its_own_syntax(fmt):
+    unit = ADVERSARIAL[fmt]
+    assert_linear(fmt, lambda n: unit * (n // len(unit)), 64 * KB)
+
+
+# -- engine steps (server/engine.py) ---------------------------------------------
+
+
+def test_suppression_on_every_line():
+    line = "http://e.org/%7e # irilint: ignore[IRI1]\n"
+
+    def check(result, text):
+        assert len(result.findings) == 3 * text.count("\n")  # IRI402, IRI404, IRI901 per line
+
+    assert_linear("text", lambda n: line * (n // len(line)), 16 * KB, check)
+
+
+def test_choosing_the_fixes_of_many_findings():
+    text_small = "http://e.org/" + "%" * 16 * KB
+    text_large = "http://e.org/" + "%" * 16 * KB * FACTOR
+    small = pipeline("text", text_small).findings
+    large = pipeline("text", text_large).findings
+    assert len(fixes_to_apply(large)) == len(large)
+    assert apply_edits(text_large, fixes_to_apply(large)) == "http://e.org/" + "%25" * 16 * KB * FACTOR
+    r = ratio_of(lambda which: fixes_to_apply(small if which == "s" else large), "s", "l")
+    assert r < MAX_RATIO, "fixes_to_apply: %.1fx the time for %dx the findings" % (r, FACTOR)
