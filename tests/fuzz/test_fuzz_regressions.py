@@ -36,3 +36,12 @@ def test_markdown_scheme_written_as_a_character_reference():
     as a reference or escape makes a fix unsafe (found by hypothesis,
     test_nearly_valid_iris_embedded[markdown], 2026-11-22)."""
     _check("markdown-charref-scheme-autolink.md", "markdown")
+
+
+def test_c_comment_backslash_before_an_uppercase_scheme():
+    """In a comment (no string escapes), lowercasing '\\FTP://' gave
+    '\\ftp://', which the text scanner reads as a roff font escape ('\\f')
+    followed by 'tp://': the safe fix lost its reference.  Fixed: a fix of
+    the first character of a reference right after a backslash is unsafe
+    (found by hypothesis, test_nearly_valid_iris_embedded[c], 2026-11-22)."""
+    _check("c-comment-backslash-before-scheme.c", "c")
