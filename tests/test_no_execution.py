@@ -375,6 +375,7 @@ def test_a_pyproject_with_payloads(box):
 async def test_language_server_executes_nothing(box, monkeypatch):
     """Documents full of payloads through the language server (run under the
     same audit hook): diagnostics, hover, code actions, fix-all."""
+    pytest.importorskip("pytest_lsp", reason="pytest-lsp (the LSP test client) needs Python 3.10+")
     sys.path.insert(0, str(Path(__file__).parent / "lsp"))
     try:
         from lsp_helpers import TIMEOUT, code_actions, diagnostics_for, instrument

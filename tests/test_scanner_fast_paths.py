@@ -10,10 +10,15 @@ colons that do and do not start an IRI).
 """
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from irilint.scanners import html as html_scanner
+
+# the HTML/XML fast path exists on Python 3.11+ (possessive quantifiers)
+needs_fast_markup = pytest.mark.skipif(
+    not html_scanner.FAST_MARKUP, reason="the HTML/XML fast path needs Python 3.11+")
 from irilint.scanners.code import LANGUAGES, _token_rx, scan_code
 
 _WORDS = st.sampled_from([
@@ -75,6 +80,7 @@ _SETTINGS = settings(max_examples=400, deadline=None,
                      suppress_health_check=[HealthCheck.too_slow])
 
 
+@needs_fast_markup
 @_SETTINGS
 @given(text=_MARKUP, xml=st.booleans())
 def test_markup_fast_path_gives_the_tokenizer_candidates(text, xml):
@@ -83,6 +89,7 @@ def test_markup_fast_path_gives_the_tokenizer_candidates(text, xml):
     assert fast == slow
 
 
+@needs_fast_markup
 @_SETTINGS
 @given(text=st.text(alphabet="<>/!?-=\"' :&;#ahrefsc.x\n", max_size=80), xml=st.booleans())
 def test_markup_fast_path_on_markup_noise(text, xml):
@@ -90,6 +97,7 @@ def test_markup_fast_path_on_markup_noise(text, xml):
             == html_scanner._scan_markup(text, xml, fast=False))
 
 
+@needs_fast_markup
 def test_markup_fast_path_skips_plain_markup_and_keeps_the_rest():
     plain = '<div class="a b"><p>Text: words</p><td align=left>x</td><!-- note --></div>'
     # The whole plain document is one skipped run...

@@ -25,6 +25,7 @@ A small linear tokenizer (``html.parser`` gives no offsets):
 from __future__ import annotations
 
 import re
+import sys
 from typing import List, NamedTuple, Optional, Tuple
 
 from ._common import ASCII_SPACE, Decoded, finalize
@@ -361,14 +362,21 @@ def _fast_path_rxs(xml: bool) -> Tuple["re.Pattern[str]", "re.Pattern[str]"]:
     return skip, iri_tag
 
 
-_SKIP_HTML_RX, _IRI_TAG_HTML_RX = _fast_path_rxs(False)
-_SKIP_XML_RX, _IRI_TAG_XML_RX = _fast_path_rxs(True)
-# Group numbers of the (double-quoted, single-quoted, unquoted) value of
-# each IRI attribute slot; the same in both patterns.
-_IRI_VALUE_GROUPS = tuple(tuple(_IRI_TAG_HTML_RX.groupindex[g % k] for g in ("d%d", "s%d", "u%d"))
-                          for k in (1, 2, 3))
-assert all(_IRI_TAG_XML_RX.groupindex[name] == index
-           for name, index in _IRI_TAG_HTML_RX.groupindex.items())
+#: The fast path's regexes need possessive quantifiers (Python 3.11+) to
+#: stay linear: with plain greedy ones, nested runs such as ``(?:[^<]+|...)*``
+#: backtrack exponentially on a tag that does not close.  Older Pythons use
+#: the tokenizer alone, which gives the same candidates (tested).
+FAST_MARKUP = sys.version_info >= (3, 11)
+
+if FAST_MARKUP:
+    _SKIP_HTML_RX, _IRI_TAG_HTML_RX = _fast_path_rxs(False)
+    _SKIP_XML_RX, _IRI_TAG_XML_RX = _fast_path_rxs(True)
+    # Group numbers of the (double-quoted, single-quoted, unquoted) value of
+    # each IRI attribute slot; the same in both patterns.
+    _IRI_VALUE_GROUPS = tuple(tuple(_IRI_TAG_HTML_RX.groupindex[g % k] for g in ("d%d", "s%d", "u%d"))
+                              for k in (1, 2, 3))
+    assert all(_IRI_TAG_XML_RX.groupindex[name] == index
+               for name, index in _IRI_TAG_HTML_RX.groupindex.items())
 
 
 def _iri_tag_candidates(m: "re.Match[str]", text: str, out: List[Candidate]) -> None:
@@ -391,15 +399,17 @@ def _iri_tag_candidates(m: "re.Match[str]", text: str, out: List[Candidate]) -> 
 
 def scan_markup(text: str, xml: bool = False) -> List[Candidate]:
     """All candidates in an HTML (``xml=False``) or XML document."""
-    return _scan_markup(text, xml, fast=True)
+    return _scan_markup(text, xml, fast=FAST_MARKUP)
 
 
 def _scan_markup(text: str, xml: bool, fast: bool) -> List[Candidate]:
     """``scan_markup``; ``fast=False`` tokenizes every piece of markup (the
     reference the fast path is tested against)."""
     n = len(text)
-    skip_run = (_SKIP_XML_RX if xml else _SKIP_HTML_RX).match if fast else None
-    iri_tag = (_IRI_TAG_XML_RX if xml else _IRI_TAG_HTML_RX).match
+    skip_run = iri_tag = None
+    if fast:
+        skip_run = (_SKIP_XML_RX if xml else _SKIP_HTML_RX).match
+        iri_tag = (_IRI_TAG_XML_RX if xml else _IRI_TAG_HTML_RX).match
     out: List[Candidate] = []
     text_start = 0  # start of the pending run of text content
     pos = 0
