@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Dict, FrozenSet, Iterable, Iterator, List
 
 from irilint.chars import distinct_non_ascii
 from irilint.convert import idna_to_unicode
-from irilint.findings import Edit, Finding, Fix, Severity
+from irilint.findings import Edit, Finding, Fix, Severity, differing_runs
 from irilint.iri import IRIReference, Span, parse
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -314,19 +314,7 @@ def _trim(value: str, start: int, end: int, new_text: str) -> List[Tuple[int, in
     if old == new_text:
         return [(start, end, new_text)]
     if len(old) == len(new_text):
-        runs: List[Tuple[int, int, str]] = []
-        k = 0
-        n = len(old)
-        while k < n:
-            if old[k] == new_text[k]:
-                k += 1
-                continue
-            j = k
-            while j < n and old[j] != new_text[j]:
-                j += 1
-            runs.append((start + k, start + j, new_text[k:j]))
-            k = j
-        return runs
+        return [(start + k, start + j, new_text[k:j]) for k, j in differing_runs(old, new_text)]
     p = 0
     limit = min(len(old), len(new_text))
     while p < limit and old[p] == new_text[p]:

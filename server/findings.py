@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import IntEnum
-from typing import TYPE_CHECKING, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, List, Optional, Sequence, Tuple
 
 if TYPE_CHECKING:  # pragma: no cover
     from irilint.rules.registry import Rule
@@ -74,3 +74,21 @@ class Finding:
 
     def sort_key(self) -> Tuple[int, int, str]:
         return (self.start, self.end, self.rule.code)
+
+
+def differing_runs(old: Sequence[Any], new: Sequence[Any]) -> List[Tuple[int, int]]:
+    """The maximal runs ``[i, j)`` where two sequences of the same length
+    (strings, lists of lines) differ item by item: the narrowest edits that
+    turn one into the other, found in linear time."""
+    runs: List[Tuple[int, int]] = []
+    i, n = 0, len(old)
+    while i < n:
+        if old[i] == new[i]:
+            i += 1
+            continue
+        j = i
+        while j < n and old[j] != new[j]:
+            j += 1
+        runs.append((i, j))
+        i = j
+    return runs

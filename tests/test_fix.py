@@ -235,3 +235,19 @@ def test_a_fix_of_the_character_after_a_backslash_is_unsafe(scanner, text):
     result = Engine().check_text(doubled, path="doc", settings=Settings(), scanner=get_scanner(scanner))
     [finding] = [f for f in result.findings if f.rule.name == "uppercase-scheme"]
     assert finding.fixes[0].safe
+
+
+@PROPERTY
+@given(st.text(alphabet="ab", max_size=30).flatmap(
+    lambda old: st.tuples(st.just(old), st.text(alphabet="ab", min_size=len(old), max_size=len(old)))))
+def test_differing_runs_are_maximal_and_rebuild_the_new_text(pair):
+    from irilint.findings import differing_runs
+
+    old, new = pair
+    runs = differing_runs(old, new)
+    rebuilt = list(old)
+    for i, j in runs:
+        assert i < j and all(old[k] != new[k] for k in range(i, j))
+        assert (i == 0 or old[i - 1] == new[i - 1]) and (j == len(old) or old[j] == new[j])
+        rebuilt[i:j] = new[i:j]
+    assert "".join(rebuilt) == new

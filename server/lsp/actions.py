@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, Iterable, List, Optional, Sequence, Set, 
 
 from lsprotocol import types
 
-from irilint.findings import Edit, Finding, Fix
+from irilint.findings import Edit, Finding, Fix, differing_runs
 from irilint.scanners.base import CommentSyntax
 
 from .convert_positions import from_range, to_range
@@ -310,18 +310,7 @@ def _changed_line_runs(old: List[str], new: List[str]) -> List[Tuple[int, int, i
     if len(old) != len(new):
         matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
         return [(i1, i2, j1, j2) for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"]
-    runs: List[Tuple[int, int, int, int]] = []
-    i, n = 0, len(old)
-    while i < n:
-        if old[i] == new[i]:
-            i += 1
-            continue
-        j = i
-        while j < n and old[j] != new[j]:
-            j += 1
-        runs.append((i, j, i, j))
-        i = j
-    return runs
+    return [(i, j, i, j) for i, j in differing_runs(old, new)]
 
 
 def refactor_actions(server: "IrilintLanguageServer", doc: Document, b: _Builder,
