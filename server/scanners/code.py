@@ -198,7 +198,7 @@ def _token_rx(syntax: Syntax) -> "re.Pattern[str]":
 
 
 def scan_code(text: str, syntax: Syntax = _GENERIC,
-              token_rx: Optional["re.Pattern[str]"] = None) -> List[Candidate]:
+              token_rx: Optional["re.Pattern[str]"] = None, fast: bool = True) -> List[Candidate]:
     """Candidates in source code written with ``syntax``.
 
     Every candidate is anchored on a colon ``find_iris`` can start an IRI
@@ -207,18 +207,20 @@ def scan_code(text: str, syntax: Syntax = _GENERIC,
     one C-level pass: a file without one gives nothing, windows without one
     are not searched, and tokenizing stops after the last one (the rest of
     the file only decides contexts of candidates that cannot exist).
+    ``fast=False`` tokenizes the whole file and searches every window: the
+    reference the fast path is tested against.
     """
-    anchors = [m.start() for m in _COLON_RX.finditer(text)]
-    if not anchors:
-        return []
-    last_anchor = anchors[-1]
-    rx = token_rx or _token_rx(syntax)
     n = len(text)
+    anchors = [m.start() for m in _COLON_RX.finditer(text)] if fast else []
+    if fast and not anchors:
+        return []
+    last_anchor = anchors[-1] if fast else n - 1
+    rx = token_rx or _token_rx(syntax)
     out: List[Candidate] = []
 
     def search(lo: int, hi: int, context: str = "bare") -> None:
         k = bisect_left(anchors, lo)
-        if k < len(anchors) and anchors[k] < hi:
+        if not fast or (k < len(anchors) and anchors[k] < hi):
             if context == "string":
                 out.extend(find_iris_in_string(text, lo, hi))
             else:
@@ -257,47 +259,6 @@ def scan_code(text: str, syntax: Syntax = _GENERIC,
             pos = end + len(closer) if close >= 0 else n
     if pos <= last_anchor:
         search(pos, n)
-    return out
-
-
-def _reference_scan_code(text: str, syntax: Syntax = _GENERIC) -> List[Candidate]:
-    """``scan_code`` tokenizing the whole file and searching every window:
-    the reference its fast path is tested against."""
-    rx = _token_rx(syntax)
-    n = len(text)
-    out: List[Candidate] = []
-    pos = 0
-    while pos < n:
-        m = rx.search(text, pos)
-        if m is None:
-            break
-        start = m.start()
-        if start > pos:
-            out.extend(find_iris(text, pos, start))
-        kind = m.lastgroup
-        if kind == "line":
-            nl = text.find("\n", m.end())
-            end = nl if nl >= 0 else n
-            out.extend(find_iris(text, m.end(), end, "comment"))
-            pos = end
-        elif kind == "quote":
-            quote = m.group()
-            body_end = _string_end_rx(quote, quote in syntax.multiline_quotes).match(text, m.end()).end()
-            out.extend(find_iris_in_string(text, m.end(), body_end))
-            pos = body_end + 1 if body_end < n and text[body_end] == quote else body_end
-        elif kind == "triple":
-            close = text.find(m.group(), m.end())
-            end = close if close >= 0 else n
-            out.extend(find_iris_in_string(text, m.end(), end))
-            pos = end + 3 if close >= 0 else n
-        else:
-            closer = syntax.block_comments[int(kind[5:])][1]
-            close = text.find(closer, m.end())
-            end = close if close >= 0 else n
-            out.extend(find_iris(text, m.end(), end, "comment"))
-            pos = end + len(closer) if close >= 0 else n
-    if pos < n:
-        out.extend(find_iris(text, pos, n))
     return out
 
 
