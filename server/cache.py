@@ -7,10 +7,12 @@ anyone who can write to the project, and loading it must not run code.
 
 All entries live in one file, ``results.pack``, one line each: opening,
 reading and checksumming a file per source file was most of a warm run.
-A line is ``key TAB checksum TAB file TAB payload``; the checksum covers the
-file name and the payload.  A line that does not split, does not match its
-checksum or key, or whose payload has the wrong shape is ignored (and the
-file is checked again), never trusted; so is a pack with another header.
+The header line holds the SHA-256 of everything after it (one pass over the
+pack, where a checksum per line cost more than the whole pass): a pack that
+does not match it, or has another header, is not read at all.  A line is
+``key TAB file TAB payload``; a line that does not split, does not match its
+key, or whose payload has the wrong shape is ignored (and the file is
+checked again), never trusted.
 The pack is written once per run, by the process that prints the output,
 to a temporary file renamed into place: concurrent runs never see half a
 pack (the last one to finish wins; the other's new entries are just
@@ -19,28 +21,29 @@ computed again next time).
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import os
 import tempfile
+import time
 from typing import Any, Dict, List, Optional, Tuple
 
 from . import __version__
 from .findings import Edit, Finding, Fix, Severity
 
 CACHE_DIR_NAME = ".irilint_cache"
-FORMAT = 2
+FORMAT = 3
 PACK_NAME = "results.pack"
-_PACK_HEADER = b"irilint result cache %d" % FORMAT
+_PACK_HEADER = b"irilint result cache %d " % FORMAT
+_decode_json = json.JSONDecoder().raw_decode
 #: a pack larger than this is not read (it is rewritten with this run's entries)
 MAX_PACK_BYTES = 1 << 30
 
 
 def cache_key(content_digest: str, settings_fingerprint: str, extra: str = "") -> str:
-    h = hashlib.sha256()
-    for part in (str(FORMAT), __version__, content_digest, settings_fingerprint, extra):
-        h.update(part.encode("utf-8"))
-        h.update(b"\0")
-    return h.hexdigest()
+    # One update of the joined parts: the same digest as one update per part.
+    text = "%d\0%s\0%s\0%s\0%s\0" % (FORMAT, __version__, content_digest, settings_fingerprint, extra)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _finding_to_json(f: Finding) -> Dict[str, Any]:
@@ -130,12 +133,12 @@ class Cache:
                     raw = fh.read(MAX_PACK_BYTES + 1)
             except OSError:
                 raw = b""
-            if len(raw) <= MAX_PACK_BYTES:
-                lines = raw.split(b"\n")
-                if lines[0] == _PACK_HEADER:
-                    # Only the key is read now; a line is checked when used.
-                    self._lines = {line[:64].decode("ascii", "replace"): line
-                                   for line in lines[1:] if line}
+            head, _, body = raw.partition(b"\n")
+            if (len(raw) <= MAX_PACK_BYTES and head.startswith(_PACK_HEADER)
+                    and head[len(_PACK_HEADER):] == hashlib.sha256(body).hexdigest().encode("ascii")):
+                # Only the key is read now; a line is checked when used.
+                self._lines = {line[:64].decode("ascii", "replace"): line
+                               for line in body.split(b"\n") if line}
         return self._lines
 
     def empty(self) -> bool:
@@ -151,16 +154,13 @@ class Cache:
         try:
             if line is None:
                 raise ValueError("no entry")
-            fields = line.split(b"\t", 3)
-            if len(fields) != 4 or fields[0] != key.encode("ascii"):
+            fields = line.split(b"\t", 2)
+            if len(fields) != 3 or fields[0] != key.encode("ascii"):
                 raise ValueError("bad line")
-            _, checksum, name, body = fields
-            h = hashlib.sha256(name)
-            h.update(b"\t")
-            h.update(body)
-            if checksum != h.hexdigest().encode("ascii"):
-                raise ValueError("checksum")
-            payload = json.loads(body.decode("utf-8"))
+            body = fields[2].decode("utf-8")
+            payload, end = _decode_json(body)  # no whitespace scan: irilint wrote it
+            if end != len(body):
+                raise ValueError("trailing data")
             findings = [_finding_from_json(d, path) for d in payload["findings"]]
             for f in findings:
                 if f.end > text_length or f.start > f.end:
@@ -201,16 +201,13 @@ class Cache:
         body = json.dumps(payload, ensure_ascii=False).encode("utf-8")
         # JSON escapes tabs and line breaks, so neither field can hold one.
         name = json.dumps(file).encode("ascii")
-        h = hashlib.sha256(name)
-        h.update(b"\t")
-        h.update(body)
-        return b"\t".join((key.encode("ascii"), h.hexdigest().encode("ascii"), name, body))
+        return b"\t".join((key.encode("ascii"), name, body))
 
     def add(self, line: bytes) -> None:
         """Keep a line made by :meth:`entry` for :meth:`save`."""
-        fields = line.split(b"\t", 3)
-        if len(fields) == 4:
-            self._new[fields[0].decode("ascii", "replace")] = (fields[2].decode("ascii", "replace"), line)
+        fields = line.split(b"\t", 2)
+        if len(fields) == 3:
+            self._new[fields[0].decode("ascii", "replace")] = (fields[1].decode("ascii", "replace"), line)
 
     def put(self, key: str, findings: List[Finding], hosts_state: Dict[str, Any],
             located: List[List[Any]], edits: Dict[int, Tuple[int, int]], file: str = "") -> None:
@@ -222,83 +219,128 @@ class Cache:
         if not self._new:
             return
         renewed = {name for name, _ in self._new.values()}
-        lines = [_PACK_HEADER]
+        lines = []
         for key, line in self._pack().items():
             if key in self._new:
                 continue
-            fields = line.split(b"\t", 3)
-            if len(fields) != 4 or fields[2].decode("ascii", "replace") in renewed:
+            fields = line.split(b"\t", 2)
+            if len(fields) != 3 or fields[1].decode("ascii", "replace") in renewed:
                 continue  # unreadable, or an older version of a file checked now
             lines.append(line)
         lines.extend(line for _, line in self._new.values())
+        body = b"\n".join(lines) + b"\n"
+        head = _PACK_HEADER + hashlib.sha256(body).hexdigest().encode("ascii")
+        _write_replace(self.pack_path, head + b"\n" + body)
+
+
+def _write_replace(path: str, data: bytes) -> None:
+    """Write ``data`` to a temporary file renamed over ``path`` (concurrent
+    runs never see half a file; the last one to finish wins), creating the
+    cache folder, its CACHEDIR.TAG and .gitignore first if needed."""
+    folder = os.path.dirname(path)
+    try:
+        os.makedirs(folder, exist_ok=True)
+        root = os.path.dirname(folder)
+        marker = os.path.join(root, "CACHEDIR.TAG")
+        if not os.path.exists(marker):
+            with open(marker, "w", encoding="ascii") as fh:
+                fh.write("Signature: 8a477f597d28d172789f06886806bc55\n# irilint's result cache\n")
+            # The cache holds the IRIs it saw: never let "git add -A"
+            # commit it into the project.
+            with open(os.path.join(root, ".gitignore"), "w", encoding="ascii") as fh:
+                fh.write("# created by irilint\n*\n")
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-")
         try:
-            os.makedirs(self.dir, exist_ok=True)
-            root = os.path.dirname(self.dir)
-            marker = os.path.join(root, "CACHEDIR.TAG")
-            if not os.path.exists(marker):
-                with open(marker, "w", encoding="ascii") as fh:
-                    fh.write("Signature: 8a477f597d28d172789f06886806bc55\n# irilint's result cache\n")
-                # The cache holds the IRIs it saw: never let "git add -A"
-                # commit it into the project.
-                with open(os.path.join(root, ".gitignore"), "w", encoding="ascii") as fh:
-                    fh.write("# created by irilint\n*\n")
-            fd, tmp = tempfile.mkstemp(dir=self.dir, prefix=".tmp-")
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+            os.replace(tmp, path)
+        except BaseException:
             try:
-                with os.fdopen(fd, "wb") as fh:
-                    fh.write(b"\n".join(lines) + b"\n")
-                os.replace(tmp, self.pack_path)
-            except BaseException:
-                try:
-                    os.unlink(tmp)
-                except OSError:
-                    pass
-                raise
-        except OSError:
-            pass  # a read-only tree still gets checked, just not cached
+                os.unlink(tmp)
+            except OSError:
+                pass
+            raise
+    except OSError:
+        pass  # a read-only tree still gets checked, just not cached
 
 
 class StatIndex:
     """File stamps -> content digests, so an unchanged file is not even
-    read again.  A stamp is (size, mtime_ns, ctime_ns, inode): any write to
-    a file changes its ctime, which no tool can set back, so a stale digest
-    is never used.  Read by everyone, written once per run by the parent."""
+    read again.
 
-    def __init__(self, cache: Cache) -> None:
-        self.path = os.path.join(cache.dir, "stat-index.json")
-        self.entries: Dict[str, List[Any]] = {}
-        self.changed = False
-        try:
-            with open(self.path, "rb") as fh:
-                data = json.loads(fh.read().decode("utf-8"))
-            if isinstance(data, dict):
-                self.entries = data
-        except (OSError, ValueError, UnicodeError):
-            self.entries = {}
+    A stamp is (size, mtime_ns, ctime_ns, inode): any write to a file
+    changes its ctime, which no tool can set back.  Timestamps are coarse
+    (a kernel tick, or worse on some filesystems), so a file written again
+    within the tick it was read in can keep its stamp: like git's "racily
+    clean" entries, a stamp whose mtime or ctime is within ``RACY_NS`` of
+    the run's start is not recorded, and such a file is read and hashed
+    again next time.
+
+    The file is ``header NUL path NUL value NUL path NUL value ...``: no
+    path holds a NUL, and one ``split`` parses it (a JSON object of lists
+    was ~0.1 s to parse, and 47,000 containers for the garbage collector).
+    The header holds the SHA-256 of the rest: a corrupt index is ignored.
+    Read by everyone, written once per run by the parent, renamed into
+    place.
+    """
+
+    NAME = "stat-index"
+    HEADER = b"irilint stat index 1 "
+    #: a stamp this close to the run's start may not see the next write
+    RACY_NS = 2 * 10 ** 9
+
+    def __init__(self, cache: Cache, started_ns: Optional[int] = None) -> None:
+        self.path = os.path.join(cache.dir, self.NAME)
+        self.started_ns = time.time_ns() if started_ns is None else started_ns
+        self._entries: Optional[Dict[bytes, bytes]] = None
+        self._new: Dict[bytes, bytes] = {}
+
+    def _load(self) -> Dict[bytes, bytes]:
+        if self._entries is None:
+            self._entries = {}
+            try:
+                with open(self.path, "rb") as fh:
+                    raw = fh.read(MAX_PACK_BYTES + 1)
+            except OSError:
+                raw = b""
+            head, _, body = raw.partition(b"\0")
+            if (len(raw) <= MAX_PACK_BYTES and head.startswith(self.HEADER)
+                    and head[len(self.HEADER):] == hashlib.sha256(body).hexdigest().encode("ascii")):
+                parts = body.split(b"\0")
+                if len(parts) % 2 == 0:
+                    self._entries = dict(zip(parts[0::2], parts[1::2]))
+        return self._entries
 
     @staticmethod
-    def stamp(st: os.stat_result) -> List[int]:
-        return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
+    def stamp(st: os.stat_result) -> Tuple[int, int, int, int]:
+        return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
 
     def digest(self, path: str, st: os.stat_result) -> Optional[str]:
-        e = self.entries.get(path)
-        if isinstance(e, list) and len(e) == 2 and e[0] == self.stamp(st) and isinstance(e[1], str):
-            return e[1]
-        return None
+        """The digest recorded for ``path`` if its stamp is still ``st``'s."""
+        value = self._load().get(os.fsencode(path))
+        if value is None or len(value) < 66 or value[-65:-64] != b" ":
+            return None
+        if value[:-65] != b"%d %d %d %d" % (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino):
+            return None
+        return value[-64:].decode("ascii", "replace")
 
-    def record(self, path: str, stamp: List[int], digest: str) -> None:
-        old = self.entries.get(path)
-        if old != [stamp, digest]:
-            self.entries[path] = [stamp, digest]
-            self.changed = True
+    def record(self, path: str, stamp: Tuple[int, int, int, int], digest: str) -> None:
+        """Remember ``path``'s digest (``stamp`` as :meth:`stamp` gives it),
+        unless the stamp is racy."""
+        size, mtime_ns, ctime_ns, ino = stamp
+        if max(mtime_ns, ctime_ns) >= self.started_ns - self.RACY_NS:
+            return
+        key = os.fsencode(path)
+        value = b"%d %d %d %d %s" % (size, mtime_ns, ctime_ns, ino, digest.encode("ascii"))
+        if self._load().get(key) != value:
+            self._new[key] = value
 
     def save(self) -> None:
-        if not self.changed:
+        if not self._new:
             return
-        try:
-            os.makedirs(os.path.dirname(self.path), exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=os.path.dirname(self.path), prefix=".tmp-")
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                json.dump(self.entries, fh)
-            os.replace(tmp, self.path)
-        except OSError:
-            pass
+        entries = dict(self._load())
+        entries.update(self._new)
+        body = b"\0".join(itertools.chain.from_iterable(entries.items()))
+        head = self.HEADER + hashlib.sha256(body).hexdigest().encode("ascii")
+        _write_replace(self.path, head + b"\0" + body)
+        self._new.clear()

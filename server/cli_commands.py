@@ -403,10 +403,7 @@ class _Checker:
         if doc is not None and self.cache is not None and not (args.fix or args.diff):
             if doc.stat is not None:
                 st = doc.stat
-                try:
-                    out.stamp = ([st.size, st.mtime_ns, os.stat(doc.path).st_ctime_ns, st.ino], doc.digest)
-                except OSError:
-                    pass
+                out.stamp = ((st.size, st.mtime_ns, doc.ctime_ns, st.ino), doc.digest)
             out.cache_line = self.cache.entry(
                 self.cache_key(doc.digest, settings, path), doc.path, findings, out.hosts,
                 [[r.line, r.column, r.end_line, r.end_column, r.line_text] for r in out.reported],
@@ -418,23 +415,26 @@ class _Checker:
 
         return cache_key(digest, self.fingerprint(settings), path)
 
-    def cached(self, path: str, abspath: str, settings: Any) -> Optional[FileOutcome]:
+    def cached(self, path: str, abspath: str, settings: Any,
+               st: Optional[os.stat_result] = None) -> Optional[FileOutcome]:
         """The outcome of an unchanged file from the cache, without decoding
-        it: the key is the hash of its bytes."""
+        it: the key is the hash of its bytes.  ``st``: the file's stat, if
+        the walk has it."""
         if self.cache is None or self.args.fix or self.args.diff or self.cache.empty():
             return None
         import hashlib
 
+        from irilint.cache import StatIndex
         from irilint.output import Reported
 
-        from irilint.cache import StatIndex
-
         try:
-            st = os.stat(abspath)
+            if st is None:
+                st = os.stat(abspath)
             if st.st_size > settings.max_file_size:
                 return None
             digest = self.stat_index.digest(abspath, st)
-            if digest is None:
+            hashed = digest is None
+            if hashed:
                 with open(abspath, "rb") as fh:
                     digest = hashlib.sha256(fh.read()).hexdigest()
         except OSError:
@@ -444,7 +444,8 @@ class _Checker:
             return None
         findings, hosts, (located, edits) = hit
         out = FileOutcome(path, fail_level=settings.fail_level, hosts=hosts, abspath=abspath)
-        out.stamp = (StatIndex.stamp(st), digest)
+        if hashed:
+            out.stamp = (StatIndex.stamp(st), digest)  # for the stat index
         out.reported = [Reported(path, f, l, c, el, ec, text)
                         for f, (l, c, el, ec, text) in zip(findings, located)]
         positions = _Positions.__new__(_Positions)
@@ -483,8 +484,24 @@ def _normal_relative(p: str) -> bool:
     return all(part and part != "." and part != ".." for part in p.split(os.sep))
 
 
+#: folder as spelled -> whether it is a normalized relative path
+_NORMAL_FOLDERS: Dict[str, bool] = {}
+
+
 def _display_path(p: str) -> str:
-    if not os.path.isabs(p) and _normal_relative(p):
+    folder, found, name = p.rpartition(os.sep)
+    if found and name and name != "." and name != "..":
+        # Most paths come from a walk, many to a folder: the folder's
+        # spelling is tested once.
+        normal = _NORMAL_FOLDERS.get(folder)
+        if normal is None:
+            if len(_NORMAL_FOLDERS) > 100000:
+                _NORMAL_FOLDERS.clear()
+            normal = _NORMAL_FOLDERS[folder] = bool(folder) and not os.path.isabs(folder) \
+                and _normal_relative(folder)
+    else:
+        normal = not os.path.isabs(p) and _normal_relative(p)
+    if normal:
         return p  # what relpath would give back, without its cost
     try:
         rel = os.path.relpath(p)
@@ -494,6 +511,25 @@ def _display_path(p: str) -> str:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    import gc
+
+    # A run keeps an outcome per file (and a warm run a cache entry per
+    # file) alive to the end: with the default threshold, the collector
+    # walked them all again and again (~20% of a warm run).  Cycles are
+    # rare here; they are still collected, just less often.
+    threshold = gc.get_threshold()
+    gc.set_threshold(max(threshold[0], _GC_THRESHOLD), *threshold[1:])
+    try:
+        return _cmd_check(args)
+    finally:
+        gc.set_threshold(*threshold)
+
+
+#: allocations between two collections of the youngest generation in a run
+_GC_THRESHOLD = 50000
+
+
+def _cmd_check(args: argparse.Namespace) -> int:
     from irilint import config
     from irilint.findings import Severity
 
@@ -529,7 +565,7 @@ def cmd_check(args: argparse.Namespace) -> int:
             if checker.cache is not None:
                 for o in outcomes:
                     if o.stamp is not None and o.abspath:
-                        checker.stat_index.record(o.abspath, list(o.stamp[0]), o.stamp[1])
+                        checker.stat_index.record(o.abspath, o.stamp[0], o.stamp[1])
                     if o.cache_line is not None:
                         checker.cache.add(o.cache_line)
                         o.cache_line = None
@@ -565,10 +601,11 @@ def cmd_check(args: argparse.Namespace) -> int:
             stdout.write(o.diff)
         if o.new_text is not None:
             stdout.write(o.new_text)
-        threshold = Severity.parse(o.fail_level)
-        for r in o.reported:
-            if r.finding.severity >= threshold:
-                found_failing = True
+        if o.reported:
+            threshold = Severity.parse(o.fail_level)
+            for r in o.reported:
+                if r.finding.severity >= threshold:
+                    found_failing = True
         all_reported.extend((o, r) for r in o.reported)
     # A broken config stops only the files it governs; each error is told
     # once, with the files it kept from being checked (exit 2 below).
@@ -681,19 +718,39 @@ def _check_stdin(checker: _Checker, args: argparse.Namespace) -> FileOutcome:
 
 
 def _discover(checker: _Checker, paths: Sequence[str]):
-    """The files to check, in order: paths, or FileOutcomes for errors."""
+    """The files to check, in order: ``(path, stat)`` pairs, or
+    FileOutcomes for errors."""
     from irilint.discovery import DiscoveryError, iter_files
 
     explicit = {os.path.abspath(p) for p in paths}
+    sep = os.sep
+    #: folder as spelled -> (its absolute spelling + sep, verdict for names
+    #: in it: None when each entry needs the full test)
+    folders: Dict[str, Tuple[str, Any]] = {}
 
-    def included(p: str) -> bool:
-        abspath = os.path.abspath(p)
+    def included_slow(p: str, abspath: str) -> bool:
         if abspath in explicit:
             return True
         try:
             return checker.included(p, abspath)
         except checker.config.ConfigError:
             return True
+
+    def included(p: str) -> bool:
+        # An entry's verdict depends on its folder (its settings, the
+        # folder's parts under the settings' root) and its own name: the
+        # folder's part is worked out once, not once per entry.
+        folder, found, name = p.rpartition(sep)
+        if not found or os.altsep:
+            return included_slow(p, os.path.abspath(p))
+        hit = folders.get(folder)
+        if hit is None:
+            hit = folders[folder] = (os.path.join(os.path.abspath(folder or sep), ""),
+                                     _folder_verdict(checker, p))
+        abspath = hit[0] + name
+        if hit[1] is None or abspath in explicit:
+            return included_slow(p, abspath)
+        return hit[1] and name not in checker._default_excluded
 
     config_names = {name.lower() for name in checker.config.CONFIG_FILE_NAMES}
 
@@ -705,14 +762,36 @@ def _discover(checker: _Checker, paths: Sequence[str]):
                 and not any(name.lower() in config_names for name in names)):
             checker._no_config_folders.add(folder)
 
-    for item in iter_files(paths, is_included=included, path_type=str, on_directory=on_directory):
+    for item in iter_files(paths, is_included=included, path_type=str, on_directory=on_directory,
+                           with_stat=True):
         if isinstance(item, DiscoveryError):
             yield FileOutcome(str(item.path), error=str(item))
         else:
-            yield str(item)
+            yield item
 
 
-def _cached_outcome(checker: _Checker, path: str) -> Optional[FileOutcome]:
+def _folder_verdict(checker: _Checker, entry: str) -> Optional[bool]:
+    """Whether the folder of ``entry`` (a path the walk made) lets its
+    entries in, as far as the folder decides: with the default excludes
+    (folder names only), an entry is in when no part of the folder under
+    the settings' root is an excluded name, and its own name is not one.
+    None when that shortcut does not apply (other patterns, a folder
+    outside the root, a config error): then every entry is tested."""
+    try:
+        settings = checker.settings(entry)
+    except checker.config.ConfigError:
+        return None
+    cfg = checker.config
+    if settings.include or settings.extend_exclude or settings.exclude != cfg.DEFAULT_EXCLUDE:
+        return None
+    folder = os.path.join(os.path.abspath(os.path.dirname(entry) or os.sep), "")
+    prefix = checker._root_prefix(settings)
+    if not folder.startswith(prefix):
+        return None
+    return not (set(folder[len(prefix):].split(os.sep)) & checker._default_excluded)
+
+
+def _cached_outcome(checker: _Checker, path: str, st: Optional[os.stat_result] = None) -> Optional[FileOutcome]:
     """The cached outcome of an unchanged file, or None (then _check_path)."""
     if checker.cache is None:
         return None
@@ -720,12 +799,14 @@ def _cached_outcome(checker: _Checker, path: str) -> Optional[FileOutcome]:
         settings = checker.settings(path)
     except checker.config.ConfigError:
         return None
-    return checker.cached(_display_path(path), path, settings)
+    return checker.cached(_display_path(path), path, settings, st)
 
 
-def _check_path(checker: _Checker, path: str, look_up: bool = True) -> Optional[FileOutcome]:
+def _check_path(checker: _Checker, path: str, look_up: bool = True,
+                st: Optional[os.stat_result] = None) -> Optional[FileOutcome]:
     """Read, check (and fix) one file; None for a binary file (skipped).
-    ``look_up=False``: the caller already missed in the cache."""
+    ``look_up=False``: the caller already missed in the cache.  ``st``: the
+    walk's stat of the file, for the cache."""
     from irilint.fileio import DocumentError, read_document
 
     shown = _display_path(path)
@@ -736,7 +817,7 @@ def _check_path(checker: _Checker, path: str, look_up: bool = True) -> Optional[
         # ``error`` is for other users of the outcomes (irilint report);
         # ``check`` tells each config error once (see cmd_check).
         return FileOutcome(shown, error="%s: not checked: %s" % (shown, exc), config_error=str(exc))
-    hit = checker.cached(shown, path, settings) if look_up else None
+    hit = checker.cached(shown, path, settings, st) if look_up else None
     if hit is not None:
         return hit
     try:
@@ -774,17 +855,51 @@ def _worker_check(path: str) -> Optional[FileOutcome]:
             path, exc.__class__.__name__, exc))
 
 
-#: Files per task sent to a worker process: few enough that both workers
-#: get work on small runs, enough that the IPC cost stays small.
-_CHUNK_SIZE = 8
+def _worker_main(conn: Any, args: argparse.Namespace) -> None:
+    """A worker process: batches of ``[(seq, path), ...]`` in, lists of
+    ``(seq, outcome)`` out, until None."""
+    _worker_init(args)
+    try:
+        while True:
+            batch = conn.recv()
+            if batch is None:
+                break
+            conn.send([(seq, _worker_check(path)) for seq, path in batch])
+    except (EOFError, OSError, KeyboardInterrupt):
+        pass  # the parent is gone (or interrupted): nothing to send to
+    finally:
+        conn.close()
+
+
+#: A batch sent to a worker ends at this many files or this many bytes of
+#: files (one message each way per batch, not per file; small enough that
+#: both workers stay busy until the end of the run).
+_BATCH_FILES = 64
+_BATCH_BYTES = 1 << 20
+#: ... or this many characters of paths: the batches a worker has not
+#: read yet must fit in its pipe, so that sending one never blocks.
+_BATCH_PATH_CHARS = 12000
+#: Batches sent to a worker and not answered yet: two, so it never waits
+#: for the next one.
+_IN_FLIGHT = 2
+
+
+class _WorkerHandle:
+    def __init__(self, process: Any, conn: Any) -> None:
+        self.process = process
+        self.conn = conn
+        #: the seqs of each batch sent and not answered, oldest first
+        self.pending: "collections.deque[List[Tuple[int, str]]]" = collections.deque()
+        self.dead = False
 
 
 def _run_files(checker: _Checker, args: argparse.Namespace, paths: Sequence[str]):
     """Outcomes in discovery order, from worker processes when --jobs > 1.
 
-    Discovery is streamed to the workers (the pool reads the files from a
-    generator in its own thread), so the walk overlaps the checking instead
-    of running alone before it.
+    The parent walks the tree, answers the files the cache has, and sends
+    the others to the workers in batches as the walk finds them: the walk
+    overlaps the checking, and no thread of the parent competes with it
+    for the interpreter.
     """
     discovered = _discover(checker, paths)
     jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
@@ -793,7 +908,7 @@ def _run_files(checker: _Checker, args: argparse.Namespace, paths: Sequence[str]
     head_files = 0
     for item in discovered:
         head.append(item)
-        if isinstance(item, str):
+        if not isinstance(item, FileOutcome):
             head_files += 1
             if head_files >= 4:
                 break
@@ -802,46 +917,123 @@ def _run_files(checker: _Checker, args: argparse.Namespace, paths: Sequence[str]
             if isinstance(item, FileOutcome):
                 yield item
             else:
-                out = _check_path(checker, item)
+                out = _check_path(checker, item[0], st=item[1])
                 if out is not None:
                     yield out
         return
+    yield from _run_parallel(checker, args, itertools.chain(head, discovered), jobs)
 
+
+def _run_parallel(checker: _Checker, args: argparse.Namespace, items: Any, jobs: int):
     import multiprocessing
-
-    # Every item, in discovery order, appended by the pool's task thread
-    # just before it hands the file on: a result's file is always here.
-    # Files the cache has are answered here (a warm run then costs what it
-    # costs with one process); only the others go to the workers.
-    order: "collections.deque[Any]" = collections.deque()
-
-    def files():
-        for item in itertools.chain(head, discovered):
-            if isinstance(item, str):
-                hit = _cached_outcome(checker, item)
-                if hit is not None:
-                    order.append(hit)
-                    continue
-            order.append(item)
-            if isinstance(item, str):
-                yield item
+    from multiprocessing.connection import wait
 
     ctx = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
-    pool = ctx.Pool(jobs, initializer=_worker_init, initargs=(args,))
-    try:
-        # Ordered imap: the output is in the same order as with one process.
-        for out in pool.imap(_worker_check, files(), chunksize=_CHUNK_SIZE):
-            item = order.popleft()
-            while isinstance(item, FileOutcome):
-                yield item
-                item = order.popleft()
-            if out is not None:
-                yield out
+    workers: List[_WorkerHandle] = []
+    # Every item in discovery order: a FileOutcome (cached, or a problem of
+    # the walk) or the seq of a file sent to a worker.
+    order: "collections.deque[Any]" = collections.deque()
+    done: Dict[int, Optional[FileOutcome]] = {}
+
+    def receive(block: bool) -> None:
+        live = [w for w in workers if w.pending and not w.dead]
+        if not live:
+            return
+        ready = wait([w.conn for w in live], timeout=None if block else 0)
+        for w in live:
+            if w.conn not in ready:
+                continue
+            batch = w.pending.popleft()
+            try:
+                results = w.conn.recv()
+            except (EOFError, OSError) as exc:
+                # A worker that died (killed, out of memory) loses only its
+                # files, each reported as an error; the run goes on.
+                w.dead = True
+                for lost in itertools.chain([batch], w.pending):
+                    for seq, path in lost:
+                        done[seq] = FileOutcome(_display_path(path), error="%s: internal error: worker "
+                                                "process ended (%s)" % (path, exc.__class__.__name__))
+                w.pending.clear()
+                continue
+            done.update(results)
+
+    def send(batch: List[Tuple[int, str]]) -> None:
+        while True:
+            free = [w for w in workers if not w.dead and len(w.pending) < _IN_FLIGHT]
+            if free:
+                break
+            if all(w.dead for w in workers):
+                for seq, path in batch:
+                    done[seq] = FileOutcome(_display_path(path), error="%s: internal error: no worker "
+                                            "process left" % path)
+                return
+            receive(block=True)
+        w = min(free, key=lambda w: len(w.pending))
+        w.conn.send(batch)
+        w.pending.append(batch)
+
+    def ready():
         while order:
-            yield order.popleft()  # problems found after the last file
+            first = order[0]
+            if isinstance(first, FileOutcome):
+                yield order.popleft()
+            elif first in done:
+                order.popleft()
+                out = done.pop(first)
+                if out is not None:
+                    yield out
+            else:
+                return
+
+    try:
+        for _ in range(jobs):
+            parent_conn, child_conn = ctx.Pipe()
+            process = ctx.Process(target=_worker_main, args=(child_conn, args), daemon=True)
+            process.start()
+            child_conn.close()
+            workers.append(_WorkerHandle(process, parent_conn))
+        seq = 0
+        batch: List[Tuple[int, str]] = []
+        batch_bytes = batch_chars = 0
+        for item in items:
+            if isinstance(item, FileOutcome):
+                order.append(item)
+            else:
+                path, st = item
+                hit = _cached_outcome(checker, path, st)
+                if hit is not None:
+                    order.append(hit)
+                else:
+                    order.append(seq)
+                    batch.append((seq, path))
+                    seq += 1
+                    batch_bytes += st.st_size
+                    batch_chars += len(path)
+                    if (len(batch) >= _BATCH_FILES or batch_bytes >= _BATCH_BYTES
+                            or batch_chars >= _BATCH_PATH_CHARS):
+                        send(batch)
+                        batch, batch_bytes, batch_chars = [], 0, 0
+                        receive(block=False)
+            yield from ready()
+        if batch:
+            send(batch)
+        while any(w.pending and not w.dead for w in workers):
+            receive(block=True)
+            yield from ready()
+        yield from ready()
     finally:
-        pool.close()
-        pool.join()
+        for w in workers:
+            try:
+                w.conn.send(None)
+            except (OSError, ValueError):
+                pass
+        for w in workers:
+            w.process.join(timeout=5)
+            if w.process.is_alive():
+                w.process.terminate()
+                w.process.join()
+            w.conn.close()
 
 
 def _cross_file_collisions(checker: _Checker, outcomes: List[FileOutcome]) -> None:

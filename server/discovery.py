@@ -195,6 +195,10 @@ def _stat_error(path: str, exc: OSError) -> DiscoveryError:
     return DiscoveryError(path, (exc.strerror or str(exc)).lower())
 
 
+def _entry_name(entry: os.DirEntry) -> str:
+    return entry.name
+
+
 def _skip_dir_name(name: str) -> bool:
     return name.startswith(".") or name in SKIPPED_DIR_NAMES
 
@@ -207,7 +211,9 @@ class _Walker:
         force_exclude: bool,
         path_type: Callable[[str], Any] = Path,
         on_directory: Optional[Callable[[str, List[str]], None]] = None,
+        with_stat: bool = False,
     ) -> None:
+        self.with_stat = with_stat
         self.is_included = is_included
         self.path_type = path_type
         self.on_directory = on_directory
@@ -238,7 +244,7 @@ class _Walker:
             if self.force_exclude and self.is_included is not None and not self.is_included(path):
                 return
             if self._new_file(st, given):
-                yield path
+                yield (path, st) if self.with_stat else path
         else:
             yield DiscoveryError(given, "not a regular file or directory")
 
@@ -285,13 +291,16 @@ class _Walker:
                 yield result
 
     def _open(
-        self, directory: str, ancestors: FrozenSet[Tuple[object, ...]], view: Optional[_GitView]
+        self, directory: str, ancestors: FrozenSet[Tuple[object, ...]], view: Optional[_GitView],
+        nested_check: bool = False,
     ) -> Union["_Frame", DiscoveryError]:
         try:
             with os.scandir(directory) as it:
-                entries = sorted(it, key=lambda e: e.name)
+                entries = sorted(it, key=_entry_name)
         except OSError as exc:
             return _stat_error(directory, exc)
+        if nested_check and self.git is not None and any(e.name == ".git" for e in entries):
+            view = self.git.view(directory)  # a nested repository
         if self.on_directory is not None:
             self.on_directory(directory, [e.name for e in entries])
         return _Frame(directory, iter(entries), ancestors, view, os.path.join(directory, ""))
@@ -325,13 +334,15 @@ class _Walker:
             if ident in self.walked_dirs:
                 return None  # reached before through another link: no duplicates
             self.walked_dirs.add(ident)
-            if self.git is not None and (is_link or os.path.lexists(os.path.join(path, ".git"))):
-                # A nested repository, or a link that may lead anywhere: ask
-                # git where this directory really is.  The containing repo
-                # already decided the directory itself is not ignored.
+            if self.git is not None and is_link:
+                # A link that may lead anywhere: ask git where this
+                # directory really is.  The containing repo already decided
+                # the directory itself is not ignored.
                 child_view = self.git.view(path)
-            opened = self._open(path, frame.ancestors | {ident}, child_view)
-            return opened
+                return self._open(path, frame.ancestors | {ident}, child_view)
+            # A nested repository (an entry named .git) is found in the
+            # listing: no lexists() per directory.
+            return self._open(path, frame.ancestors | {ident}, child_view, nested_check=self.git is not None)
 
         if stat_module.S_ISREG(st.st_mode):
             if name.startswith("."):
@@ -344,7 +355,7 @@ class _Walker:
                 return None
             if not self._new_file(st, path):
                 return None
-            return path_obj
+            return (path_obj, st) if self.with_stat else path_obj
 
         return None  # FIFOs, sockets, devices: reading them could block
 
@@ -367,6 +378,7 @@ def iter_files(
     force_exclude: bool = False,
     path_type: Callable[[str], Any] = Path,
     on_directory: Optional[Callable[[str, List[str]], None]] = None,
+    with_stat: bool = False,
 ) -> Iterator[Union[Path, DiscoveryError]]:
     """Yield the files to check under ``paths``, and problems met on the way.
 
@@ -380,8 +392,11 @@ def iter_files(
     was a sizeable part of walking a large tree.  ``on_directory(path,
     names)`` is called with the entry names of every directory walked,
     before its entries are visited (the CLI learns which folders hold no
-    configuration file without looking again).
+    configuration file without looking again).  ``with_stat=True`` yields
+    ``(path, os.stat result)`` pairs for files: the stat the walk made
+    anyway, so a caller that needs it (the result cache) need not stat
+    every file again.
     """
-    walker = _Walker(is_included, respect_gitignore, force_exclude, path_type, on_directory)
+    walker = _Walker(is_included, respect_gitignore, force_exclude, path_type, on_directory, with_stat)
     for given in paths:
         yield from walker.explicit(os.fspath(given))

@@ -94,6 +94,9 @@ class Document:
     digest: str = ""
     #: ``None`` when the bytes did not come from a file (stdin).
     stat: Optional[FileStamp] = None
+    #: The file's ctime (ns) when it was read: with ``stat``, the stamp the
+    #: result cache's stat index keeps (0 when the bytes were not a file).
+    ctime_ns: int = 0
 
     @property
     def size(self) -> int:
@@ -260,6 +263,7 @@ def read_document(path: PathLike, max_size: Optional[int] = None) -> Document:
         raise _too_large(path_str, len(data), max_size)
     doc = decode_bytes(data, path_str)
     doc.stat = FileStamp.of(after)
+    doc.ctime_ns = after.st_ctime_ns
     return doc
 
 

@@ -45,7 +45,7 @@ def nested_tree(tmp_path, monkeypatch):
 def test_settings_reused_from_the_parent_folder_are_the_nearest_configs(nested_tree, root):
     args = _build_parser().parse_args(["check", "--no-cache", root])
     checker = _Checker(args)
-    files = [f for f in _discover(checker, [root]) if isinstance(f, str)]
+    files = [f[0] for f in _discover(checker, [root]) if isinstance(f, tuple)]
     assert len(files) >= 3
     assert checker._no_config_folders  # the shortcut was taken somewhere
     for f in files:

@@ -64,21 +64,37 @@ def pack_lines(tree):
     return pack_path(tree).read_bytes().split(b"\n")[1:-1]
 
 
+def _with_checksum(body):
+    """A pack whose header matches ``body`` (as irilint writes it)."""
+    import hashlib
+
+    return b"irilint result cache 3 " + hashlib.sha256(body).hexdigest().encode() + b"\n" + body
+
+
 def test_corrupt_or_tampered_cache_is_ignored(tree):
     cold = run_cli(tree, "docs", "--jobs", "1")
     pack = pack_path(tree)
-    header, *lines = pack.read_bytes().split(b"\n")
+    header, body = pack.read_bytes().split(b"\n", 1)
+    assert header == _with_checksum(body).split(b"\n", 1)[0]
+    lines = body.split(b"\n")
     with_findings = [i for i, line in enumerate(lines) if b'"findings": [{' in line]
     assert len(with_findings) >= 2
     garbled, tampered = with_findings[:2]
+    # Findings hidden: the pack no longer matches its checksum and is not
+    # read at all (the findings come back).
+    key, name, payload = lines[tampered].split(b"\t", 2)
+    hidden = json.loads(payload)
+    hidden["findings"] = []
+    lines[tampered] = b"\t".join((key, name, json.dumps(hidden).encode()))
+    pack.write_bytes(header + b"\n" + b"\n".join(lines))
+    assert run_cli(tree, "docs", "--jobs", "1").stdout == cold.stdout
+    # Under a matching checksum, a line that does not parse is ignored (its
+    # file checked again), the others used.
+    header, body = pack.read_bytes().split(b"\n", 1)
+    lines = body.split(b"\n")
     lines[garbled] = lines[garbled][:100] + b"\x00not json"
-    key, checksum, name, body = lines[tampered].split(b"\t", 3)
-    payload = json.loads(body)
-    payload["findings"] = []  # hide everything: the checksum no longer matches
-    lines[tampered] = b"\t".join((key, checksum, name, json.dumps(payload).encode()))
-    pack.write_bytes(b"\n".join([header] + lines))
-    warm = run_cli(tree, "docs", "--jobs", "1")
-    assert warm.stdout == cold.stdout
+    pack.write_bytes(_with_checksum(b"\n".join(lines)))
+    assert run_cli(tree, "docs", "--jobs", "1").stdout == cold.stdout
     # A pack with another header (another format) is not read at all.
     pack.write_bytes(b"irilint result cache 999\n" + b"\n".join(lines))
     assert run_cli(tree, "docs", "--jobs", "1").stdout == cold.stdout
