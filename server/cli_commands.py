@@ -519,9 +519,13 @@ def cmd_check(args: argparse.Namespace) -> int:
     # rare here; they are still collected, just less often.
     threshold = gc.get_threshold()
     gc.set_threshold(max(threshold[0], _GC_THRESHOLD), *threshold[1:])
+    # What is loaded so far (modules, tables) lives to the end: frozen, no
+    # collection walks it again.
+    gc.freeze()
     try:
         return _cmd_check(args)
     finally:
+        gc.unfreeze()
         gc.set_threshold(*threshold)
 
 
@@ -958,7 +962,29 @@ def _run_parallel(checker: _Checker, args: argparse.Namespace, items: Any, jobs:
                 continue
             done.update(results)
 
+    def start_workers() -> None:
+        # Started at the first file the cache does not have: a warm run
+        # starts none.  Fork shares what the parent has loaded; frozen, the
+        # parent's objects are never walked by a worker's collector, which
+        # would copy every page they are on.
+        import gc
+
+        frozen_before = gc.get_freeze_count() > 0  # then cmd_check unfreezes
+        gc.freeze()
+        try:
+            for _ in range(jobs):
+                parent_conn, child_conn = ctx.Pipe()
+                process = ctx.Process(target=_worker_main, args=(child_conn, args), daemon=True)
+                process.start()
+                child_conn.close()
+                workers.append(_WorkerHandle(process, parent_conn))
+        finally:
+            if not frozen_before:
+                gc.unfreeze()
+
     def send(batch: List[Tuple[int, str]]) -> None:
+        if not workers:
+            start_workers()
         while True:
             free = [w for w in workers if not w.dead and len(w.pending) < _IN_FLIGHT]
             if free:
@@ -987,12 +1013,6 @@ def _run_parallel(checker: _Checker, args: argparse.Namespace, items: Any, jobs:
                 return
 
     try:
-        for _ in range(jobs):
-            parent_conn, child_conn = ctx.Pipe()
-            process = ctx.Process(target=_worker_main, args=(child_conn, args), daemon=True)
-            process.start()
-            child_conn.close()
-            workers.append(_WorkerHandle(process, parent_conn))
         seq = 0
         batch: List[Tuple[int, str]] = []
         batch_bytes = batch_chars = 0
@@ -1010,7 +1030,9 @@ def _run_parallel(checker: _Checker, args: argparse.Namespace, items: Any, jobs:
                     seq += 1
                     batch_bytes += st.st_size
                     batch_chars += len(path)
-                    if (len(batch) >= _BATCH_FILES or batch_bytes >= _BATCH_BYTES
+                    # Small batches first (a small run still keeps every
+                    # worker busy), growing to _BATCH_FILES.
+                    if (len(batch) >= min(_BATCH_FILES, 4 + seq // 8) or batch_bytes >= _BATCH_BYTES
                             or batch_chars >= _BATCH_PATH_CHARS):
                         send(batch)
                         batch, batch_bytes, batch_chars = [], 0, 0
