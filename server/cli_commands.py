@@ -825,7 +825,10 @@ def _check_path(checker: _Checker, path: str, look_up: bool = True,
     if hit is not None:
         return hit
     try:
-        doc = read_document(path, max_size=settings.max_file_size)
+        # The digest is for the cache, and for --fix to see that a file did
+        # not change before writing it.
+        doc = read_document(path, max_size=settings.max_file_size,
+                            digest=checker.cache is not None or bool(checker.args.fix))
     except DocumentError as exc:
         if exc.kind == "binary":
             # Named on the command line: say why nothing was reported.

@@ -163,18 +163,24 @@ def _dominant_newline(text: str) -> str:
     return best[2] if best[0] > 0 else "\n"
 
 
-def decode_bytes(data: bytes, path: PathLike = "<stdin>") -> Document:
+#: the first bytes of the marks in _BOMS: a file starting otherwise has none
+_BOM_FIRST_BYTES = frozenset(mark[:1] for mark, _ in _BOMS)
+
+
+def decode_bytes(data: bytes, path: PathLike = "<stdin>", *, digest: bool = True) -> Document:
     """Decode ``data`` (a whole file) into a :class:`Document`.
 
     UTF-8 without BOM is the default and is decoded strictly.  A NUL byte in
     a file without a UTF-16/32 BOM means "binary": such files are skipped,
-    not linted.
+    not linted.  ``digest=False`` leaves :attr:`Document.digest` empty
+    (hashing is a tenth of a run that keeps no cache and writes nothing).
     """
     encoding, bom = "utf-8", b""
-    for mark, codec in _BOMS:
-        if data.startswith(mark):
-            encoding, bom = codec, mark
-            break
+    if data[:1] in _BOM_FIRST_BYTES:  # most files: no mark to look for
+        for mark, codec in _BOMS:
+            if data.startswith(mark):
+                encoding, bom = codec, mark
+                break
     if encoding == "utf-32-le" and (len(data) - 4) % 4 != 0:
         # FF FE 00 00 is also a UTF-16-LE BOM followed by U+0000; only a
         # length that fits UTF-32 lets the UTF-32 reading stand.
@@ -198,16 +204,20 @@ def decode_bytes(data: bytes, path: PathLike = "<stdin>") -> Document:
         encoding=encoding,
         bom=bom,
         newline=_dominant_newline(text),
-        digest=hashlib.sha256(data).hexdigest(),
+        digest=hashlib.sha256(data).hexdigest() if digest else "",
         stat=None,
     )
 
 
-def _read_all(fd: int, limit: Optional[int]) -> bytes:
+def _read_all(fd: int, limit: Optional[int], size: int = -1) -> bytes:
+    """Everything from ``fd`` (at most ``limit`` + 1 bytes).  ``size``: what
+    fstat says the file holds; a file that size is read in one call (one
+    byte more is asked for: getting less means the end was reached)."""
     chunks: List[bytes] = []
     total = 0
+    first = True
     while True:
-        want = 1 << 20
+        want = size + 1 if first and 0 <= size < (1 << 30) else 1 << 20
         if limit is not None:
             want = min(want, limit + 1 - total)  # one byte more reveals growth
             if want <= 0:
@@ -217,15 +227,19 @@ def _read_all(fd: int, limit: Optional[int]) -> bytes:
             break
         chunks.append(chunk)
         total += len(chunk)
-    return b"".join(chunks)
+        if first and total == size and len(chunk) < want:
+            break  # the whole file, as fstat counts it (the caller checks again)
+        first = False
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
 
-def read_document(path: PathLike, max_size: Optional[int] = None) -> Document:
+def read_document(path: PathLike, max_size: Optional[int] = None, *, digest: bool = True) -> Document:
     """Read and decode a file; raise :class:`DocumentError` if impossible.
 
     The stat fingerprint is taken from the open file before and after
     reading; if the file changes while being read, it is read again, so
     the fingerprint and the digest always describe the same content.
+    ``digest=False``: no SHA-256 (see :func:`decode_bytes`).
     """
     path_str = os.fspath(path)
     try:
@@ -244,14 +258,16 @@ def read_document(path: PathLike, max_size: Optional[int] = None) -> Document:
     except OSError as exc:
         raise DocumentError(path_str, _os_reason(exc)) from None
     try:
-        for _attempt in range(3):
+        for attempt in range(3):
             before = os.fstat(fd)
             if max_size is not None and before.st_size > max_size:
                 raise _too_large(path_str, before.st_size, max_size)
-            os.lseek(fd, 0, os.SEEK_SET)
-            data = _read_all(fd, max_size)
+            if attempt:
+                os.lseek(fd, 0, os.SEEK_SET)
+            data = _read_all(fd, max_size, before.st_size)
             after = os.fstat(fd)
-            if FileStamp.of(before) == FileStamp.of(after) and len(data) == after.st_size:
+            if (before.st_size == after.st_size == len(data) and before.st_mtime_ns == after.st_mtime_ns
+                    and before.st_ino == after.st_ino):  # FileStamp.of(before) == FileStamp.of(after)
                 break
         else:
             raise DocumentError(path_str, "file keeps changing while being read", "changed")
@@ -261,7 +277,7 @@ def read_document(path: PathLike, max_size: Optional[int] = None) -> Document:
         os.close(fd)
     if max_size is not None and len(data) > max_size:
         raise _too_large(path_str, len(data), max_size)
-    doc = decode_bytes(data, path_str)
+    doc = decode_bytes(data, path_str, digest=digest)
     doc.stat = FileStamp.of(after)
     doc.ctime_ns = after.st_ctime_ns
     return doc
