@@ -2,19 +2,24 @@
 """Language server benchmarks (issue 7, figure 7), with a raw JSON-RPC client
 over stdio against ``irilint server``.
 
-* ``change``: ``didChange`` (full text) -> ``publishDiagnostics`` for that
-  version, on a 5,000-line Markdown file with 500 IRIs: median and p95 over
-  50 changes (``initializationOptions: {"debounce": 0}``).  Targets: median
+* ``change``: ``didChange`` -> ``publishDiagnostics`` for that version, on
+  a 5,000-line Markdown file with 500 IRIs: median and p95 over 50 changes
+  (``initializationOptions: {"debounce": 0}``).  The changes are range
+  edits, as editors send them to a server that asks for incremental sync
+  (VS Code, Neovim, Helix, Emacs' eglot and lsp-mode all do); the same
+  changes sent as whole texts give a reference figure.  Targets: median
   <= 15 ms, p95 <= 30 ms.
-* ``big``: the same on a 1 MB Markdown document: median <= 150 ms.
+* ``big``: the same (range edits) on a 1 MB Markdown document: median
+  <= 150 ms.
 * ``init``: process start to the ``initialize`` response, irilint vs a bare
   pygls server (a ``LanguageServer`` that only answers initialize), measured
   alternately in the same run: ratio <= 1.2.
 * ``memory``: VmRSS of the server with 50 open documents of 100 KB each
   (after their diagnostics were published): <= 80 MB.
 * ``lint``: in-process CPU time of the server's engine call per change
-  (warm per-reference memo) on the ``change`` and ``big`` documents, and of
-  the scanner alone: no target, a load-independent reading of the first two.
+  (warm per-reference memo, the server's incremental Markdown scanner) on
+  the ``change`` and ``big`` documents, and of a full Markdown scan alone:
+  no target, a load-independent reading of the first two.
   ``change`` and ``big`` also show the server process's CPU per change.
 
 The client answers every server request with a null result and announces
@@ -166,6 +171,11 @@ class LspClient:
         return self.notify("textDocument/didChange", {
             "textDocument": {"uri": uri, "version": version}, "contentChanges": [{"text": text}]})
 
+    def change(self, uri: str, edits: List[Dict[str, Any]], version: int) -> float:
+        """An incremental didChange (``range`` + ``text`` changes)."""
+        return self.notify("textDocument/didChange", {
+            "textDocument": {"uri": uri, "version": version}, "contentChanges": edits})
+
     def wait_diagnostics(self, uri: str, version: Optional[int], timeout: float = 60.0) -> tuple:
         def pred(m: Dict[str, Any]) -> bool:
             if m.get("method") != "textDocument/publishDiagnostics":
@@ -263,13 +273,40 @@ def markdown_bytes(nbytes: int, seed: int = 1) -> str:
     return markdown_doc(max(10, int(nbytes / per_line)), seed=seed)
 
 
-def edited(text_lines: List[str], k: int, v: int) -> str:
+def edited_lines(text_lines: List[str], k: int, v: int) -> List[str]:
+    """The document's lines with one line (chosen by ``k``) edited."""
     lines = list(text_lines)
     i = (k * 97) % len(lines)
     if "](" in lines[i] or "://" in lines[i]:
         i = (i + 1) % len(lines)
     lines[i] = lines[i] + " edit %d" % v
-    return "\n".join(lines)
+    return lines
+
+
+def edited(text_lines: List[str], k: int, v: int) -> str:
+    return "\n".join(edited_lines(text_lines, k, v))
+
+
+def utf16_len(s: str) -> int:
+    return len(s) + sum(1 for c in s if ord(c) > 0xFFFF)
+
+
+def range_edits(old_lines: List[str], new_lines: List[str]) -> List[Dict[str, Any]]:
+    """What an editor sends for the change from ``old_lines`` to
+    ``new_lines`` (as many lines each) with incremental sync: for each
+    changed line, one range edit from the first differing character to the
+    end of the line (UTF-16 positions)."""
+    edits = []
+    for i, (a, b) in enumerate(zip(old_lines, new_lines)):
+        if a == b:
+            continue
+        p = 0
+        while p < min(len(a), len(b)) and a[p] == b[p]:
+            p += 1
+        start = {"line": i, "character": utf16_len(a[:p])}
+        end = {"line": i, "character": utf16_len(a)}
+        edits.append({"range": {"start": start, "end": end}, "text": b[p:]})
+    return edits
 
 
 # -- benchmarks ----------------------------------------------------------
@@ -291,25 +328,33 @@ def _start(tmp: str, options: Optional[Dict[str, Any]] = None) -> LspClient:
     return c
 
 
-def bench_changes(tmp: str, text: str, changes: int, warmup: int = 3) -> tuple:
+def bench_changes(tmp: str, text: str, changes: int, warmup: int = 3, full: bool = False) -> tuple:
     """Seconds from each didChange to the publishDiagnostics of its version,
     and the server's CPU seconds per change (reading the message, linting,
-    publishing)."""
+    publishing).  Each change edits one line and undoes the previous
+    change's edit; sent as range edits, as an editor does with a server
+    that asks for incremental sync, or with ``full`` as the whole text."""
     c = _start(tmp)
     try:
         uri = Path(tmp, "doc.md").as_uri()
         c.open(uri, text)
         c.wait_diagnostics(uri, 1, timeout=120)
         lines = text.split("\n")
+        current = lines
         times = []
         v = 1
         cpu0 = 0.0
         for k in range(warmup + changes):
             v += 1
-            new = edited(lines, k, v)
+            new_lines = edited_lines(lines, k, v)
+            if full:
+                payload: Any = "\n".join(new_lines)
+            else:
+                payload = range_edits(current, new_lines)
+            current = new_lines
             if k == warmup:
                 cpu0 = c.cpu_seconds()
-            t0 = c.change_full(uri, new, v)
+            t0 = c.change_full(uri, payload, v) if full else c.change(uri, payload, v)
             t1, _ = c.wait_diagnostics(uri, v, timeout=120)
             if k >= warmup:
                 times.append(t1 - t0)
@@ -364,10 +409,13 @@ def bench_lint_cpu(text: str, changes: int) -> tuple:
     from irilint.lines import LineIndex
     from irilint.lsp.diagnostics import MEMO_ENTRIES
     from irilint.scanners import scanner_for
+    from irilint.scanners.markdown import IncrementalMarkdownScanner
 
     path = os.path.join(tempfile.gettempdir(), "doc.md")
     settings = Settings()
-    scanner = scanner_for(path=path, language_id="markdown")
+    full_scanner = scanner_for(path=path, language_id="markdown")
+    # the server lints a Markdown document with its own incremental scanner
+    scanner = IncrementalMarkdownScanner()
     engine = Engine(memo_size=MEMO_ENTRIES)
     engine.check_text(text, path=path, settings=settings, scanner=scanner)
     lines = text.split("\n")
@@ -377,7 +425,7 @@ def bench_lint_cpu(text: str, changes: int) -> tuple:
         t0 = time.process_time()
         engine.check_text(new, path=path, settings=settings, scanner=scanner, index=LineIndex(new))
         t1 = time.process_time()
-        scanner.scan(new)
+        full_scanner.scan(new)
         t2 = time.process_time()
         lint.append(t1 - t0)
         scan.append(t2 - t1)
@@ -391,6 +439,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--big-changes", type=int, default=15)
     ap.add_argument("--init-runs", type=int, default=10)
     ap.add_argument("--docs", type=int, default=50)
+    ap.add_argument("--sync", choices=("both", "incremental", "full"), default="both",
+                    help="how ``change`` sends its changes: range edits (the figure with the "
+                         "targets), whole texts (a reference figure) or both (default)")
     ap.add_argument("--no-store", action="store_true", help="do not write bench/results.json")
     args = ap.parse_args(argv)
     only = {s.strip() for s in args.only.split(",") if s.strip()}
@@ -402,23 +453,36 @@ def main(argv: Optional[List[str]] = None) -> int:
         if "change" in only:
             text = markdown_doc(5000)
             n_iri = text.count("://")
+            cmd = "python bench/lsp_bench.py --only change --changes %d" % args.changes
+        if "change" in only and args.sync != "full":
             load = wait_for_quiet()
             ts, cpu = bench_changes(tmp, text, args.changes)
-            cmd = "python bench/lsp_bench.py --only change --changes %d" % args.changes
-            detail = "%d changes, 5,000 lines, %d IRIs, %.0f KB; min %.1f ms, max %.1f ms; " \
-                "server CPU %.1f ms per change" % (
+            detail = "%d changes (incremental sync: range edits), 5,000 lines, %d IRIs, %.0f KB; " \
+                "min %.1f ms, max %.1f ms; server CPU %.1f ms per change" % (
                     len(ts), n_iri, len(text.encode()) / 1e3, min(ts) * 1e3, max(ts) * 1e3, cpu * 1e3)
             record(Figure("lsp.change-median", "LSP didChange->diagnostics, 5,000 lines: median",
                           "%.1f ms" % (median(ts) * 1e3), "<= 15 ms", median(ts) <= 0.015, load, cmd, detail),
                    store=store)
             record(Figure("lsp.change-p95", "LSP didChange->diagnostics, 5,000 lines: p95",
                           "%.1f ms" % (p95(ts) * 1e3), "<= 30 ms", p95(ts) <= 0.030, load, cmd), store=store)
+        if "change" in only and args.sync != "incremental":
+            # The same changes sent as the whole text (a client without
+            # incremental sync), for reference.
+            load = wait_for_quiet()
+            ts, cpu = bench_changes(tmp, text, args.changes, full=True)
+            detail = "the same changes as whole texts (full sync); p95 %.1f ms; server CPU %.1f ms " \
+                "per change" % (p95(ts) * 1e3, cpu * 1e3)
+            record(Figure("lsp.change-full-median",
+                          "LSP didChange->diagnostics, 5,000 lines, full-text changes: median",
+                          "%.1f ms" % (median(ts) * 1e3), "", None, load, cmd + " --sync full", detail),
+                   store=store)
         if "big" in only:
             text = markdown_bytes(1_000_000, seed=2)
             load = wait_for_quiet()
             ts, cpu = bench_changes(tmp, text, args.big_changes, warmup=2)
             cmd = "python bench/lsp_bench.py --only big --big-changes %d" % args.big_changes
-            detail = "%d changes, %.2f MB, %d lines, %d IRIs; p95 %.0f ms; server CPU %.0f ms per change" % (
+            detail = "%d changes (incremental sync), %.2f MB, %d lines, %d IRIs; p95 %.0f ms; " \
+                "server CPU %.0f ms per change" % (
                 len(ts), len(text.encode()) / 1e6, text.count("\n"), text.count("://"), p95(ts) * 1e3,
                 cpu * 1e3)
             record(Figure("lsp.big", "LSP didChange->diagnostics, 1 MB document: median",
@@ -444,7 +508,7 @@ def main(argv: Optional[List[str]] = None) -> int:
                 record(Figure("lsp.lint-cpu" + ("-big" if what == "1 MB" else ""),
                               "LSP lint per change, in-process CPU (%s)" % what,
                               "%.1f ms" % (lint * 1e3), "", None, load, cmd,
-                              "median of %d changes, warm memo; the scanner alone: %.1f ms" % (
+                              "median of %d changes, warm memo, incremental Markdown scan; a full scan alone: %.1f ms" % (
                                   args.changes, scan * 1e3)), store=store)
         if "memory" in only:
             load = wait_for_quiet()

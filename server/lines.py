@@ -38,9 +38,11 @@ class LineIndex:
 
     __slots__ = ("text", "_starts", "_lf_only", "_last")
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, starts: Optional[List[int]] = None) -> None:
         self.text = text
-        self._starts: Optional[List[int]] = None
+        #: may be given when known (the language server derives a new
+        #: version's from the previous one's after an edit)
+        self._starts: Optional[List[int]] = starts
         #: whether "\n" is the only line end (decided on the first query)
         self._lf_only: Optional[bool] = None
         #: (offset, line) of the last line_of query answered by counting

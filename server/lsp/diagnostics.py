@@ -20,7 +20,9 @@ Linting runs in one worker thread, so the event loop keeps answering; a
 run queued for a version that is no longer current is skipped when its
 turn comes (a burst of edits costs one lint, not one per edit).
 Results are cached per (document version, settings generation), and code
-actions reuse them.
+actions reuse them.  A Markdown document is linted with a scanner of its own
+that re-scans only the blocks an edit touched
+(:class:`irilint.scanners.markdown.IncrementalMarkdownScanner`).
 """
 from __future__ import annotations
 
@@ -190,6 +192,9 @@ class Linter:
         self._inflight: Dict[str, Any] = {}
         self._executor: Optional[DaemonExecutor] = None
         self._engine: Any = None
+        #: per-document scanners that keep what the last scan found
+        #: (IncrementalMarkdownScanner), dropped when the document closes
+        self._scanners: Dict[str, Any] = {}
         #: gc.freeze() after the first lint (set by the server's main(); not
         #: when a test runs a server in its own process)
         self.freeze_after_first_lint = False
@@ -299,7 +304,7 @@ class Linter:
             result.diagnostics = [skipped_diagnostic(limit)]
             result.skipped = True
             return result
-        scanner = scanner_for_document(doc, settings)
+        scanner = self._document_scanner(doc.uri, scanner_for_document(doc, settings))
         result.scanner = scanner
         first = self._engine is None
         check = self.engine().check_text(text, path=doc.path, language_id=doc.language_id,
@@ -316,6 +321,19 @@ class Linter:
         result.findings = list(check.findings)
         result.published = [diagnostic_json(f, index, encoding, version) for f in result.findings]
         return result
+
+    def _document_scanner(self, uri: str, scanner: Any) -> Any:
+        """The scanner to lint ``uri`` with: for Markdown, the document's own
+        incremental scanner (after an edit only the changed blocks are
+        scanned again: ~1 ms instead of ~6 ms on lsp_bench's 5,000 lines)."""
+        from irilint.scanners.markdown import IncrementalMarkdownScanner, MarkdownScanner
+
+        if type(scanner) is not MarkdownScanner:
+            return scanner
+        own = self._scanners.get(uri)
+        if own is None:
+            own = self._scanners[uri] = IncrementalMarkdownScanner()
+        return own
 
     # -- push --------------------------------------------------------------
     def schedule(self, doc: Document, delay_ms: Optional[int] = None) -> None:
@@ -385,6 +403,7 @@ class Linter:
         if task is not None:
             task.cancel()
         self._results.pop(uri, None)
+        self._scanners.pop(uri, None)
         if not self.pull:
             self.server.text_document_publish_diagnostics(
                 types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
