@@ -28,19 +28,23 @@ _WORDS = st.sampled_from([
 _ATTR_NAMES = st.sampled_from([
     "class", "id", "href", "HREF", "src", "srcset", "content", "http-equiv",
     "xmlns", "xmlns:d", "xlink:href", "data", "data-x", "style", ":href",
-    "@click", "alt", "title", "ping", "hrefx", "ſrc", "a\u0130href",
+    "@click", "alt", "title", "ping", "hrefx", "ſrc", "a\u0130href", "CLASS", "classx",
+    "HTTP-EQUIV", "http-equivx", "id",
 ])
 _VALUES = st.sampled_from([
     "", "x", "x y", "refresh", "0; url=http://a.example/", "http://a.example/p",
     "mailto:someone@example.org", "color:red", "a:b", "&amp;", "&#58;//x",
-    "&colon;//x", "a>b", "a<b", "don't", 'say "hi"', "https://a.example/(x)",
-    "urn:isbn:1", "Note: x", "ht\u00e9://x", "//x", "data:,x", " http://p.example/ ",
+    "&colon;//x", "&#109;ailto:x", "x&#160;y:z", "&nbsp;tel:1", "te&shy;l:1", "a&#x3A;//b",
+    "&gt;&#39;", "&fjlig;", "a:&#47;/b", "a>b", "a<b", "don't", 'say "hi"', "https://a.example/(x)",
+    "urn:isbn:1", "Note: x", " REFRESH ", "refresh/", "Content-Type", "ht\u00e9://x", "//x", "data:,x", " http://p.example/ ",
     "\thttp://t.example/a b\n", " ", "a.png 2x, b.png", "x/",
 ])
 _TEXT = st.sampled_from([
     "plain words", "Note: see", " http://a.example/x ", "&amp; &lt;", "a < b",
     "<http://angle.example/>", "x:y", "mailto:me@example.org", "\n", "é:ç",
-    "std::vector", "(https://p.example/a_(b))", "&#x202E;", "&",
+    "std::vector", "(https://p.example/a_(b))", "&#x202E;", "&", "&#104;ttp://h.example/",
+    "&quot;a&quot;", "&#160;sip:x", "si&#160;p:x", "&#383;ip:x", "&#0115;ip:x", "&colon;//c",
+    "&notin; &ampx; &unknownname;",
 ])
 
 
@@ -110,9 +114,60 @@ def test_markup_fast_path_skips_plain_markup_and_keeps_the_rest():
     assert [c.value for c in html_scanner.scan_markup(tag)] == ["http://e.example/a"]
     # ...and an IRI attribute, an anchoring colon or a reference stops it.
     for stop in ('<a title="x" href="x.html&amp;">', "see http://e.example/", "a&#58;//b",
-                 "&amp;", "<script>"):
+                 "&colon;", "&#109;ailto:x", "x:&#47;/y", "&#X3a;", "&#0058;", "&fjlig;",
+                 "<script>", '<meta http-equiv=" Refresh " content="1">'):
         doc = plain + stop + plain
         assert html_scanner._SKIP_HTML_RX.match(doc).end() <= len(plain)
+    # References that cannot make an anchor, and <meta> without a refresh,
+    # are skipped with the rest.
+    for skipped in ("&amp; &lt;x&gt; &#160;&#xA0;&nbsp;&#39;", "&#383;ip:x &#8490; &unknown;",
+                    '<meta charset="utf-8"/>', '<meta name="v" content="w=1, s=2">',
+                    '<meta http-equiv="Content-Type" content="text/html; charset=utf-8">'):
+        doc = plain + skipped + plain
+        assert html_scanner._SKIP_HTML_RX.match(doc).end() == len(doc)
+        assert html_scanner.scan_markup(doc) == []
+
+
+@pytest.mark.parametrize("xml", [False, True])
+def test_numeric_references_the_fast_path_skips_decode_to_no_anchor_character(xml):
+    import re
+
+    from irilint.scanners._decode import decode_charrefs
+
+    anchor_chars = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+-.:/")
+    rx = re.compile(html_scanner._harmless_reference_rx())
+    skipped = set()
+    for code in list(range(0, 0x300)) + [0x2019, 0xD800, 0x10FFFF, 0x110000, 10 ** 9]:
+        for ref in ("&#%d;" % code, "&#0%d;" % code, "&#x%x;" % code, "&#X%X;" % code,
+                    "&#x0%x;" % code):
+            if rx.fullmatch(ref):
+                skipped.add(code)
+                decoded = decode_charrefs(ref, 0, len(ref), xml=xml).value
+                assert not set(decoded) & anchor_chars, (ref, decoded)
+    assert {0x22, 0x27, 0x3C, 0xA0, 0x2019, 0x10FFFF} <= skipped
+    assert not skipped & {0x2F, 0x3A, 0x41, 0x61, 0x30}
+
+
+def test_named_references_the_fast_path_skips_decode_to_no_anchor_character():
+    from html.entities import html5
+
+    from irilint.scanners._decode import decode_charrefs
+
+    import re
+    anchor_chars = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+-.:/")
+    rx = re.compile(html_scanner._harmless_reference_rx())
+    skipped = 0
+    for name in list(html5) + ["unknown;", "notit;", "ampx;", "colonx;", "amp", "lt"]:
+        ref = "&" + name if name.endswith(";") else "&" + name + ";"
+        if rx.fullmatch(ref):
+            skipped += 1
+            for xml in (False, True):
+                for attribute in (False, True):
+                    decoded = decode_charrefs(ref, 0, len(ref), xml=xml, attribute=attribute).value
+                    # letters the decoder leaves as text are followed by the
+                    # ";", so they can never be a scheme before a colon
+                    assert not (set(decoded) & anchor_chars) or decoded.endswith(";"), (ref, decoded)
+    assert skipped > 2000  # the common ones (&amp; &lt; &nbsp; ...) are among them
 
 
 _CODE_PIECES = st.sampled_from([

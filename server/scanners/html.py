@@ -304,40 +304,129 @@ def _ascii_words_rx(words, end: str) -> str:
     return emit(tree)
 
 
+#: Attribute names that hold no IRI and are the commonest in real markup
+#: (``class`` alone is about half of all attributes in HTML documentation):
+#: the fast path tries them as whole words before the slower "any name but an
+#: IRI attribute" test.
+_COMMON_PLAIN_ATTRIBUTES = (
+    "class", "id", "title", "style", "rel", "name", "type", "alt", "align",
+    "valign", "role", "accesskey", "lang", "width", "height", "colspan",
+    "rowspan", "target", "dir", "tabindex", "method", "value", "for",
+    "summary", "scope", "border", "charset", "hidden", "checked",
+    "disabled", "translate", "placeholder", "viewbox", "fill", "stroke",
+    "transform", "d", "x", "y")
+
+
+#: The commonest elements of HTML documentation (``span``, ``a``, ``code``
+#: and ``div`` are two thirds of all start tags), none of them special to
+#: the scanner.
+_COMMON_PLAIN_ELEMENTS = (
+    "span", "a", "code", "div", "li", "p", "em", "td", "strong", "dt", "ul",
+    "tr", "dd", "pre", "dl", "h1", "h2", "h3", "h4", "h5", "h6", "img", "th",
+    "br", "table", "section", "col", "body", "html", "head", "link", "ol",
+    "b", "i", "tt", "kbd", "var", "sup", "sub", "small", "hr", "nav",
+    "tbody", "thead", "colgroup", "blockquote", "input", "label", "form",
+    "button", "g", "path", "rect", "circle", "svg", "text", "tspan", "use")
+
+
+def _harmless_reference_rx() -> str:
+    """Character references whose decoding cannot give an IRI anchor.
+
+    ``find_iris`` anchors on an ASCII ":" followed by "//" or preceded by a
+    scheme of ASCII letters; a reference decoding to anything but an ASCII
+    letter, digit, "+", "-", ".", ":" or "/" can neither be nor complete
+    one, and a reference the decoder leaves as text ends with ";".  So text
+    and attribute values holding only such references (``&#160;``,
+    ``&quot;``, ``&gt;``: common in code listings) give no candidate when
+    they have no anchoring colon, and the fast path may skip them.  Checked
+    against the decoder in tests/test_scanner_fast_paths.py.
+    """
+    from html.entities import html5
+
+    dangerous = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                          "0123456789+-.:/")
+    bad_names = sorted(name[:-1] for name, value in html5.items()
+                       if name.endswith(";") and any(c in dangerous for c in value))
+    # Every legacy name (no ";") decodes to a harmless character: a prefix
+    # decoded that way leaves the rest of the name as text, ending in ";".
+    assert not any(c in dangerous for name, value in html5.items()
+                   if not name.endswith(";") for c in value)
+    harmless_ascii = [n for n in range(128) if chr(n) not in dangerous]
+    decimal = "|".join(str(n) for n in harmless_ascii if n)
+    hexadecimal = "|".join("%x" % n for n in harmless_ascii if n)
+    return ("&(?:"
+            "(?!(?:%s);)[A-Za-z][A-Za-z0-9]{0,40}"
+            # numeric: 0 and any value from 128 up decode to non-ASCII
+            # (U+FFFD, windows-1252 or the code point itself); below 128 only
+            # the harmless ASCII ones, written without leading zeros
+            "|#(?:0|%s|12[89]|1[3-9][0-9]|[2-9][0-9][0-9]|[1-9][0-9]{3,7})"
+            "|#[xX](?:0|(?i:%s)|[89a-fA-F][0-9a-fA-F]|[1-9a-fA-F][0-9a-fA-F]{2,7})"
+            ");") % ("|".join(bad_names), decimal, hexadecimal)
+
+
 def _fast_path_rxs(xml: bool) -> Tuple["re.Pattern[str]", "re.Pattern[str]"]:
     """The skip regex and the plain-IRI-tag regex of HTML or XML."""
     from .text import _COLON_RX
 
     safe_colon = "(?!(?i:%s)):" % _COLON_RX.pattern
-    words = _SPECIAL_ATTRIBUTES | {"content", "xmlns"}
+    reference = _harmless_reference_rx()
+    words = _SPECIAL_ATTRIBUTES | {"xmlns"}
     name_char = "[A-Za-z0-9_.:@-]"
-    # Names are ASCII here, so an ASCII-only case-insensitive test is exact.
-    attr_name = ("(?!%s)(?![Xx][Mm][Ll][Nn][Ss]:)[A-Za-z_:@]%s*+"
-                 % (_ascii_words_rx(words, "(?!%s)" % name_char), name_char))
-    value_char = "(?:[^%s&:<]++|" + safe_colon + ")"
+    not_name_char = "(?!%s)" % name_char
+
+    def attr_name_rx(excluded) -> str:
+        # Names are ASCII here, so an ASCII-only case-insensitive test is
+        # exact.  The common names first, as whole words (atomic: a common
+        # name that the rest of the attribute does not fit is not retried
+        # as "any other name", which would fail the same way).
+        return ("(?>%s|(?!%s|[Xx][Mm][Ll][Nn][Ss]:)[A-Za-z_:@]%s*+)"
+                % (_ascii_words_rx(_COMMON_PLAIN_ATTRIBUTES, not_name_char),
+                   _ascii_words_rx(excluded, not_name_char), name_char))
+
+    value_char = "(?:[^%s&:<]++|" + safe_colon + "|" + reference + ")"
     value = ('(?:"%s*+"|\'%s*+\'|%s++)' % (
         value_char % '"', value_char % "'",
-        "(?:[^ \\t\\n\\r\\f>\"'<&:=`]++|%s)" % safe_colon))
+        "(?:[^ \\t\\n\\r\\f>\"'<&:=`]++|%s|%s)" % (safe_colon, reference)))
     ws = "[ \\t\\n\\r\\f]"
-    attribute = "%s++%s(?:%s*+=%s*+%s)?" % (ws, attr_name, ws, ws, value)
+    attribute = "%s++%s(?:%s*+=%s*+%s)?" % (ws, attr_name_rx(words), ws, ws, value)
     excluded = ["meta"] + ([] if xml else list(_RAW_TEXT_ELEMENTS))
-    not_excluded = "(?!%s)" % _ascii_words_rx(excluded, "(?!%s)" % name_char)
-    start_tag = ("<%s[A-Za-z]%s*+(?:%s)*+%s*+/?>"
-                 % (not_excluded, name_char, attribute, ws))
+    not_excluded = "(?!%s)" % _ascii_words_rx(excluded, not_name_char)
+    # The commonest element names first, as whole words (as for attributes).
+    tag_name = "(?>%s|%s[A-Za-z]%s*+)" % (
+        _ascii_words_rx(_COMMON_PLAIN_ELEMENTS, not_name_char), not_excluded, name_char)
+    # (each markup alternative below is written without its "<", which they
+    # all share: re then picks the alternative by the character after it)
+    start_tag = "%s(?:%s)*+%s*+/?>" % (tag_name, attribute, ws)
+    # <meta> holds an IRI only as <meta http-equiv=refresh content="0; url=...">
+    # (tag_candidates): without an http-equiv="refresh", its content is an
+    # ordinary attribute.  (The tokenizer takes the last http-equiv; this
+    # stops at any "refresh" one, which can only be stricter.)
+    refresh = "[Rr][Ee][Ff][Rr][Ee][Ss][Hh]"
+    not_refresh_value = ('(?:"(?!%s*+%s%s*+")%s*+"|\'(?!%s*+%s%s*+\')%s*+\'|(?!%s(?![^ \\t\\n\\r\\f>]))'
+                         "(?:[^ \\t\\n\\r\\f>\"'<&:=`]++|%s|%s)++)" % (
+                             ws, refresh, ws, value_char % '"', ws, refresh, ws, value_char % "'",
+                             refresh, safe_colon, reference))
+    http_equiv = "[Hh][Tt][Tt][Pp]-[Ee][Qq][Uu][Ii][Vv]%s" % not_name_char
+    meta_attribute = "%s++(?:%s(?:%s*+=%s*+%s)?|%s(?:%s*+=%s*+%s)?)" % (
+        ws, http_equiv, ws, ws, not_refresh_value,
+        attr_name_rx(words | {"http-equiv"}), ws, ws, value)
+    meta_tag = "[Mm][Ee][Tt][Aa]%s(?:%s)*+%s*+/?>" % (not_name_char, meta_attribute, ws)
     # "<" that the tokenizer reads as text: not followed by a tag name, "!",
     # "/" or "?".
     name_start = "A-Za-z_:\\u0080-\\U0010ffff" if xml else "A-Za-z"
-    # Text without candidates: colons that anchor nothing and no "&" (also
-    # allowing "&" not followed by a colon reference, when the text has no
-    # colon at all, was measured slower: the text is then scanned twice).
-    text_unit = "(?:[^<:&]++|%s|<(?![%s!/?]))*+" % (safe_colon, name_start)
+    # Text without candidates: colons that anchor nothing, and "&" only in
+    # references that cannot make one (also allowing any "&" when the text
+    # has no colon at all was measured slower: the text is then scanned
+    # twice).
+    text_unit = "(?:[^<:&]++|%s|<(?![%s!/?])|%s)*+" % (safe_colon, name_start, reference)
     plain_body = "(?:[^:>]++|%s)*+" % safe_colon
-    markup = "|".join((
+    markup = "<(?:%s)" % "|".join((
+        "/[^>]*+>",
         start_tag,
-        "</[^>]*+>",
-        "<!--(?:[^:-]++|-(?!->)|%s)*+-->" % safe_colon,
-        "<!(?!--|\\[CDATA\\[)%s>" % plain_body,
-        "<\\?%s>" % plain_body,
+        meta_tag,
+        "!--(?:[^:-]++|-(?!->)|%s)*+-->" % safe_colon,
+        "!(?!--|\\[CDATA\\[)%s>" % plain_body,
+        "\\?%s>" % plain_body,
     ))
     skip = re.compile("(?:%s(?:%s))*+" % (text_unit, markup))
 
@@ -345,20 +434,21 @@ def _fast_path_rxs(xml: bool) -> Tuple["re.Pattern[str]", "re.Pattern[str]"]:
     # up to three IRI attributes (IRI_ATTRIBUTES, xmlns:*) whose values hold
     # no "&"; each gives its whole value, as tag_candidates would.  The
     # names are matched ASCII-only, as the tokenizer lowercases them (re's
-    # IGNORECASE would also take "\u017frc" for "src").
+    # IGNORECASE would also take "\u017frc" for "src").  Group ``v<k>`` is
+    # the k-th value with its quotes.
     iri_names = IRI_ATTRIBUTES
 
     def iri_attribute(k: int) -> str:
         return ("%s++(?:%s|[Xx][Mm][Ll][Nn][Ss]:%s*+)%s*+=%s*+"
-                "(?:\"(?P<d%d>[^\"&]*+)\"|'(?P<s%d>[^'&]*+)'|(?P<u%d>[^ \t\n\r\f>\"'&][^ \t\n\r\f>&]*+))"
-                % (ws, _ascii_words_rx(iri_names, "(?!%s)" % name_char), name_char,
-                   ws, ws, k, k, k))
+                "(?P<v%d>\"[^\"&]*+\"|'[^'&]*+'|[^ \t\n\r\f>\"'&][^ \t\n\r\f>&]*+)"
+                % (ws, _ascii_words_rx(iri_names, not_name_char), name_char,
+                   ws, ws, k))
     plain_attributes = "(?:%s)*+" % attribute
     slots = ""
     for k in (3, 2, 1):
         slots = "(?:%s%s%s)?" % (iri_attribute(k), plain_attributes, slots)
-    iri_tag = re.compile("%s<%s[A-Za-z]%s*+%s%s%s*+/?>" % (
-        text_unit, not_excluded, name_char, plain_attributes, slots, ws))
+    iri_tag = re.compile("%s<%s%s%s%s*+/?>" % (
+        text_unit, tag_name, plain_attributes, slots, ws))
     return skip, iri_tag
 
 
@@ -371,10 +461,9 @@ FAST_MARKUP = sys.version_info >= (3, 11)
 if FAST_MARKUP:
     _SKIP_HTML_RX, _IRI_TAG_HTML_RX = _fast_path_rxs(False)
     _SKIP_XML_RX, _IRI_TAG_XML_RX = _fast_path_rxs(True)
-    # Group numbers of the (double-quoted, single-quoted, unquoted) value of
-    # each IRI attribute slot; the same in both patterns.
-    _IRI_VALUE_GROUPS = tuple(tuple(_IRI_TAG_HTML_RX.groupindex[g % k] for g in ("d%d", "s%d", "u%d"))
-                              for k in (1, 2, 3))
+    # Group numbers of each IRI attribute slot's value; the same in both
+    # patterns.
+    _IRI_VALUE_GROUPS = tuple(_IRI_TAG_HTML_RX.groupindex["v%d" % k] for k in (1, 2, 3))
     assert all(_IRI_TAG_XML_RX.groupindex[name] == index
                for name, index in _IRI_TAG_HTML_RX.groupindex.items())
 
@@ -382,13 +471,13 @@ if FAST_MARKUP:
 def _iri_tag_candidates(m: "re.Match[str]", text: str, out: List[Candidate]) -> None:
     """The candidates of a tag matched by an ``_IRI_TAG_*_RX``."""
     regs = m.regs  # every group's span at once
-    for groups in _IRI_VALUE_GROUPS:
-        for g in groups:
-            a, b = regs[g]
-            if a >= 0:
-                break
-        else:
+    for g in _IRI_VALUE_GROUPS:
+        a, b = regs[g]
+        if a < 0:
             return  # no more IRI attributes
+        if text[a] in "\"'":  # a quoted value: the span without its quotes
+            a += 1
+            b -= 1
         while a < b and text[a] in ASCII_SPACE:
             a += 1
         while b > a and text[b - 1] in ASCII_SPACE:
