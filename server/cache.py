@@ -161,15 +161,21 @@ class Cache:
             payload, end = _decode_json(body)  # no whitespace scan: irilint wrote it
             if end != len(body):
                 raise ValueError("trailing data")
-            findings = [_finding_from_json(d, path) for d in payload["findings"]]
-            for f in findings:
-                if f.end > text_length or f.start > f.end:
-                    raise ValueError("span outside the document")
-            state = _hosts_from_rows(payload["host_rows"], path) if "host_rows" in payload \
-                else payload["hosts"]
+            raw = payload["findings"]
+            rows = payload.get("host_rows")
+            state = _hosts_from_rows(rows, path) if rows is not None else payload["hosts"]
             if not isinstance(state, dict):
                 raise ValueError("bad state")
             located = payload["located"]
+            if not raw:  # most files: nothing found, nothing to locate
+                if located != [] or payload["edits"] != {}:
+                    raise ValueError("positions without findings")
+                self.hits += 1
+                return [], state, ([], {})
+            findings = [_finding_from_json(d, path) for d in raw]
+            for f in findings:
+                if f.end > text_length or f.start > f.end:
+                    raise ValueError("span outside the document")
             if not isinstance(located, list) or len(located) != len(findings):
                 raise ValueError("bad positions")
             for row in located:

@@ -254,10 +254,11 @@ class _Checker:
         self._default_excluded = {p for p in config.DEFAULT_EXCLUDE if "/" not in p and "*" not in p}
         self.cache = None
         if not getattr(args, "no_cache", True) and not os.environ.get("IRILINT_NO_CACHE"):
-            from irilint.cache import Cache, StatIndex
+            from irilint.cache import Cache, StatIndex, cache_key
 
             self.cache = Cache(os.environ.get("IRILINT_CACHE_ROOT") or os.getcwd())
             self.stat_index = StatIndex(self.cache)
+            self._cache_key = cache_key
         #: paths named on the command line (a binary one gets a note)
         self.explicit_paths = {os.path.abspath(p) for p in (getattr(args, "paths", None) or []) if p != "-"}
         vs, vsc = self.validators
@@ -411,22 +412,16 @@ class _Checker:
         return out
 
     def cache_key(self, digest: str, settings: Any, path: str) -> str:
-        from irilint.cache import cache_key
-
-        return cache_key(digest, self.fingerprint(settings), path)
+        return self._cache_key(digest, self.fingerprint(settings), path)
 
     def cached(self, path: str, abspath: str, settings: Any,
                st: Optional[os.stat_result] = None) -> Optional[FileOutcome]:
         """The outcome of an unchanged file from the cache, without decoding
         it: the key is the hash of its bytes.  ``st``: the file's stat, if
         the walk has it."""
-        if self.cache is None or self.args.fix or self.args.diff or self.cache.empty():
+        cache = self.cache
+        if cache is None or self.args.fix or self.args.diff or cache.empty():
             return None
-        import hashlib
-
-        from irilint.cache import StatIndex
-        from irilint.output import Reported
-
         try:
             if st is None:
                 st = os.stat(abspath)
@@ -435,19 +430,24 @@ class _Checker:
             digest = self.stat_index.digest(abspath, st)
             hashed = digest is None
             if hashed:
+                import hashlib
+
                 with open(abspath, "rb") as fh:
                     digest = hashlib.sha256(fh.read()).hexdigest()
         except OSError:
             return None
-        hit = self.cache.get(self.cache_key(digest, settings, path), path)
+        hit = cache.get(self.cache_key(digest, settings, path), path)
         if hit is None:
             return None
         findings, hosts, (located, edits) = hit
         out = FileOutcome(path, fail_level=settings.fail_level, hosts=hosts, abspath=abspath)
         if hashed:
-            out.stamp = (StatIndex.stamp(st), digest)  # for the stat index
-        out.reported = [Reported(path, f, l, c, el, ec, text)
-                        for f, (l, c, el, ec, text) in zip(findings, located)]
+            out.stamp = (self.stat_index.stamp(st), digest)  # for the stat index
+        if findings:
+            from irilint.output import Reported
+
+            out.reported = [Reported(path, f, l, c, el, ec, text)
+                            for f, (l, c, el, ec, text) in zip(findings, located)]
         positions = _Positions.__new__(_Positions)
         positions.table = edits
         out.index = positions
@@ -749,8 +749,9 @@ def _discover(checker: _Checker, paths: Sequence[str]):
             return included_slow(p, os.path.abspath(p))
         hit = folders.get(folder)
         if hit is None:
-            hit = folders[folder] = (os.path.join(os.path.abspath(folder or sep), ""),
-                                     _folder_verdict(checker, p))
+            absolute = os.path.abspath(folder or sep)
+            absolute = absolute if absolute.endswith(sep) else absolute + sep
+            hit = folders[folder] = (absolute, _folder_verdict(checker, p, absolute))
         abspath = hit[0] + name
         if hit[1] is None or abspath in explicit:
             return included_slow(p, abspath)
@@ -774,13 +775,14 @@ def _discover(checker: _Checker, paths: Sequence[str]):
             yield item
 
 
-def _folder_verdict(checker: _Checker, entry: str) -> Optional[bool]:
+def _folder_verdict(checker: _Checker, entry: str, folder: str) -> Optional[bool]:
     """Whether the folder of ``entry`` (a path the walk made) lets its
     entries in, as far as the folder decides: with the default excludes
     (folder names only), an entry is in when no part of the folder under
     the settings' root is an excluded name, and its own name is not one.
     None when that shortcut does not apply (other patterns, a folder
-    outside the root, a config error): then every entry is tested."""
+    outside the root, a config error): then every entry is tested.
+    ``folder``: the entry's folder, absolute, ending with a separator."""
     try:
         settings = checker.settings(entry)
     except checker.config.ConfigError:
@@ -788,7 +790,6 @@ def _folder_verdict(checker: _Checker, entry: str) -> Optional[bool]:
     cfg = checker.config
     if settings.include or settings.extend_exclude or settings.exclude != cfg.DEFAULT_EXCLUDE:
         return None
-    folder = os.path.join(os.path.abspath(os.path.dirname(entry) or os.sep), "")
     prefix = checker._root_prefix(settings)
     if not folder.startswith(prefix):
         return None
