@@ -210,3 +210,47 @@ def test_line_index_answers_as_its_table_before_and_after_building_it(text, offs
     for off in sorted(offsets) + offsets:
         assert index.line_of(off) == bisect.bisect_right(starts, off) - 1
     assert index.starts == starts
+
+
+_JSON_PIECES = st.sampled_from([
+    '{', '}', '[', ']', ',', ':', ' ', '\n', '1.5', 'true', 'null', '/', '//', '/*', '*/',
+    '"a"', '"x y"', '"url"', '"URL "', '"homepageUrl"', '"\u0130ri"', '"hr\u017f"', '"$ref"',
+    '" $Id "', '"@context"', '"src"', '"srcs"', '"href\u00a0"', '"\u3000href"', '"a:b"',
+    '"http://j.example/a"', '"#/definitions/x"', '"_:b0"', '"x\\u003a//y"', '"\\""', '"\\\\"',
+    '"unterminated', '"\n"', '"a\\/b"', '"urn:x:1"', '"\u202ehttp://b.example/"', '"K"',
+    '// see http://c.example/\n', '/* http://d.example/ */', '"iri"', '"uri\t"',
+])
+
+
+@needs_fast_markup
+@_SETTINGS
+@given(parts=st.lists(_JSON_PIECES, max_size=16))
+def test_json_skip_gives_the_string_by_string_candidates(parts):
+    from irilint.scanners import data
+
+    text = "".join(parts)
+    assert data._scan_json(text, True) == data._scan_json(text, False)
+
+
+@needs_fast_markup
+@_SETTINGS
+@given(text=st.text(alphabet='{}[],: "\\/*\nabhrefurlsc$@I\u0130\u00a0:/.#', max_size=60))
+def test_json_skip_on_noise(text):
+    from irilint.scanners import data
+
+    assert data._scan_json(text, True) == data._scan_json(text, False)
+
+
+def test_json_skip_stops_at_what_may_give_a_candidate():
+    from irilint.scanners import data
+
+    plain = '{"name": "x", "list": [1, 2, "y z"], "n": null} '
+    if data.FAST_SKIP:
+        assert data._JSON_SKIP_RX.match(plain).end() == len(plain)
+    for stop in ('"homepageURL": "a"', '" $ref ": "#/x"', '"a": "b:c"', '"a\\u0041"',
+                 '// c\n', '/* c */', '"src\u3000": "x"', '"x\n'):
+        doc = plain + stop + plain
+        if data.FAST_SKIP:  # (it may skip a plain key before the stop)
+            assert data._JSON_SKIP_RX.match(doc).end() < len(plain) + len(stop)
+        assert data._scan_json(doc, True) == data._scan_json(doc, False)
+    assert [c.value for c in data.scan_json(plain + '"Url": "a/b"')] == ["a/b"]

@@ -20,6 +20,7 @@ scalar only where a scalar can start (line start, after ``:``, ``-``,
 from __future__ import annotations
 
 import re
+import sys
 from typing import List, Optional
 
 from ._common import Decoded, OffsetBuilder, finalize
@@ -59,14 +60,52 @@ _KEY_COLON_RX = re.compile(r"[ \t\r\n]*:")
 _SPACE_RX = re.compile(r"[ \t\r\n]*")
 
 
+def _json_skip_rx() -> "re.Pattern[str]":
+    """A run of JSON that gives no candidate, matched at C speed.
+
+    Text outside strings is never searched (only ``"``, ``//`` and ``/*``
+    start something), and a string gives a candidate only when it holds a
+    colon, an escape (which may decode to one) or is the value of an IRI
+    key.  So the run is: text without ``"`` or a comment opener, and strings
+    with no colon, backslash or line break that cannot be an IRI key.  The
+    key test is a superset of :func:`is_iri_key` (``str.strip`` strips what
+    ``\\s`` matches; its ``lower`` maps no other character to these ASCII
+    letters but "\\u0130", which it also maps to a combining mark): a word
+    from ``_IRI_KEYS`` between spaces, or a string ending with a suffix or a
+    space.  Applied to every string, key or not: only stricter.
+    """
+    def ascii_ci(word: str) -> str:
+        return "".join("[%s%s]" % (c.lower(), c.upper()) if c.isalpha() else re.escape(c)
+                       for c in word)
+    keys = "|".join(ascii_ci(k) for k in sorted(_IRI_KEYS))
+    suffixes = "".join("(?<!%s)" % ascii_ci(sfx) for sfx in _IRI_KEY_SUFFIXES)
+    string = r'"(?!\s*+(?:%s)\s*+")[^"\\\n:]*+%s(?<!\s)"' % (keys, suffixes)
+    return re.compile(r"(?:[^\"/]++|/(?![/*])|%s)*+" % string) if FAST_SKIP else re.compile("")
+
+
+#: Possessive quantifiers (Python 3.11+) keep the skip regex linear; older
+#: Pythons tokenize every string (the same candidates, tested).
+FAST_SKIP = sys.version_info >= (3, 11)
+_JSON_SKIP_RX = _json_skip_rx()
+
+
 def scan_json(text: str) -> List[Candidate]:
     """Candidates in JSON (JSONC and JSON5 comments tolerated)."""
+    return _scan_json(text, FAST_SKIP)
+
+
+def _scan_json(text: str, fast: bool) -> List[Candidate]:
+    """``scan_json``; ``fast=False`` tokenizes every string (the reference
+    the skip regex is tested against)."""
     n = len(text)
     out: List[Candidate] = []
     key_is_iri = False
     value_start = -1  # where a value after an IRI key's colon must start
     pos = 0
+    skip = _JSON_SKIP_RX.match if fast else None
     while pos < n:
+        if skip is not None and not key_is_iri:
+            pos = skip(text, pos).end()
         m = _JSON_TOKEN_RX.search(text, pos)
         if m is None:
             break
