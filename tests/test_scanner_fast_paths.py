@@ -19,6 +19,7 @@ from irilint.scanners import html as html_scanner
 # the HTML/XML fast path exists on Python 3.11+ (possessive quantifiers)
 needs_fast_markup = pytest.mark.skipif(
     not html_scanner.FAST_MARKUP, reason="the HTML/XML fast path needs Python 3.11+")
+from irilint.scanners import code as code_scanner
 from irilint.scanners.code import LANGUAGES, _token_rx, scan_code
 
 _WORDS = st.sampled_from([
@@ -175,16 +176,45 @@ _CODE_PIECES = st.sampled_from([
     '"mailto:me@example.org"', '"""doc https://t.example/ """', "/* https://b.example/ */",
     "/* open", '"open', "'", "a:b", "std::map", "http://bare.example/x", "\n", "\\", "'''",
     "ftp://f.example", "#", "//", "s = 'a # b'", "url = \"https://q.example/?a=1\"  # c:\n",
+    '"""a: b"""', "'''x\n'''", '""""', '"a\\"b"', "'a\\\nb'", "`multi\nline: x`", "--[[ c ]]",
+    "--[[ http://l.example/ ]]", "-- x:y\n", "(* http://m.example/ *)", "(* c *)", "{- x -}",
+    "#| http://k.example/ |#", "%{ x %}", "<# x #>", "*/", "]]", "x:\\\n", "\"x\\:y\"",
+    "d = {'k': 'v'}\n", "f(a, b)  // c\n", "a//b", "http:&", "\"tel:1\"", "s = \"TEL:1\"\n",
 ])
 
 
 @_SETTINGS
 @given(parts=st.lists(_CODE_PIECES, max_size=12),
-       language=st.sampled_from(["python", "javascript", "shellscript", "c", "code", "sql"]))
+       language=st.sampled_from(sorted(LANGUAGES)))
 def test_code_fast_path_gives_the_full_tokenizer_candidates(parts, language):
     text = "".join(parts)
     syntax = LANGUAGES[language]
     assert scan_code(text, syntax, _token_rx(syntax)) == scan_code(text, syntax, fast=False)
+
+
+@_SETTINGS
+@given(text=st.text(alphabet="\"'`#/*-[]{}()|%<>\\:\n abhtp.xS", max_size=80),
+       language=st.sampled_from(sorted(LANGUAGES)))
+def test_code_fast_path_on_code_noise(text, language):
+    syntax = LANGUAGES[language]
+    assert scan_code(text, syntax, _token_rx(syntax)) == scan_code(text, syntax, fast=False)
+
+
+@pytest.mark.skipif(not code_scanner.FAST_SKIP, reason="the code skip regex needs Python 3.11+")
+def test_code_skip_stops_after_the_last_whole_literal_before_an_anchor():
+    syntax = LANGUAGES["python"]
+    skip = code_scanner._skip_rx(syntax)
+    head = "x = {'a': 1}  # note: y\n" + '"""doc: z"""\n'
+    doc = head + "y = 'see http://e.example/' + z\n"
+    end = skip.match(doc).end()
+    # not into the statement holding the IRI: the window starts where the
+    # tokenizer would resume
+    assert end <= len(head) and doc[end - 1] == '"'
+    assert [c.value for c in scan_code(doc, syntax)] == ["http://e.example/"]
+    # a triple quote whose body holds an anchor is not two empty strings
+    doc = '"""http://t.example/"""'
+    assert skip.match(doc).end() == 0
+    assert [c.context for c in scan_code(doc, syntax)] == ["string"]
 
 
 def test_code_without_an_iri_anchor_gives_nothing_and_context_is_kept_after_one():

@@ -24,6 +24,7 @@ Simplifications, all of them bounded to one line or one literal:
 from __future__ import annotations
 
 import re
+import sys
 from bisect import bisect_left
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
@@ -197,6 +198,79 @@ def _token_rx(syntax: Syntax) -> "re.Pattern[str]":
     return re.compile("|".join(parts))
 
 
+def _until_rx(closer: str, safe_colon: str) -> str:
+    """Text up to and including the first ``closer``, with no IRI anchor."""
+    c0 = re.escape(closer[0])
+    if len(closer) == 1:
+        return "(?:[^%s:]++|%s)*+%s" % (c0, safe_colon, c0)
+    return "(?:[^%s:]++|%s(?!%s)|%s)*+%s" % (
+        c0, c0, re.escape(closer[1:]), safe_colon, re.escape(closer))
+
+
+def _skip_rx(syntax: Syntax) -> Optional["re.Pattern[str]"]:
+    """A run of code, literals and comments with no IRI anchor, as units of
+    code followed by one whole literal or comment, split exactly as
+    :func:`scan_code` splits them; ``None`` before Python 3.11 (the pattern
+    needs possessive quantifiers to stay linear).
+
+    Each literal or comment is guarded by the openers ``_token_rx`` tries
+    before it, so a triple quote whose body holds an anchor is not taken for
+    an empty string instead, nor Lua's ``--[[`` for a line comment.  The run
+    ends after a whole literal or comment, where the tokenizer resumes.
+    """
+    if not FAST_SKIP:
+        return None
+    safe_colon = "(?!(?i:%s)):" % _COLON_RX.pattern
+    openers: List[str] = []  # regexes, in _token_rx's order
+    bodies: List[str] = []
+    first_chars = set()
+    if syntax.triple_quotes:
+        for triple in ('"""', "'''"):
+            openers.append(re.escape(triple))
+            bodies.append(_until_rx(triple, safe_colon))
+            first_chars.add(triple[0])
+    for opener, closer in syntax.block_comments:
+        openers.append(re.escape(opener))
+        bodies.append(_until_rx(closer, safe_colon))
+        first_chars.add(opener[0])
+    for marker in syntax.line_comments:
+        if marker == "//":
+            openers.append(r"(?<![^\s;,(){}\[\]])//")
+        else:
+            openers.append(r"(?<!\S)" + re.escape(marker))
+        bodies.append(r"(?:[^\n:]++|%s)*+(?=\n|\Z)" % safe_colon)
+        first_chars.add(marker[0])
+    for q in syntax.quotes:
+        qe = re.escape(q)
+        openers.append(qe)
+        first_chars.add(q)
+        if q in syntax.multiline_quotes:
+            bodies.append(r"(?:[^%s\\:]++|\\[^:]|%s)*+%s" % (qe, safe_colon, qe))
+        else:
+            bodies.append(r"(?:[^%s\\:\n]++|\\[^:\n]|%s)*+(?:%s|(?=\n))" % (qe, safe_colon, qe))
+    if not openers:
+        return None
+    tokens = "|".join(
+        "%s%s%s" % ("(?!%s)" % "|".join(openers[:i]) if i else "", opener, body)
+        for i, (opener, body) in enumerate(zip(openers, bodies)))
+    starts = "".join(re.escape(c) for c in sorted(first_chars))
+    code = "(?:[^%s:]++|(?!%s)[%s]|%s)*+" % (starts, "|".join(openers), starts, safe_colon)
+    return re.compile("(?:%s(?:%s))*+" % (code, tokens))
+
+
+#: The skip regexes need possessive quantifiers (Python 3.11+).
+FAST_SKIP = sys.version_info >= (3, 11)
+_SKIP_RX_CACHE: Dict[Syntax, Optional["re.Pattern[str]"]] = {}
+
+
+def _skip_rx_for(syntax: Syntax) -> Optional["re.Pattern[str]"]:
+    try:
+        return _SKIP_RX_CACHE[syntax]
+    except KeyError:
+        rx = _SKIP_RX_CACHE[syntax] = _skip_rx(syntax)
+        return rx
+
+
 def scan_code(text: str, syntax: Syntax = _GENERIC,
               token_rx: Optional["re.Pattern[str]"] = None, fast: bool = True) -> List[Candidate]:
     """Candidates in source code written with ``syntax``.
@@ -216,6 +290,9 @@ def scan_code(text: str, syntax: Syntax = _GENERIC,
         return []
     last_anchor = anchors[-1] if fast else n - 1
     rx = token_rx or _token_rx(syntax)
+    # Runs of literals and comments with no anchor are skipped with one
+    # match, up to where the tokenizer would resume anyway.
+    skip = _skip_rx_for(syntax) if fast else None
     out: List[Candidate] = []
 
     def search(lo: int, hi: int, context: str = "bare") -> None:
@@ -228,6 +305,8 @@ def scan_code(text: str, syntax: Syntax = _GENERIC,
 
     pos = 0
     while pos <= last_anchor:
+        if skip is not None:
+            pos = skip.match(text, pos).end()
         m = rx.search(text, pos)
         if m is None:
             break
