@@ -284,3 +284,20 @@ def test_json_skip_stops_at_what_may_give_a_candidate():
             assert data._JSON_SKIP_RX.match(doc).end() < len(plain) + len(stop)
         assert data._scan_json(doc, True) == data._scan_json(doc, False)
     assert [c.value for c in data.scan_json(plain + '"Url": "a/b"')] == ["a/b"]
+
+
+@_SETTINGS
+@given(spans=st.lists(st.tuples(st.integers(0, 12), st.integers(0, 4)), max_size=10))
+def test_finalize_keeps_ordered_candidates_as_they_are_and_sorts_the_rest(spans):
+    from irilint.scanners._common import finalize
+    from irilint.scanners.base import Candidate
+
+    cands = [Candidate(a, a + k, "x" * k) for a, k in spans]
+    # the reference: sort, then drop overlaps and repeated empty candidates
+    expected = []
+    for c in sorted(cands, key=lambda c: (c.start, c.end)):
+        if expected and (c.start < expected[-1].end or
+                         c.start == c.end == expected[-1].start == expected[-1].end):
+            continue
+        expected.append(c)
+    assert finalize(list(cands)) == expected

@@ -139,6 +139,15 @@ def finalize(cands: List[Candidate]) -> List[Candidate]:
     safety net; it keeps the output contract (sorted, non-overlapping) even
     if two structural rules claim the same text.
     """
+    # The usual case, candidates already in order and disjoint, in one pass.
+    prev_start = prev_end = -1
+    for c in cands:
+        start = c.start
+        if start < prev_end or (start == prev_end and start == c.end and prev_start == prev_end):
+            break
+        prev_start, prev_end = start, c.end
+    else:
+        return cands
     cands.sort(key=lambda c: (c.start, c.end))
     out: List[Candidate] = []
     last_end = -1
