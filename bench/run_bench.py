@@ -252,6 +252,7 @@ def fig_startup(runs: int, store: bool) -> None:
 def fig_cache(corpus: Path, cold_runs: int, warm_runs: int, store: bool) -> None:
     cmd = irilint_argv() + ["check", str(corpus), "--jobs", "1"]
     cold, warm = [], []
+    cold_cpu, warm_cpu = [], []
     outs = set()
     load = wait_for_quiet()
     with tempfile.TemporaryDirectory(prefix="irilint-cache-") as tmp:
@@ -260,23 +261,26 @@ def fig_cache(corpus: Path, cold_runs: int, warm_runs: int, store: bool) -> None
             root.mkdir()
             r = run_timed(cmd, env_extra={"IRILINT_CACHE_ROOT": str(root)}, keep_stdout=True, ok_codes=(0, 1, 2))
             cold.append(r.wall)
+            cold_cpu.append(r.cpu)
             outs.add(r.stdout)
-            print("    cold %.2f s (load %s)" % (r.wall, loadavg()), file=sys.stderr)
+            print("    cold %.2f s, CPU %.2f s (load %s)" % (r.wall, r.cpu, loadavg()), file=sys.stderr)
         if not (root / ".irilint_cache").is_dir():
             raise BenchError("no cache was written in %s" % (root / ".irilint_cache"))
         for i in range(warm_runs):
             r = run_timed(cmd, env_extra={"IRILINT_CACHE_ROOT": str(root)}, keep_stdout=True, ok_codes=(0, 1, 2))
             warm.append(r.wall)
+            warm_cpu.append(r.cpu)
             outs.add(r.stdout)
-            print("    warm %.2f s (load %s)" % (r.wall, loadavg()), file=sys.stderr)
+            print("    warm %.2f s, CPU %.2f s (load %s)" % (r.wall, r.cpu, loadavg()), file=sys.stderr)
         cache_bytes, cache_files = tree_bytes(root / ".irilint_cache")
     ratio = median(cold) / median(warm)
     record(Figure("cache.warm", "cache: cold / warm, irilint check corpus --jobs 1", "%.1fx" % ratio,
                   ">= 10x", ratio >= 10, "%s .. %s" % (load, loadavg()),
                   "IRILINT_CACHE_ROOT=$(mktemp -d) " + shell(cmd) + "  # twice",
-                  "cold median %.2f s (%d runs, fresh cache each), warm median %.2f s (%d runs); "
-                  "cache %.1f MB in %d files; outputs %s" % (
-                      median(cold), len(cold), median(warm), len(warm), cache_bytes / 1e6, cache_files,
+                  "cold median %.2f s (%d runs, fresh cache each), warm median %.2f s (%d runs); CPU: cold "
+                  "%.2f s, warm %.2f s (%.1fx); cache %.1f MB in %d files; outputs %s" % (
+                      median(cold), len(cold), median(warm), len(warm), median(cold_cpu), median(warm_cpu),
+                      median(cold_cpu) / median(warm_cpu), cache_bytes / 1e6, cache_files,
                       "identical" if len(outs) == 1 else "DIFFER")), store=store)
 
 

@@ -24,6 +24,7 @@ import hashlib
 import itertools
 import json
 import os
+import sys
 import tempfile
 import time
 from typing import Any, Dict, List, Optional, Tuple
@@ -36,6 +37,8 @@ FORMAT = 3
 PACK_NAME = "results.pack"
 _PACK_HEADER = b"irilint result cache %d " % FORMAT
 _decode_json = json.JSONDecoder().raw_decode
+_FS_ENCODING = sys.getfilesystemencoding()
+_FS_ERRORS = sys.getfilesystemencodeerrors()
 #: a pack larger than this is not read (it is rewritten with this run's entries)
 MAX_PACK_BYTES = 1 << 30
 
@@ -144,6 +147,8 @@ class Cache:
     def empty(self) -> bool:
         """Whether there is no entry at all (a cold run need not hash files
         just to miss)."""
+        if self._lines:  # asked once per file: the common answer first
+            return False
         return not self._new and not self._pack()
 
     def get(self, key: str, path: Optional[str], text_length: int = 1 << 62) -> Optional[Tuple[List[Finding], Dict[str, Any], Any]]:
@@ -323,7 +328,8 @@ class StatIndex:
 
     def digest(self, path: str, st: os.stat_result) -> Optional[str]:
         """The digest recorded for ``path`` if its stamp is still ``st``'s."""
-        value = self._load().get(os.fsencode(path))
+        entries = self._entries if self._entries is not None else self._load()
+        value = entries.get(path.encode(_FS_ENCODING, _FS_ERRORS))  # os.fsencode, inlined
         if value is None or len(value) < 66 or value[-65:-64] != b" ":
             return None
         if value[:-65] != b"%d %d %d %d" % (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino):

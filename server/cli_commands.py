@@ -864,15 +864,28 @@ def _worker_check(path: str) -> Optional[FileOutcome]:
 
 
 def _worker_main(conn: Any, args: argparse.Namespace) -> None:
-    """A worker process: batches of ``[(seq, path), ...]`` in, lists of
-    ``(seq, outcome)`` out, until None."""
+    """A worker process: ``([(seq, path, settings token), ...], {token:
+    settings not sent before})`` in, lists of ``(seq, outcome)`` out, until
+    None.  The settings are the parent's (it looked them up for the walk):
+    a worker then never looks for configuration files itself, and checks
+    each file with exactly the settings one process would use."""
     _worker_init(args)
+    assert _WORKER is not None
+    by_token: Dict[int, Any] = {}
+    folders = _WORKER._by_spelled_folder
     try:
         while True:
-            batch = conn.recv()
-            if batch is None:
+            message = conn.recv()
+            if message is None:
                 break
-            conn.send([(seq, _worker_check(path)) for seq, path in batch])
+            batch, new_settings = message
+            by_token.update(new_settings)
+            results = []
+            for seq, path, token in batch:
+                if token is not None:
+                    folders[os.path.dirname(path)] = by_token[token]
+                results.append((seq, _worker_check(path)))
+            conn.send(results)
     except (EOFError, OSError, KeyboardInterrupt):
         pass  # the parent is gone (or interrupted): nothing to send to
     finally:
@@ -884,9 +897,10 @@ def _worker_main(conn: Any, args: argparse.Namespace) -> None:
 #: both workers stay busy until the end of the run).
 _BATCH_FILES = 64
 _BATCH_BYTES = 1 << 20
-#: ... or this many characters of paths: the batches a worker has not
-#: read yet must fit in its pipe, so that sending one never blocks.
-_BATCH_PATH_CHARS = 12000
+#: ... or this many characters of paths: the batch a worker has not read
+#: yet must fit in its pipe (8 KB on some systems), so that sending it never
+#: blocks while the worker is blocked sending its results.
+_BATCH_PATH_CHARS = 2000
 #: Batches sent to a worker and not answered yet: two, so it never waits
 #: for the next one.
 _IN_FLIGHT = 2
@@ -896,8 +910,10 @@ class _WorkerHandle:
     def __init__(self, process: Any, conn: Any) -> None:
         self.process = process
         self.conn = conn
-        #: the seqs of each batch sent and not answered, oldest first
-        self.pending: "collections.deque[List[Tuple[int, str]]]" = collections.deque()
+        #: each batch sent and not answered, oldest first
+        self.pending: "collections.deque[List[Tuple[int, str, Optional[int]]]]" = collections.deque()
+        #: the settings tokens this worker has been sent
+        self.known: Set[int] = set()
         self.dead = False
 
 
@@ -959,7 +975,7 @@ def _run_parallel(checker: _Checker, args: argparse.Namespace, items: Any, jobs:
                 # files, each reported as an error; the run goes on.
                 w.dead = True
                 for lost in itertools.chain([batch], w.pending):
-                    for seq, path in lost:
+                    for seq, path, _ in lost:
                         done[seq] = FileOutcome(_display_path(path), error="%s: internal error: worker "
                                                 "process ended (%s)" % (path, exc.__class__.__name__))
                 w.pending.clear()
@@ -986,7 +1002,7 @@ def _run_parallel(checker: _Checker, args: argparse.Namespace, items: Any, jobs:
             if not frozen_before:
                 gc.unfreeze()
 
-    def send(batch: List[Tuple[int, str]]) -> None:
+    def send(batch: List[Tuple[int, str, Optional[int]]]) -> None:
         if not workers:
             start_workers()
         while True:
@@ -994,13 +1010,16 @@ def _run_parallel(checker: _Checker, args: argparse.Namespace, items: Any, jobs:
             if free:
                 break
             if all(w.dead for w in workers):
-                for seq, path in batch:
+                for seq, path, _ in batch:
                     done[seq] = FileOutcome(_display_path(path), error="%s: internal error: no worker "
                                             "process left" % path)
                 return
             receive(block=True)
         w = min(free, key=lambda w: len(w.pending))
-        w.conn.send(batch)
+        new_settings = {token: settings_of[token] for _, _, token in batch
+                        if token is not None and token not in w.known}
+        w.conn.send((batch, new_settings))
+        w.known.update(new_settings)
         w.pending.append(batch)
 
     def ready():
@@ -1016,9 +1035,24 @@ def _run_parallel(checker: _Checker, args: argparse.Namespace, items: Any, jobs:
             else:
                 return
 
+    #: id(settings) -> token, and token -> settings, for the workers
+    tokens: Dict[int, int] = {}
+    settings_of: Dict[int, Any] = {}
+
+    def token_of(path: str) -> Optional[int]:
+        try:
+            settings = checker.settings(path)
+        except checker.config.ConfigError:
+            return None  # the worker meets the error itself, as one process would
+        token = tokens.get(id(settings))
+        if token is None:
+            token = tokens[id(settings)] = len(tokens)
+            settings_of[token] = settings  # (keeps the id valid)
+        return token
+
     try:
         seq = 0
-        batch: List[Tuple[int, str]] = []
+        batch: List[Tuple[int, str, Optional[int]]] = []
         batch_bytes = batch_chars = 0
         for item in items:
             if isinstance(item, FileOutcome):
@@ -1030,7 +1064,7 @@ def _run_parallel(checker: _Checker, args: argparse.Namespace, items: Any, jobs:
                     order.append(hit)
                 else:
                     order.append(seq)
-                    batch.append((seq, path))
+                    batch.append((seq, path, token_of(path)))
                     seq += 1
                     batch_bytes += st.st_size
                     batch_chars += len(path)

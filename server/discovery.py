@@ -19,6 +19,7 @@ Whether a file is text or binary is decided when it is read (``fileio``).
 from __future__ import annotations
 
 import errno
+import operator
 import os
 import shutil
 import stat as stat_module
@@ -195,8 +196,8 @@ def _stat_error(path: str, exc: OSError) -> DiscoveryError:
     return DiscoveryError(path, (exc.strerror or str(exc)).lower())
 
 
-def _entry_name(entry: os.DirEntry) -> str:
-    return entry.name
+#: the sort key of a directory's entries (C code, not a Python call each)
+_entry_name = operator.attrgetter("name")
 
 
 def _skip_dir_name(name: str) -> bool:
@@ -223,7 +224,7 @@ class _Walker:
         self.walked_dirs: Set[Tuple[object, ...]] = set()
 
     def _new_file(self, st: os.stat_result, path: str) -> bool:
-        ident = _identity(st, path)
+        ident = (st.st_dev, st.st_ino) if st.st_ino else _identity(st, path)
         if ident in self.seen_files:
             return False
         self.seen_files.add(ident)
@@ -350,7 +351,7 @@ class _Walker:
             view = frame.view
             if view is not None and not view.repo.keeps_file(view.child(name)):
                 return None
-            path_obj = self.path_type(path)
+            path_obj = path if self.path_type is str else self.path_type(path)
             if self.is_included is not None and not self.is_included(path_obj):
                 return None
             if not self._new_file(st, path):
