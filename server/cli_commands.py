@@ -863,12 +863,16 @@ def _worker_check(path: str) -> Optional[FileOutcome]:
             path, exc.__class__.__name__, exc))
 
 
-def _worker_main(conn: Any, args: argparse.Namespace) -> None:
+def _worker_main(conn: Any, args: argparse.Namespace, inherited: Sequence[Any] = ()) -> None:
     """A worker process: ``([(seq, path, settings token), ...], {token:
     settings not sent before})`` in, lists of ``(seq, outcome)`` out, until
     None.  The settings are the parent's (it looked them up for the walk):
     a worker then never looks for configuration files itself, and checks
-    each file with exactly the settings one process would use."""
+    each file with exactly the settings one process would use.
+    ``inherited``: the parent's ends of the pipes to the workers forked
+    before this one, closed here so that each pipe ends with its parent."""
+    for other in inherited:
+        other.close()
     _worker_init(args)
     assert _WORKER is not None
     by_token: Dict[int, Any] = {}
@@ -994,7 +998,8 @@ def _run_parallel(checker: _Checker, args: argparse.Namespace, items: Any, jobs:
         try:
             for _ in range(jobs):
                 parent_conn, child_conn = ctx.Pipe()
-                process = ctx.Process(target=_worker_main, args=(child_conn, args), daemon=True)
+                inherited = [w.conn for w in workers] if ctx.get_start_method() == "fork" else []
+                process = ctx.Process(target=_worker_main, args=(child_conn, args, inherited), daemon=True)
                 process.start()
                 child_conn.close()
                 workers.append(_WorkerHandle(process, parent_conn))
@@ -1083,17 +1088,19 @@ def _run_parallel(checker: _Checker, args: argparse.Namespace, items: Any, jobs:
             yield from ready()
         yield from ready()
     finally:
+        # None, then the end of the pipe: a worker still sending results
+        # (the run was cut short) gets a broken pipe instead of waiting.
         for w in workers:
             try:
                 w.conn.send(None)
             except (OSError, ValueError):
                 pass
+            w.conn.close()
         for w in workers:
             w.process.join(timeout=5)
             if w.process.is_alive():
                 w.process.terminate()
                 w.process.join()
-            w.conn.close()
 
 
 def _cross_file_collisions(checker: _Checker, outcomes: List[FileOutcome]) -> None:
