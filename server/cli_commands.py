@@ -274,7 +274,7 @@ class _Checker:
         # lookup serves every file of a folder.  The folder as spelled in
         # the path is looked up first: the working directory does not change
         # during a run, so it always names the same absolute folder.
-        spelled = os.path.dirname(path)
+        spelled = _folder_of(path)
         hit = self._by_spelled_folder.get(spelled)
         if hit is None and spelled in self._no_config_folders:
             # No configuration file here: the nearest one is the parent's.
@@ -482,6 +482,15 @@ def _normal_relative(p: str) -> bool:
     if os.altsep:
         return False
     return all(part and part != "." and part != ".." for part in p.split(os.sep))
+
+
+def _folder_of(path: str) -> str:
+    """``os.path.dirname(path)``, without its cost in the common case (a
+    head that does not end with a separator is what dirname returns)."""
+    head, found, _ = path.rpartition(os.sep)
+    if head and found and not os.altsep and not head.endswith(os.sep):
+        return head
+    return os.path.dirname(path)
 
 
 #: folder as spelled -> whether it is a normalized relative path
@@ -887,7 +896,7 @@ def _worker_main(conn: Any, args: argparse.Namespace, inherited: Sequence[Any] =
             results = []
             for seq, path, token in batch:
                 if token is not None:
-                    folders[os.path.dirname(path)] = by_token[token]
+                    folders[_folder_of(path)] = by_token[token]
                 results.append((seq, _worker_check(path)))
             conn.send(results)
     except (EOFError, OSError, KeyboardInterrupt):

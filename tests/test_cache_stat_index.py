@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from irilint import config
 from irilint.cache import CACHE_DIR_NAME, Cache, StatIndex
 from irilint.cli import _build_parser, main
-from irilint.cli_commands import _Checker, _discover, _display_path
+from irilint.cli_commands import _Checker, _discover, _display_path, _folder_of
 from irilint.fileio import _BOMS, DocumentError, _read_all, decode_bytes, read_document
 
 SECOND = 10 ** 9
@@ -181,6 +181,7 @@ def test_display_path_fast_path_is_relpath(tmp_path, parts, absolute):
             return
         assert _display_path(p) == _display_path_reference(p)
         assert _display_path(p) == _display_path_reference(p)  # the memo answers the same
+        assert _folder_of(p) == os.path.dirname(p)
     finally:
         os.chdir(cwd)
 
