@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from irilint.scanners.markdown import (
     IncrementalMarkdownScanner,
+    _Blocks,
     common_prefix,
     common_suffix,
     scan_markdown,
@@ -77,6 +79,24 @@ def test_incremental_scan_equals_full_scan_after_random_edits(text, data):
         start, end, inserted = data.draw(_edit(text))
         text = text[:start] + inserted + text[end:]
         assert scanner.scan(text) == scan_markdown(text), repr(text)
+
+
+@_SETTINGS
+@given(text=_TEXT, data=st.data())
+def test_blocks_found_again_from_the_previous_chunks_equal_blocks_found_anew(text, data):
+    # the block split itself (fences, lists, indented code, paragraphs),
+    # with the chunks of the previous version taken over where unchanged
+    blocks = _Blocks(text, record=True)
+    for _ in range(data.draw(st.integers(1, 8))):
+        start, end, inserted = data.draw(_edit(text))
+        new = text[:start] + inserted + text[end:]
+        prefix = common_prefix(text, new)
+        suffix = common_suffix(text, new, min(len(text), len(new)) - prefix)
+        blocks = _Blocks(new, record=True,
+                         previous=(blocks.chunks, prefix, len(new) - suffix, len(new) - len(text)))
+        fresh = _Blocks(new)
+        assert (blocks.code, blocks.paragraphs) == (fresh.code, fresh.paragraphs), repr(new)
+        text = new
 
 
 @_SETTINGS
@@ -143,15 +163,29 @@ _SMALL_DOC = ("Text http://a.example/a\n\n[r]: http://r.example/b\n\n"
               "x <http://auto.example/e>\r\n\r\n- li http://li.example/f")
 
 
-def test_every_one_character_edit_of_a_small_document():
+# whether a chunk starts a list decides whether a later indented chunk is
+# code: its first characters matter to every chunk after it
+_LIST_DOC = ("- item\n\n    http://in-list.example/a\n\n1. x\n\n    http://in-list.example/b\n\n"
+             "para\n\n    http://code.example/c\n\n+ y\n  \n\tz http://tab.example/d\n")
+
+
+@pytest.mark.parametrize("doc", [_SMALL_DOC, _LIST_DOC], ids=["blocks", "lists"])
+def test_every_one_character_edit_of_a_small_document(doc):
     # exhaustive at every block edge: replace, insert before or delete each
     # character (the scanner first scans the unedited document each time)
-    for i in range(len(_SMALL_DOC) + 1):
-        variants = [_SMALL_DOC[:i] + _SMALL_DOC[i + 1:]]
-        for c in ("a", "/", "\n", " ", "`", "\\", ">", "\u00e9"):
-            variants.append(_SMALL_DOC[:i] + c + _SMALL_DOC[i + 1:])
-            variants.append(_SMALL_DOC[:i] + c + _SMALL_DOC[i:])
+    before = _Blocks(doc, record=True)
+    for i in range(len(doc) + 1):
+        variants = [doc[:i] + doc[i + 1:]]
+        for c in ("a", "/", "\n", " ", "`", "\\", ">", "-", "1", "\t", "\u00e9"):
+            variants.append(doc[:i] + c + doc[i + 1:])
+            variants.append(doc[:i] + c + doc[i:])
         for text in variants:
             scanner = IncrementalMarkdownScanner()
-            scanner.scan(_SMALL_DOC)
+            scanner.scan(doc)
             assert scanner.scan(text) == scan_markdown(text), repr(text)
+            prefix = common_prefix(doc, text)
+            suffix = common_suffix(doc, text, min(len(doc), len(text)) - prefix)
+            blocks = _Blocks(text, previous=(before.chunks, prefix, len(text) - suffix,
+                                             len(text) - len(doc)))
+            fresh = _Blocks(text)
+            assert (blocks.code, blocks.paragraphs) == (fresh.code, fresh.paragraphs), repr(text)

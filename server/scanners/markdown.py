@@ -192,6 +192,10 @@ def _code_spans(text: str, lo: int, hi: int) -> List[Tuple[int, int, int, int]]:
     return spans
 
 
+_Spans = List[Tuple[int, int]]
+_Chunks = Dict[Tuple[int, bool], Tuple[int, int, bool, _Spans, _Spans]]
+
+
 class _Blocks:
     """Code blocks and paragraphs of a document.
 
@@ -201,9 +205,20 @@ class _Blocks:
     code?).  That is what keeps Markdown scanning fast on large documents.
     """
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, record: bool = False,
+                 previous: Optional[Tuple["_Chunks", int, int, int]] = None) -> None:
+        """``record``: keep each chunk's outcome in :attr:`chunks`;
+        ``previous``: (the chunks recorded for an older text, the length of
+        the prefix it shares with ``text``, where the shared suffix starts
+        in ``text``, the length change): chunks in the unchanged text are
+        taken from there instead of being looked at again."""
         self.code: List[Tuple[int, int]] = []
         self.paragraphs: List[Tuple[int, int]] = []
+        #: (chunk start, in a list before it) -> (where the next chunk is
+        #: searched from, the end of the text the outcome depends on, in a
+        #: list after it, its code blocks, its paragraphs)
+        self.chunks: Optional[_Chunks] = {} if record else None
+        self._previous = previous
         fences = self._fences(text)
         in_list = False
         for lo, hi in gaps(fences, 0, len(text)):
@@ -241,17 +256,61 @@ class _Blocks:
     def _chunks(self, text: str, lo: int, hi: int, in_list: bool) -> bool:
         """Split ``text[lo:hi]`` at blank lines; returns the list state."""
         pos = lo
+        chunks = self.chunks
         while pos < hi:
             pos = _BLANK_LINES_RX.match(text, pos, hi).end()
             if pos >= hi:
                 break
+            if self._previous is not None:
+                taken = self._take_over(pos, in_list, hi)
+                if taken is not None:
+                    pos, in_list = taken
+                    continue
             sep = _BLANK_SEPARATOR_RX.search(text, pos, hi)
             end = sep.start() if sep is not None else hi
             nxt = sep.end() if sep is not None else hi
+            in_list_before = in_list
+            ncode, nparagraphs = len(self.code), len(self.paragraphs)
             if end > pos:
                 in_list = self._chunk(text, pos, end, in_list)
+            if chunks is not None and sep is not None:
+                # The outcome depends on the chunk, its blank separator and
+                # the line after it (where the separator was seen to end);
+                # not on the text before ``pos``: no pattern looks back.
+                line_end = text.find("\n", nxt, hi)
+                if line_end >= 0:
+                    chunks[(pos, in_list_before)] = (
+                        nxt, line_end + 1, in_list, self.code[ncode:], self.paragraphs[nparagraphs:])
             pos = nxt
         return in_list
+
+    def _take_over(self, pos: int, in_list: bool, hi: int) -> Optional[Tuple[int, bool]]:
+        """The outcome of the chunk at ``pos`` from the older text's chunks,
+        if the text it depends on is unchanged (and within ``hi``, the end
+        of this stretch between fences): (where to go on, in a list after)."""
+        old, prefix, suffix_start, delta = self._previous  # type: ignore[misc]
+        shift = 0
+        rec = old.get((pos, in_list))
+        if rec is None or rec[1] > prefix:
+            if pos < suffix_start:
+                return None
+            rec = old.get((pos - delta, in_list))
+            if rec is None:
+                return None
+            shift = delta
+        nxt, limit, in_list_after, code, paragraphs = rec
+        if limit + shift > hi:
+            return None
+        if shift:
+            nxt += shift
+            limit += shift
+            code = [(a + shift, b + shift) for a, b in code]
+            paragraphs = [(a + shift, b + shift) for a, b in paragraphs]
+        self.code.extend(code)
+        self.paragraphs.extend(paragraphs)
+        if self.chunks is not None:
+            self.chunks[(pos, in_list)] = (nxt, limit, in_list_after, code, paragraphs)
+        return nxt, in_list_after
 
     def _chunk(self, text: str, a: int, b: int, in_list: bool) -> bool:
         """Classify the chunk ``text[a:b]`` (no blank line inside)."""
@@ -537,8 +596,9 @@ class IncrementalMarkdownScanner(MarkdownScanner):
     """
 
     def __init__(self) -> None:
-        #: (text, candidates of each block, result) of the last scan
-        self._last: Optional[Tuple[str, _Raw, List[Candidate]]] = None
+        #: (text, candidates of each block, result, chunks of _Blocks) of
+        #: the last scan
+        self._last: Optional[Tuple[str, _Raw, List[Candidate], _Chunks]] = None
         #: blocks taken over from the last scan / scanned again (statistics)
         self.reused = 0
         self.rescanned = 0
@@ -546,20 +606,21 @@ class IncrementalMarkdownScanner(MarkdownScanner):
     def scan(self, text: str) -> List[Candidate]:
         last = self._last
         if last is None:
-            return self._scan(text, None, 0, 0)
+            return self._scan(text, None, None, 0, 0)
         old = last[0]
         if old is text or old == text:
             return list(last[2])
         prefix = common_prefix(old, text)
         suffix = common_suffix(old, text, min(len(old), len(text)) - prefix)
-        return self._scan(text, last[1], prefix, len(text) - suffix,
+        return self._scan(text, last[1], last[3], prefix, len(text) - suffix,
                           len(text) - len(old))
 
-    def _scan(self, text: str, old_raw: Optional[_Raw], prefix: int, suffix_start: int,
-              delta: int = 0) -> List[Candidate]:
+    def _scan(self, text: str, old_raw: Optional[_Raw], old_chunks: Optional[_Chunks],
+              prefix: int, suffix_start: int, delta: int = 0) -> List[Candidate]:
         """Scan ``text``; ``text[:prefix]`` is the old text's prefix and
         ``text[suffix_start:]`` its suffix (shifted by ``delta``)."""
-        blocks = _Blocks(text)
+        previous = None if old_chunks is None else (old_chunks, prefix, suffix_start, delta)
+        blocks = _Blocks(text, record=True, previous=previous)
         raws: _Raw = {}
         out: List[Candidate] = []
         reused = 0
@@ -586,5 +647,5 @@ class IncrementalMarkdownScanner(MarkdownScanner):
         result = finalize(out)
         self.reused += reused
         self.rescanned += len(raws) - reused
-        self._last = (text, raws, result)
+        self._last = (text, raws, result, blocks.chunks or {})
         return list(result)
