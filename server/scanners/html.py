@@ -368,7 +368,10 @@ def _fast_path_rxs(xml: bool) -> Tuple["re.Pattern[str]", "re.Pattern[str]"]:
     """The skip regex and the plain-IRI-tag regex of HTML or XML."""
     from .text import _COLON_RX
 
-    safe_colon = "(?!(?i:%s)):" % _COLON_RX.pattern
+    # A colon find_iris does not anchor on, written colon first so that re
+    # rules the alternative out by its first character.
+    assert _COLON_RX.pattern.startswith(":")
+    safe_colon = ":(?!(?i:%s))" % _COLON_RX.pattern[1:]
     reference = _harmless_reference_rx()
     words = _SPECIAL_ATTRIBUTES | {"xmlns"}
     name_char = "[A-Za-z0-9_.:@-]"
@@ -418,7 +421,9 @@ def _fast_path_rxs(xml: bool) -> Tuple["re.Pattern[str]", "re.Pattern[str]"]:
     # references that cannot make one (also allowing any "&" when the text
     # has no colon at all was measured slower: the text is then scanned
     # twice).
-    text_unit = "(?:[^<:&]++|%s|<(?![%s!/?])|%s)*+" % (safe_colon, name_start, reference)
+    # (unrolled: the common run of plain text, then any number of special
+    # characters each followed by another run)
+    text_unit = "[^<:&]*+(?:(?:%s|<(?![%s!/?])|%s)[^<:&]*+)*+" % (safe_colon, name_start, reference)
     plain_body = "(?:[^:>]++|%s)*+" % safe_colon
     markup = "<(?:%s)" % "|".join((
         "/[^>]*+>",
