@@ -48,6 +48,7 @@ from irilint.chars import BIDI_CONTROL_CHARS, BIDI_CONTROLS, SHORT_TEXT, distinc
 from irilint.convert import percent_encode_component
 from irilint.unicode_security import describe
 
+from . import gates
 from .context import LITERAL, PERCENT, PUNYCODE
 from .registry import rule
 
@@ -218,8 +219,18 @@ def _effect(ctx, i: int, would: bool) -> str:
 
 # -- bidi-control ------------------------------------------------------------
 
+def _is_bidi_control_char(c: str) -> bool:
+    return ord(c) in BIDI_CONTROLS
+
+
+def _is_rtl_any_char(c: str) -> bool:
+    """R, AL or AN: without one, no component is right-to-left (gate of
+    the per-component rules and of idn-bidi-rule)."""
+    return bidi_class(c) in RTL_ANY
+
+
 @rule(name="bidi-control", code="IRI101", family="bidi", severity="error",
-      fix="unsafe", needs=("non_ascii",))
+      fix="unsafe", needs=("non_ascii",), gate=_is_bidi_control_char)
 def bidi_control(ctx):
     """A bidi formatting character inside an IRI.
 
@@ -411,7 +422,7 @@ def _mixing_short(text: str) -> Optional[Tuple[int, int]]:
 
 
 @rule(name="bidi-mixed-direction", code="IRI103", family="bidi", severity="warning",
-      fix="unsafe", needs=("non_ascii", "percent", "punycode"))
+      fix="unsafe", needs=("non_ascii", "percent", "punycode"), gate=_is_rtl_any_char)
 def bidi_mixed_direction(ctx):
     """A component that mixes right-to-left and left-to-right letters.
 
@@ -445,6 +456,14 @@ def bidi_mixed_direction(ctx):
     draft-ietf-iri-bidi-guidelines, "Bidi IRI Structure" rule 1;
     RFC 3987 s4.2.
     """
+    if gates.ENABLED and not ctx.view.decoded_any:
+        # The view is the value, and every component but the host labels
+        # lies before or after the host: a component mixes directions only
+        # if the text it lies in does.
+        value, host = ctx.value, ctx.ref.host
+        parts = (value,) if host is None else (value[:host.start], value[host.end:])
+        if all(_mixing(p) is None for p in parts):
+            return
     for c in ctx.components():
         if c.kind == "host-label":
             continue
@@ -509,7 +528,7 @@ def _edge_text(ctx, c, k: int, at_end: bool) -> str:
 
 
 @rule(name="bidi-component-edge", code="IRI104", family="bidi", severity="warning",
-      fix="unsafe", needs=("non_ascii", "percent", "punycode"))
+      fix="unsafe", needs=("non_ascii", "percent", "punycode"), gate=_is_rtl_any_char)
 def bidi_component_edge(ctx):
     """A right-to-left component that does not start and end with a right-to-left letter.
 
@@ -630,7 +649,7 @@ def bidi_rule_violations(label: str) -> List[Tuple[int, str]]:
 
 
 @rule(name="idn-bidi-rule", code="IRI105", family="bidi", severity="error",
-      fix="none", needs=("non_ascii", "percent", "punycode"))
+      fix="none", needs=("non_ascii", "percent", "punycode"), gate=_is_rtl_any_char)
 def idn_bidi_rule(ctx):
     """A domain name that breaks the Bidi Rule of IDNA (RFC 5893).
 

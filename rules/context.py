@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Tuple
 
-from irilint.chars import distinct_non_ascii
+from irilint.chars import distinct_non_ascii, first_of
 from irilint.convert import idna_to_unicode
 from irilint.findings import Edit, Finding, Fix, Severity, differing_runs
 from irilint.iri import IRIReference, Span, parse
@@ -113,6 +113,14 @@ class DecodedView:
 
 
 def build_view(value: str, ref: IRIReference) -> DecodedView:
+    if "%" not in value and ("--" not in value or "xn--" not in value.lower()):
+        # Nothing to decode (no label can start with "xn--" if the
+        # lowercased value holds none): the host labels are not needed.
+        return DecodedView(value)
+    return _decode_view(value, ref)
+
+
+def _decode_view(value: str, ref: IRIReference) -> DecodedView:
     text: List[str] = []
     spans: List[Tuple[int, int]] = []
     origins: List[str] = []
@@ -275,6 +283,24 @@ _DELIMITED_CONTEXTS = frozenset((
     "turtle-iri", "turtle-base", "turtle-prefix"))  # not "rst-link": `x <name_>`_ is no IRI
 
 
+_ASCII_CHARS = tuple(map(chr, range(128)))
+
+
+def _first_char_where(text: str, test) -> Optional[str]:
+    """The first character of ``text`` for which ``test`` holds, or None.
+    Each distinct character is tested once (an NFC fix of a long run of
+    combining marks writes 500,000 of them); in long text the distinct
+    characters are found, and the first that qualifies, in C-level passes."""
+    if len(text) < 256:
+        for ch in dict.fromkeys(text):
+            if test(ch):
+                return ch
+        return None
+    chars = frozenset([c for c in distinct_non_ascii(text) if test(c)] + [c for c in _ASCII_CHARS if test(c)])
+    k = first_of(text, chars)
+    return None if k < 0 else text[k]
+
+
 def _prose_stop(value: str, edits: Sequence[Tuple[int, int, str]]) -> Optional[str]:
     """The character that would end the link in prose after ``edits`` (in
     value offsets), or None.  Looks only at the edits' new text and at the
@@ -286,17 +312,19 @@ def _prose_stop(value: str, edits: Sequence[Tuple[int, int, str]]) -> Optional[s
         # "http://e.org/a_(b/..)": the ")" stays because a "(" balances it;
         # an edit that removes or adds a bracket may change that.
         for s, e, t in edits:
-            if any(bracket_char(c) for c in dict.fromkeys(t)) or \
-                    any(bracket_char(c) for c in dict.fromkeys(value[s:e])):
+            if _first_char_where(t, bracket_char) is not None or \
+                    _first_char_where(value[s:e], bracket_char) is not None:
                 return value[-1]
+
+    def stops(ch: str) -> bool:
+        # Non-ASCII sentence punctuation (quotes, CJK stops) also ends
+        # or interrupts a link in prose, wherever it is put.
+        return prose_stop_char(ch) or (not ch.isascii() and trailing_char(ch))
+
     for s, e, t in edits:
-        # each distinct character once, in order (an NFC fix of a long
-        # run of combining marks writes 500,000 of them)
-        for ch in dict.fromkeys(t):
-            # Non-ASCII sentence punctuation (quotes, CJK stops) also ends
-            # or interrupts a link in prose, wherever it is put.
-            if prose_stop_char(ch) or (not ch.isascii() and trailing_char(ch)):
-                return ch
+        ch = _first_char_where(t, stops)
+        if ch is not None:
+            return ch
         if e == n:
             last = t[-1:] or value[s - 1:s]
             if last and trailing_char(last):
@@ -369,6 +397,19 @@ class RefContext:
         if self._components is None:
             self._components = view_components(self.view, self.view_ref)
         return self._components
+
+    def release_components(self) -> None:
+        """Forget the components (rebuilt if asked again).  The engine
+        calls this once the reference rules are done: the document rules
+        do not read them, and a document of many references kept them all
+        alive, which made Python's cycle collector walk them again and
+        again (a third of the time per reference on a long document)."""
+        self._components = None
+        self.__dict__.pop("_component_starts", None)
+        view = self._view
+        if view is not None and view._identity:
+            # as cheap to rebuild as to keep (DecodedView(value))
+            self._view = self._view_ref = None
 
     def component_at(self, i: int) -> Optional[Component]:
         """The component that holds view character ``i``, or None.

@@ -24,7 +24,7 @@ The fast path must give exactly the findings of the slow path (none), so:
 from __future__ import annotations
 
 import re
-from typing import Callable, Iterable, Optional
+from typing import Callable, Iterable, List, Optional
 
 _UNRESERVED = r"A-Za-z0-9\-._~"
 _SUB_DELIMS = r"!$&'()*+,;="
@@ -34,23 +34,44 @@ _OCTET = r"(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])"
 #: A "." or ".." segment before the query (what dot-segments flags).
 _DOT_SEGMENT_RE = re.compile(r"[^?#]*/\.\.?(?:[/?#]|\Z)")
 
+def _fast_pattern(extra: str = "") -> str:
+    """The pattern of :data:`FAST_RE`; ``extra`` (a class range) is allowed
+    wherever ``_`` is: in the userinfo, a reg-name host, the path, the
+    query and the fragment (not in the scheme, the port or an IPv4
+    address)."""
+    return (
+        # A lowercase scheme, or none; then nothing before the first ":/?#"
+        # may end with ":" (RFC 3986 Appendix B would read it as a scheme).
+        r"(?:[a-z][a-z0-9+.\-]*:|(?![^:/?#]*:))"
+        # The authority: userinfo, an IPv4 address or a lowercase reg-name,
+        # a port of at most 4 digits (never out of range, never empty).  No
+        # authority: then the path may not start with "//".
+        r"(?://(?:[" + _UNRESERVED + _SUB_DELIMS + r":" + extra + r"]*@)?"
+        r"(?:(?P<ipv4>" + _OCTET + r"(?:\." + _OCTET + r"){3})|(?P<host>[a-z0-9\-._~" + _SUB_DELIMS + extra
+        + r"]*))"
+        r"(?::[0-9]{1,4})?(?=[/?#]|\Z)"
+        r"|(?!//))"
+        r"[" + _PCHAR + r"/" + extra + r"]*"            # path
+        r"(?:\?[" + _PCHAR + r"/?" + extra + r"]*)?"     # query
+        r"(?:\#[" + _PCHAR + r"/?" + extra + r"]*)?"     # fragment: no second "#"
+        r"\Z"
+    )
+
+
 #: The grammar part of the fast path; :func:`fast_match` adds the rest.
-FAST_RE = re.compile(
-    # A lowercase scheme, or none; then nothing before the first ":/?#"
-    # may end with ":" (RFC 3986 Appendix B would read it as a scheme).
-    r"(?:[a-z][a-z0-9+.\-]*:|(?![^:/?#]*:))"
-    # The authority: userinfo, an IPv4 address or a lowercase reg-name,
-    # a port of at most 4 digits (never out of range, never empty).  No
-    # authority: then the path may not start with "//".
-    r"(?://(?:[" + _UNRESERVED + _SUB_DELIMS + r":]*@)?"
-    r"(?:(?P<ipv4>" + _OCTET + r"(?:\." + _OCTET + r"){3})|(?P<host>[a-z0-9\-._~" + _SUB_DELIMS + r"]*))"
-    r"(?::[0-9]{1,4})?(?=[/?#]|\Z)"
-    r"|(?!//))"
-    r"[" + _PCHAR + r"/]*"                  # path
-    r"(?:\?[" + _PCHAR + r"/?]*)?"          # query
-    r"(?:\#[" + _PCHAR + r"/?]*)?"          # fragment: no second "#"
-    r"\Z"
-)
+FAST_RE = re.compile(_fast_pattern())
+
+#: :data:`FAST_RE` with every non-ASCII character allowed where ``_`` is
+#: (irilint.rules.gates: for references whose non-ASCII characters are all
+#: ``ucschar``); compiled on first use.
+_FAST_NON_ASCII_RE: List["re.Pattern[str]"] = []
+
+
+def fast_non_ascii_re() -> "re.Pattern[str]":
+    if not _FAST_NON_ASCII_RE:
+        _FAST_NON_ASCII_RE.append(re.compile(_fast_pattern("\x80-\U0010ffff")))
+    return _FAST_NON_ASCII_RE[0]
+
 
 #: Reference rules that find nothing in a reference :data:`FAST_RE` matches
 #: (the reasons are in the pattern's comments).

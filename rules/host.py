@@ -49,6 +49,7 @@ import idna
 from idna import idnadata
 
 from irilint.convert import DNS_SCHEMES, idna_to_unicode
+from irilint.iri import IDNA_DOTS
 from irilint.unicode_security import (
     char_name,
     describe,
@@ -56,6 +57,7 @@ from irilint.unicode_security import (
     whole_script_confusable,
 )
 
+from . import gates
 from .registry import rule
 
 _PCT_RUN_RE = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
@@ -280,6 +282,8 @@ def idn_invalid(ctx):
     host = value[h.start:h.end]
     if host.isascii() and "%" not in host:
         return None
+    if gates.ENABLED and "%" not in host and _literal_host_valid(host):
+        return None  # the usual case, judged once per host
     out = []
     for lab in ref.host_labels:
         if lab.start == lab.end or _is_alabel(value[lab.start:lab.end]):
@@ -324,6 +328,23 @@ def _label_analysis(text: str):
     u = unicodedata.normalize("NFC", joined)
     problems = tuple(_label_problems(u)) if u else ()
     return tuple(bad), tuple(maps), tuple(owner), u, u == joined, problems
+
+
+_HOST_LABEL_SPLIT_RE = re.compile("[.%s]" % IDNA_DOTS)
+
+
+@lru_cache(maxsize=4096)
+def _literal_host_valid(host: str) -> bool:
+    """Does idn-invalid find nothing in this host written without escapes?
+    The loop of idn_invalid on its labels, with the test of
+    _check_unicode_label that returns no finding."""
+    for label in _HOST_LABEL_SPLIT_RE.split(host):
+        if not label or _is_alabel(label) or label.isascii():
+            continue
+        bad, _maps, _owner, _u, _exact, problems = _label_analysis(label)
+        if bad or not all(kind in _LEFT_TO_OTHERS for kind, _, _ in problems):
+            return False
+    return True
 
 
 def _check_unicode_label(ctx, lab, text: str, spans: List[Tuple[int, int]]):
@@ -542,8 +563,12 @@ def punycode_label(ctx):
     return out
 
 
+def _is_deviation_char(c: str) -> bool:
+    return c in _DEVIATIONS
+
+
 @rule(name="idna-deviation", code="IRI504", family="host", severity="warning",
-      needs=("non_ascii", "percent", "punycode"))
+      needs=("non_ascii", "percent", "punycode"), gate=_is_deviation_char)
 def idna_deviation(ctx):
     """A host label with a character IDNA2003 and IDNA2008 treat differently.
 

@@ -33,6 +33,7 @@ from irilint.unicode_security import (
     whole_script_confusable,
 )
 
+from . import gates
 from .context import LITERAL, PERCENT, PUNYCODE, Component
 from .fastpath import FAST_HOST_GROUP
 from .registry import rule
@@ -262,8 +263,12 @@ def _delimiter_at(ctx, text: str, i: int) -> Optional[Tuple[str, str]]:
     return imit
 
 
+def _imitates_delimiter(c: str) -> bool:
+    return delimiter_imitated(c) is not None
+
+
 @rule(name="delimiter-lookalike", code="IRI201", family="lookalike", severity="error",
-      fix="unsafe", needs=_VIEW_TRAITS)
+      fix="unsafe", needs=_VIEW_TRAITS, gate=_imitates_delimiter)
 def delimiter_lookalike(ctx):
     """A character that looks like a delimiter (``/ ? # : @ . = & %``) but is not one.
 
@@ -386,8 +391,12 @@ def _fullwidth_reported(ctx, text: str, i: int) -> bool:
     return _delimiter_at(ctx, text, i) is None and not _cjk_punctuation(text, i)
 
 
+def _is_fullwidth_char(c: str) -> bool:
+    return is_fullwidth_form(ord(c))
+
+
 @rule(name="fullwidth-form", code="IRI202", family="lookalike", severity="warning",
-      fix="unsafe", needs=_VIEW_TRAITS)
+      fix="unsafe", needs=_VIEW_TRAITS, gate=_is_fullwidth_char)
 def fullwidth_form(ctx):
     """A full-width or half-width form of a character.
 
@@ -532,6 +541,61 @@ def _script_key(text: str, non_ascii: FrozenSet[str]) -> str:
 
 
 _ASCII_LETTER_RE = re.compile("[A-Za-z]")
+_WORD_RUN_RES: Dict[FrozenSet[str], "re.Pattern[str]"] = {}
+
+
+def _word_run_re(not_word: FrozenSet[str]) -> "re.Pattern[str]":
+    """Runs of the characters _words counts as word characters, for a
+    text whose non-ASCII characters that are not are ``not_word``."""
+    rx = _WORD_RUN_RES.get(not_word)
+    if rx is None:
+        if len(_WORD_RUN_RES) >= 256:
+            _WORD_RUN_RES.clear()
+        rx = _WORD_RUN_RES[not_word] = re.compile(
+            "(?:[A-Za-z0-9]|[^\\x00-\\x7f%s])+" % "".join(re.escape(c) for c in sorted(not_word)))
+    return rx
+
+
+_HOST_LABEL_SPLIT_RE = re.compile("[.%s]" % IDNA_DOTS)
+
+
+@lru_cache(maxsize=1024)
+def _not_word_chars(chars: FrozenSet[str]) -> FrozenSet[str]:
+    return frozenset(c for c in chars if not _is_word_char(c))
+
+
+@lru_cache(maxsize=8192)
+def _mixes(text: str, allowed: Tuple[str, ...]) -> bool:
+    """``mixed_script(text, allowed).mixed``, kept per text (script keys,
+    labels and words repeat)."""
+    return mixed_script(text, allowed).mixed
+
+
+def _may_mix_words(ctx, allowed: Tuple[str, ...]) -> bool:
+    """Can mixed-script find something in a reference whose view is its
+    value?  It judges each host label whole and each word of the other
+    components; those words are runs of word characters that delimiters
+    (never word characters) bound, so each is a whole run of the text
+    before or after the host.  If no such run and no label mixes scripts,
+    the rule finds nothing, and the components need not be built."""
+    value = ctx.value
+    ref = ctx.ref
+    parts = [value]
+    host = ref.host
+    if host is not None:
+        parts = [value[:host.start], value[host.end:]]
+        if ref.host_kind == "reg-name":  # the labels of ref.host_labels
+            for label in _HOST_LABEL_SPLIT_RE.split(value[host.start:host.end]):
+                if not label.isascii() and _mixes(label, allowed):
+                    return True
+    find = _word_run_re(_not_word_chars(ctx.view.non_ascii_chars)).findall
+    for part in parts:
+        if part.isascii():
+            continue
+        for word in find(part):
+            if not word.isascii() and _mixes(word, allowed):
+                return True
+    return False
 
 
 @rule(name="mixed-script", code="IRI203", family="lookalike", severity="warning",
@@ -576,8 +640,10 @@ def mixed_script_rule(ctx):
     if text.isascii():
         return
     allowed = _allowed_scripts(ctx)
-    if not mixed_script(_script_key(text, view.non_ascii_chars), allowed).mixed:
+    if not _mixes(_script_key(text, view.non_ascii_chars), allowed):
         return  # no part of a string mixes scripts if the whole does not
+    if gates.ENABLED and not view.decoded_any and not _may_mix_words(ctx, allowed):
+        return
     for comp in ctx.components():
         if comp.text.isascii():
             continue
@@ -707,11 +773,34 @@ def whole_script_confusable_rule(ctx):
     """
     view = ctx.view
     if view.text.isascii():
-        return
+        return None
+    allowed = frozenset(_allowed_scripts(ctx))
+    clean_key = None
+    if gates.ENABLED and not view.decoded_any:
+        # The view is the value: what this rule finds depends only on the
+        # host and the allowed scripts, and hosts repeat in a document.
+        ref = ctx.ref
+        if ref.host is None or ref.host_kind != "reg-name":
+            return None  # no host labels
+        clean_key = (ctx.value[ref.host.start:ref.host.end], allowed)
+        if clean_key in _WSC_CLEAN_HOSTS:
+            return None
+    found = list(_whole_script_confusables(ctx, allowed))
+    if not found and clean_key is not None:
+        if len(_WSC_CLEAN_HOSTS) >= 8192:
+            _WSC_CLEAN_HOSTS.clear()
+        _WSC_CLEAN_HOSTS.add(clean_key)
+    return found
+
+
+#: (host, allowed scripts) where whole-script-confusable found nothing
+_WSC_CLEAN_HOSTS: set = set()
+
+
+def _whole_script_confusables(ctx, allowed: FrozenSet[str]):
     labels = [c for c in ctx.components() if c.kind == "host-label"]
     if not labels:
         return
-    allowed = frozenset(_allowed_scripts(ctx))
     tld = labels[-1].text.lower()
     for comp in labels:
         label = comp.text.lower()
@@ -927,13 +1016,32 @@ def confusable_collision(doc):
     # (none of them changes for it after its first occurrence): if its
     # first occurrence was not reported, no later one is.
     quiet = set()
+    #: hosts of fast-path references whose identity is in ``quiet`` (most
+    #: references: judged with a set lookup, no call)
+    quiet_raw = set()
     for ctx in doc.refs:
-        host = _host_of(ctx)
-        if host is None:
-            continue
-        start, end, display, ident = host
-        if ident in quiet:
-            continue
+        fast = ctx.fast
+        if fast is not None:  # _host_of inlined for the engine's fast path
+            start, end = fast.span(FAST_HOST_GROUP)
+            if start >= end:
+                continue
+            raw = ctx.value[start:end]
+            if raw in quiet_raw:
+                continue
+            ident = _ascii_host_identity(raw)
+            if ident is None:
+                continue
+            if ident in quiet:
+                quiet_raw.add(raw)
+                continue
+            display = raw
+        else:
+            host = _host_of(ctx)
+            if host is None:
+                continue
+            start, end, display, ident = host
+            if ident in quiet:
+                continue
         suffixes = _host_skeletons(ident)
         skel = suffixes[0][1]
         message = None
@@ -1103,7 +1211,7 @@ def invisible_problem(text: str, i: int, tag_ok: FrozenSet[int] = frozenset()) -
 
 
 @rule(name="invisible-character", code="IRI206", family="lookalike", severity="error",
-      fix="unsafe", needs=_VIEW_TRAITS)
+      fix="unsafe", needs=_VIEW_TRAITS, gate=_may_be_invisible)
 def invisible_character(ctx):
     """An invisible character where it does nothing visible.
 

@@ -11,6 +11,7 @@ from irilint.convert import percent_encode
 from irilint.unicode_security import describe
 
 from .context import LITERAL, PERCENT
+from .gates import nfc_sensitive
 from .registry import rule
 
 # A run of non-ASCII characters with the ASCII character before it: an ASCII
@@ -24,7 +25,7 @@ def _is_nfc(s: str) -> bool:
 
 
 @rule(name="not-nfc", code="IRI301", family="normalization", severity="warning",
-      fix="safe", needs=("non_ascii", "percent"))
+      fix="safe", needs=("non_ascii", "percent"), gate=nfc_sensitive)
 def not_nfc(ctx):
     """Text that is not in Normalization Form C.
 
@@ -54,10 +55,13 @@ def not_nfc(ctx):
     if not value.isascii():
         for m in _RUN_RE.finditer(value):
             run = m.group()
-            if _is_nfc(run):
+            # One pass: NFC returns the text itself when its quick check
+            # says it is normalized, and is_normalized would normalize as
+            # much as this when it cannot tell.
+            fixed = unicodedata.normalize("NFC", run)
+            if fixed == run:
                 continue
             s, e = m.start(), m.end()
-            fixed = unicodedata.normalize("NFC", run)
             # The first characters NFC changes, for the message: found among
             # the distinct ones (only the first character of a run may be ASCII).
             kept = distinct_non_ascii(fixed)
@@ -113,7 +117,7 @@ def _is_compatibility_character(ch: str) -> bool:
 
 
 @rule(name="compatibility-character", code="IRI302", family="normalization", severity="warning",
-      fix="unsafe", needs=("non_ascii", "percent", "punycode"))
+      fix="unsafe", needs=("non_ascii", "percent", "punycode"), gate=_is_compatibility_character)
 def compatibility_character(ctx):
     """A compatibility character that NFKC would replace.
 

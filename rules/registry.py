@@ -74,6 +74,12 @@ class Rule:
     scope: str = "reference"
     doc: str = ""
     summary: str = ""
+    #: For a rule with ``needs``: a test of one non-ASCII character such
+    #: that, on a reference whose only trait is "non_ascii" (no "%", no
+    #: "xn--": the decoded view is the value), the rule can find something
+    #: only if the test holds for one of its characters.  None: no such
+    #: test.  The engine then skips the rule (irilint.rules.gates).
+    gate: Optional[Callable[[str], bool]] = None
 
     def __hash__(self) -> int:
         return hash(self.code)
@@ -105,6 +111,7 @@ def rule(
     fix: str = "none",
     needs: Optional[Iterable[str]] = None,
     scope: str = "reference",
+    gate: Optional[Callable[[str], bool]] = None,
 ) -> Callable[[Callable], Callable]:
     """Register the decorated function as a rule.
 
@@ -121,6 +128,8 @@ def rule(
         raise ValueError("unknown family %r" % family)
     if fix not in ("safe", "unsafe", "sometimes", "none"):
         raise ValueError("unknown fix safety %r" % fix)
+    if gate is not None and needs is None:
+        raise ValueError("a gate applies only to a rule with needs")
     if needs is not None:
         bad = set(needs) - set(TRAITS)
         if bad:
@@ -133,7 +142,7 @@ def rule(
             name=name, code=code, family=family, severity=Severity.parse(severity),
             enabled=enabled, fix=fix, check=fn,
             needs=None if needs is None else frozenset(needs),
-            scope=scope, doc=doc, summary=summary,
+            scope=scope, doc=doc, summary=summary, gate=gate,
         )
         for other in _RULES.values():
             if other.code == code and other.name != name:

@@ -163,6 +163,9 @@ _NON_ASCII_RE = re.compile("[^\\x00-\\x7f]")
 #: time costs more than hashing every character.
 _FEW_DISTINCT = 24
 _DISTINCT_CACHE: dict = {}
+_ASCII_CHARS = frozenset(map(chr, range(128)))
+_EMPTY: frozenset = frozenset()
+_last: tuple = ("", _EMPTY)
 
 
 def distinct_non_ascii(text: str) -> frozenset:
@@ -173,8 +176,14 @@ def distinct_non_ascii(text: str) -> frozenset:
     so it costs a few C-level passes instead of hashing each character.
     The last results are kept: several rules ask about the same text.
     """
+    global _last
     if len(text) < 4096:
-        return frozenset(c for c in set(text) if c >= "\x80") if not text.isascii() else frozenset()
+        last = _last
+        if last[0] is text:  # the engine, then a rule, ask about one reference
+            return last[1]
+        found = frozenset(text).difference(_ASCII_CHARS) if not text.isascii() else _EMPTY
+        _last = (text, found)
+        return found
     found = _DISTINCT_CACHE.get(text)
     if found is not None:
         return found

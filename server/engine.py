@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from .findings import Edit, Finding, Fix, Severity
+from .chars import distinct_non_ascii
 from .iri import parse
 from .lines import LineIndex
 
@@ -97,6 +98,7 @@ class Engine:
 
     def __init__(self, memo_size: int = 0) -> None:
         self._selections: Dict[Any, Any] = {}
+        self._plans: Dict[Any, _RulePlan] = {}
         #: per-reference results kept between calls (see ReferenceMemo);
         #: off by default: the CLI sees each file once, the server re-lints
         #: the same references on every keystroke
@@ -121,6 +123,21 @@ class Engine:
             sel = (settings, selection)
             self._selections[key] = sel
         return sel[1]
+
+    def _plan_for(self, selection: Any, rules: List[Any]) -> "_RulePlan":
+        """The rule plan of a selection (less the rules a file's
+        per-file-ignores drop), kept: building it per document was ~3% of
+        a CLI run.  Keyed by rule names, not rules (hashing a Rule is a
+        Python call)."""
+        # ``rules`` is the selection's list, or that list less some rules.
+        key = (id(selection), None if len(rules) == len(selection.rules) else tuple(r.name for r in rules))
+        plan = self._plans.get(key)
+        if plan is None or plan.selection is not selection:
+            plan = _RulePlan(selection, rules)
+            if len(self._plans) >= 64:
+                self._plans.clear()
+            self._plans[key] = plan
+        return plan
 
     def check_text(
         self,
@@ -156,17 +173,15 @@ class Engine:
                 s.used = True
             return result
 
-        always = [r for r in rules if r.scope == "reference" and r.needs is None]
-        by_trait = [r for r in rules if r.scope == "reference" and r.needs is not None]
-        doc_rules = [r for r in rules if r.scope == "document"]
+        plan = self._plan_for(selection, rules)
+        doc_rules = plan.doc_rules
 
         findings: List[Finding] = []
         contexts: List[RefContext] = []
         memo = self.memo
         namespace = memo.namespace(settings, path, scanner, rules) if memo is not None else None
-        fast_match = _fast_path(always)
-        severities = {r.name: selection.severity_of(r) for r in rules}
-        runs_by_traits: Dict[frozenset, List[Any]] = {}  # the rules to run, per set of traits
+        fast_match = plan.fast_match
+        severities = plan.severities
         for cand in scanner.scan(text):
             value = cand.value
             if fast_match is not None:
@@ -184,25 +199,12 @@ class Engine:
                     result.errors.extend(ref_errors)
                     continue
                 first_finding, first_error = len(findings), len(result.errors)
-            ref = parse(value)
+            run, grammar_ok = plan.run_for(value)
+            ref = parse(value, grammar_checked=grammar_ok)
             ctx = RefContext(cand, ref, doc)
             contexts.append(ctx)
-            run = always
             templated = ("{" in value or "%" in value or "<" in value or value[:1] in "jJ") and \
                 _TEMPLATE_RE.search(value) is not None
-            if by_trait:
-                traits = set()
-                if not value.isascii():
-                    traits.add("non_ascii")
-                if "%" in value:
-                    traits.add("percent")
-                if "xn--" in value or "XN--" in value.upper():
-                    traits.add("punycode")
-                if traits:
-                    trait_key = frozenset(traits)
-                    run = runs_by_traits.get(trait_key)
-                    if run is None:
-                        run = runs_by_traits[trait_key] = always + [r for r in by_trait if r.needs & traits]
             if templated:
                 run = [r for r in run if r.family in TEMPLATE_FAMILIES]
             for r in run:
@@ -213,6 +215,7 @@ class Engine:
                 except Exception as exc:  # a rule bug must not lose the rest
                     result.errors.append("rule %s failed on %r: %s: %s" % (
                         r.name, value[:200], exc.__class__.__name__, exc))
+            ctx.release_components()
             if namespace is not None:
                 memo.put(key, cand.start, ref, findings[first_finding:],  # type: ignore[union-attr]
                          result.errors[first_error:])
@@ -252,6 +255,77 @@ class Engine:
         findings.sort(key=Finding.sort_key)
         result.findings = findings
         return result
+
+
+class _RulePlan:
+    """Which reference rules run on a reference, for one rule selection:
+    the rules that run always, plus those whose trait the reference has,
+    less those that cannot fire on it (irilint.rules.gates and the
+    grammar part of irilint.rules.fastpath).  The lists are kept per
+    combination, so a reference costs a few dictionary lookups."""
+
+    def __init__(self, selection: Any, rules: List[Any]) -> None:
+        from irilint.rules import gates
+        from irilint.rules.fastpath import SILENT_ON_FAST, fast_match
+
+        self.selection = selection
+        self.severities = {r.name: selection.severity_of(r) for r in rules}
+        #: reference rules that run on every reference, those that need a
+        #: trait, and the document rules
+        self.always = always = [r for r in rules if r.scope == "reference" and r.needs is None]
+        self.by_trait = by_trait = [r for r in rules if r.scope == "reference" and r.needs is not None]
+        self.doc_rules = [r for r in rules if r.scope == "document"]
+        self._gates = gates
+        self._silent = SILENT_ON_FAST
+        self._fast_match = fast_match
+        self._bits = {r.name: gates.rule_bit(r) for r in by_trait}
+        #: the engine tries irilint.rules.fastpath on each reference first
+        #: when it is exact for these rules
+        self.fast_match = _fast_path(always)
+        self.fast_path_on = self.fast_match is not None
+        #: (traits, character mask or None, grammar checked) -> rules
+        self._runs: Dict[Tuple[Any, ...], List[Any]] = {}
+
+    def run_for(self, value: str) -> Tuple[List[Any], bool]:
+        """The rules to run on ``value``, and whether the grammar is known
+        to hold (the parser then skips its character checks)."""
+        traits = []
+        ascii_only = value.isascii()
+        if not ascii_only:
+            traits.append("non_ascii")
+        if "%" in value:
+            traits.append("percent")
+        # (no character's uppercase holds "-": without "--", no "XN--")
+        if "--" in value and ("xn--" in value or "XN--" in value.upper()):
+            traits.append("punycode")
+        gates = self._gates
+        mask = None
+        grammar_ok = False
+        if gates.ENABLED:
+            if ascii_only:
+                if not traits and not self.fast_path_on:
+                    # the fast path's grammar test, where that path is off
+                    # (where it is on, it has just failed on this value)
+                    grammar_ok = self._fast_match(value) is not None
+            elif len(traits) == 1:
+                mask = gates.char_mask(distinct_non_ascii(value))
+                grammar_ok = gates.plain_syntax_match(value, mask)
+        key = (tuple(traits), mask, grammar_ok)
+        run = self._runs.get(key)
+        if run is None:
+            run = self._runs[key] = self._build(frozenset(traits), mask, grammar_ok)
+        return run, grammar_ok
+
+    def _build(self, traits: frozenset, mask: Optional[int], grammar_ok: bool) -> List[Any]:
+        run = [r for r in self.always if not (grammar_ok and r.name in self._silent)]
+        for r in self.by_trait:
+            if not r.needs & traits:
+                continue
+            bit = self._bits[r.name]
+            if mask is not None and bit is not None and not mask & bit:
+                continue
+            run.append(r)
+        return run
 
 
 # ---------------------------------------------------------------------------

@@ -198,18 +198,21 @@ class IRIReference:
         return self.text
 
 
-def parse(text: str) -> IRIReference:
-    """Parse ``text`` as an IRI reference.  Never raises."""
-    ref = IRIReference(text=text)
-    n = len(text)
-    problems = ref.problems
+def parse(text: str, grammar_checked: bool = False) -> IRIReference:
+    """Parse ``text`` as an IRI reference.  Never raises.
 
+    ``grammar_checked``: the caller knows the grammar holds (the fast
+    path's regex matched, irilint.rules.fastpath and irilint.rules.gates),
+    so no character check can find a problem and they are skipped."""
     # RFC 3986 Appendix B, one C-level match.
     m = _SPLIT_RE.match(text)
+    ref = IRIReference(text=text, path=Span(*m.span(3)))
+    n = len(text)
+    problems = ref.problems
     colon = m.end(1)
     if colon >= 0:
         ref.scheme = Span(0, colon)
-        if not _SCHEME_RE.match(text, 0, colon):
+        if not grammar_checked and not _SCHEME_RE.match(text, 0, colon):
             problems.append(SyntaxProblem(
                 "invalid-scheme", 0, colon, "scheme",
                 "scheme %r must start with a letter and hold only letters, "
@@ -217,8 +220,7 @@ def parse(text: str) -> IRIReference:
     a_start, a_end = m.span(2)
     if a_start >= 0:
         ref.authority = Span(a_start, a_end)
-        _parse_authority(ref, a_start, a_end)
-    ref.path = Span(*m.span(3))
+        _parse_authority(ref, a_start, a_end, not grammar_checked)
     q_start, q_end = m.span(4)
     if q_start >= 0:
         ref.query = Span(q_start, q_end)
@@ -226,6 +228,8 @@ def parse(text: str) -> IRIReference:
     if f_start >= 0:
         ref.fragment = Span(f_start, n)
 
+    if grammar_checked:
+        return ref
     _check_chars(ref, "path", ref.path)
     if ref.query is not None:
         _check_chars(ref, "query", ref.query)
@@ -235,13 +239,14 @@ def parse(text: str) -> IRIReference:
     return ref
 
 
-def _parse_authority(ref: IRIReference, start: int, end: int) -> None:
+def _parse_authority(ref: IRIReference, start: int, end: int, check_chars: bool = True) -> None:
     text = ref.text
     at = text.rfind("@", start, end)
     host_start = start
     if at >= 0:
         ref.userinfo = Span(start, at)
-        _check_chars(ref, "userinfo", ref.userinfo)
+        if check_chars:
+            _check_chars(ref, "userinfo", ref.userinfo)
         host_start = at + 1
     # The port follows the last ":" that is not inside an IP literal.
     host_end = end
@@ -272,7 +277,7 @@ def _parse_authority(ref: IRIReference, start: int, end: int) -> None:
         ref.host = Span(host_start, host_end)
         host = text[host_start:host_end]
         ref.host_kind = "ipv4" if _IPV4_RE.match(host) else "reg-name"
-        if ref.host_kind == "reg-name":
+        if ref.host_kind == "reg-name" and check_chars:
             _check_chars(ref, "host", ref.host)
     if ref.port is not None:
         _check_port(ref)

@@ -29,6 +29,25 @@ def _line_starts(text: str) -> List[int]:
     return starts
 
 
+def _splits_crlf(text: str, offset: int) -> bool:
+    """Is ``offset`` between the "\r" and the "\n" of a CRLF?"""
+    return 0 < offset < len(text) and text[offset - 1] == "\r" and text[offset] == "\n"
+
+
+def _line_ends_between(text: str, a: int, b: int) -> int:
+    """How many line ends ("\r\n", "\r", "\n", as _EOL_RE finds them in
+    ``text``) end in ``(a, b]``: the line of ``b`` minus the line of ``a``.
+    Up to an offset ``o``, that many end: the "\r" and "\n" before ``o``,
+    less one per CRLF before it, less one if ``o`` splits a CRLF."""
+    if a == b:
+        return 0
+    ends = text.count("\r", a, b) + text.count("\n", a, b) - text.count("\r\n", a, b)
+    # A CRLF that ``a`` splits: its "\n" was counted, but it ends one line
+    # with its "\r" (not counted at ``a``) -- the count is right.  One
+    # that ``b`` splits has its "\r" counted but ends after ``b``.
+    return ends - (1 if _splits_crlf(text, b) else 0)
+
+
 class LineIndex:
     """Line starts of one text, computed on first use.
 
@@ -64,11 +83,14 @@ class LineIndex:
             # Queries in document order (a rule noting the line of each
             # host) are answered by counting line ends since the previous
             # one: linear in all, without building the table.
-            if self._lf_only is None:
-                self._lf_only = "\r" not in self.text
             last_offset, last_line = self._last
-            if self._lf_only and offset >= last_offset:
-                line = last_line + self.text.count("\n", last_offset, offset)
+            if 0 <= last_offset <= offset <= len(self.text):
+                if self._lf_only is None:
+                    self._lf_only = "\r" not in self.text
+                if self._lf_only:
+                    line = last_line + self.text.count("\n", last_offset, offset)
+                else:
+                    line = last_line + _line_ends_between(self.text, last_offset, offset)
                 self._last = (offset, line)
                 return line
         return bisect_right(self.starts, offset) - 1
