@@ -301,3 +301,22 @@ def test_finalize_keeps_ordered_candidates_as_they_are_and_sorts_the_rest(spans)
             continue
         expected.append(c)
     assert finalize(list(cands)) == expected
+
+
+def test_ascii_iri_run_class_is_the_unicode_one_on_ascii():
+    from irilint.scanners import text as text_scanner
+
+    for i in range(128):
+        c = chr(i)
+        assert (text_scanner._ASCII_RUN_RX.fullmatch(c) is None) == (
+            text_scanner._RUN_RX.fullmatch(c) is None), repr(c)
+
+
+@_SETTINGS
+@given(text=st.text(alphabet="ab:/. \t\x1c\x1f\x7f\"<>x\u00e9\u3000\u2028", max_size=60))
+def test_bare_iris_are_the_same_in_ascii_and_non_ascii_text(text):
+    # the same document with a non-ASCII tail takes the Unicode run class
+    from irilint.scanners.text import find_iris
+
+    tail = "\n\u00e9"
+    assert find_iris(text) == [c for c in find_iris(text + tail) if c.end <= len(text)]
