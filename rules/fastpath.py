@@ -44,12 +44,13 @@ def _fast_pattern(extra: str = "") -> str:
         # may end with ":" (RFC 3986 Appendix B would read it as a scheme).
         r"(?:[a-z][a-z0-9+.\-]*:|(?![^:/?#]*:))"
         # The authority: userinfo, an IPv4 address or a lowercase reg-name,
-        # a port of at most 4 digits (never out of range, never empty).  No
-        # authority: then the path may not start with "//".
+        # a port of at most 4 digits (never out of range; empty is allowed by
+        # the grammar, and only default-port, not in SILENT_ON_FAST, flags
+        # it).  No authority: then the path may not start with "//".
         r"(?://(?:[" + _UNRESERVED + _SUB_DELIMS + r":" + extra + r"]*@)?"
         r"(?:(?P<ipv4>" + _OCTET + r"(?:\." + _OCTET + r"){3})|(?P<host>[a-z0-9\-._~" + _SUB_DELIMS + extra
         + r"]*))"
-        r"(?::[0-9]{1,4})?(?=[/?#]|\Z)"
+        r"(?::[0-9]{0,4})?(?=[/?#]|\Z)"
         r"|(?!//))"
         r"[" + _PCHAR + r"/" + extra + r"]*"            # path
         r"(?:\?[" + _PCHAR + r"/?" + extra + r"]*)?"     # query
