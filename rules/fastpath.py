@@ -86,14 +86,21 @@ def fast_match(value: str) -> Optional["re.Match[str]"]:
     """The :data:`FAST_RE` match of a reference the fast path takes, or None."""
     # "xn--" in any case is the "punycode" trait; plain substring tests
     # first, as these are rare and a regex lookahead would cost more.
-    if "--" in value and "xn--" in value.lower():
+    # (A one-character test runs at memchr speed and settles most long
+    # values -- a base64 payload has no "-" and no "." --; on long values
+    # re's literal search is ~2.5x faster than str's for two characters.)
+    if "-" in value and (_search_double_hyphen(value) is not None if len(value) > 4096
+                         else "--" in value) and "xn--" in value.lower():
         return None
-    if "/." in value and _DOT_SEGMENT_RE.match(value):
+    if "." in value and (_search_slash_dot(value) is not None if len(value) > 4096
+                         else "/." in value) and _DOT_SEGMENT_RE.match(value):
         return None
     return _match(value)
 
 
 _match = FAST_RE.match
+_search_double_hyphen = re.compile("--").search
+_search_slash_dot = re.compile(r"/\.").search
 
 
 def fast_matcher(reference_rules: Iterable) -> Optional[Callable[[str], Optional["re.Match[str]"]]]:

@@ -163,3 +163,13 @@ def test_a_collision_with_an_ascii_host_on_the_fast_path_is_reported():
         hits = [(f[2], f[3]) for f in found if f[0] == "IRI205"]
         assert [text[a:b] for a, b in hits] == expected
         assert found == _check(text, st_, False, scanner_for(path="doc.txt"))
+
+
+@pytest.mark.parametrize("filler", ["a", "-", ".", "/", "a-b/c.d"])
+def test_long_values_take_the_same_path_as_short_ones(filler):
+    # values over 4 KB test "--" and "/." with a regex search instead of str's
+    body = (filler * 5000)[:5000]
+    for tail in ("", "/xn--a", "/XN--a", "/./", "/../x", "/x--y", "/.x"):
+        for value in ("http://example.org/" + body + tail, "http://example.org/" + tail + body):
+            short = fast_match("http://example.org/" + tail) is None
+            assert (fast_match(value) is None) == (short or fast_match("http://example.org/" + body) is None), value
