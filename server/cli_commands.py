@@ -495,23 +495,44 @@ def _folder_of(path: str) -> str:
 
 #: folder as spelled -> whether it is a normalized relative path
 _NORMAL_FOLDERS: Dict[str, bool] = {}
+#: (working directory, {absolute folder -> its relpath + sep, "" for the
+#: working directory itself, None when the folder is not under it})
+_UNDER_CWD: List[Any] = [None, {}]
 
 
 def _display_path(p: str) -> str:
     folder, found, name = p.rpartition(os.sep)
-    if found and name and name != "." and name != "..":
-        # Most paths come from a walk, many to a folder: the folder's
-        # spelling is tested once.
+    if found and name and name != "." and name != ".." and folder:
+        # Most paths come from a walk, many to a folder: the folder is
+        # looked at once.
         normal = _NORMAL_FOLDERS.get(folder)
         if normal is None:
             if len(_NORMAL_FOLDERS) > 100000:
                 _NORMAL_FOLDERS.clear()
-            normal = _NORMAL_FOLDERS[folder] = bool(folder) and not os.path.isabs(folder) \
-                and _normal_relative(folder)
-    else:
-        normal = not os.path.isabs(p) and _normal_relative(p)
-    if normal:
-        return p  # what relpath would give back, without its cost
+            normal = _NORMAL_FOLDERS[folder] = not os.path.isabs(folder) and _normal_relative(folder)
+        if normal:
+            return p  # what relpath would give back, without its cost
+        if not os.altsep and os.path.isabs(folder):
+            # An absolute path under the working directory: relpath of the
+            # folder, then the name (relpath of each file was most of a
+            # warm run on an absolute path).
+            cwd = os.getcwd()
+            if _UNDER_CWD[0] != cwd or len(_UNDER_CWD[1]) > 100000:
+                _UNDER_CWD[:] = [cwd, {}]
+            memo = _UNDER_CWD[1]
+            if folder in memo:
+                prefix = memo[folder]
+            else:
+                try:
+                    rel = os.path.relpath(folder)
+                except ValueError:
+                    rel = ".."
+                prefix = memo[folder] = None if rel.startswith("..") else ("" if rel == "." else rel + os.sep)
+            if prefix is not None:
+                rel = prefix + name
+                return p if rel.startswith("..") else rel
+    elif not os.path.isabs(p) and _normal_relative(p):
+        return p
     try:
         rel = os.path.relpath(p)
     except ValueError:

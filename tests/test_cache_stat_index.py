@@ -169,10 +169,14 @@ _SEGMENTS = st.sampled_from(["a", "b", ".", "..", "", ".h", "build", "x.md"])
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(parts=st.lists(_SEGMENTS, min_size=1, max_size=5), absolute=st.booleans())
-def test_display_path_fast_path_is_relpath(tmp_path, parts, absolute):
+@given(parts=st.lists(_SEGMENTS, min_size=1, max_size=5), absolute=st.booleans(),
+       where=st.sampled_from(["", "a", os.path.join("a", "b")]))
+def test_display_path_fast_path_is_relpath(tmp_path, parts, absolute, where):
+    """Relative and absolute paths, from the tree's top or from inside it
+    (the memo of absolute folders follows the working directory)."""
     cwd = os.getcwd()
-    os.chdir(str(tmp_path))
+    os.makedirs(str(tmp_path / "a" / "b"), exist_ok=True)
+    os.chdir(os.path.join(str(tmp_path), where))
     try:
         p = os.sep.join(parts)
         if absolute:
