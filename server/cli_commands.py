@@ -245,6 +245,9 @@ class _Checker:
         self.overrides = _overrides(args)
         self.validators = _validators()
         self._by_folder: Dict[str, Any] = {}
+        self._cwd = os.getcwd()
+        #: folder as spelled -> _display_prefix(folder)
+        self._display_prefixes: Dict[str, Any] = {}
         self._by_spelled_folder: Dict[str, Any] = {}
         #: folders (as spelled in the walk) the walk saw no config file in
         self._no_config_folders: Set[str] = set()
@@ -268,6 +271,24 @@ class _Checker:
         self.explicit_config = None
         if args.config:
             self.explicit_config = config.load_config_file(args.config, validate_selector=vs, validate_scanner=vsc)
+
+    def display_path(self, p: str) -> str:
+        """``_display_path(p)``, the folder's part worked out once per
+        folder (relpath of each absolute path was a tenth of a warm run).
+        Like the settings memo, this relies on the working directory not
+        changing during a run."""
+        folder, found, name = p.rpartition(os.sep)
+        if found and name and name != "." and name != "..":
+            memo = self._display_prefixes
+            prefix = memo.get(folder, memo)
+            if prefix is memo:
+                prefix = memo[folder] = _display_prefix(folder, self._cwd)
+            if prefix is True:
+                return p
+            if prefix is not None:
+                rel = prefix + name
+                return p if rel.startswith("..") else rel
+        return _display_path(p)
 
     def settings(self, path: str) -> Any:
         # Settings depend on the folder (the nearest config file), so one
@@ -495,49 +516,46 @@ def _folder_of(path: str) -> str:
 
 #: folder as spelled -> whether it is a normalized relative path
 _NORMAL_FOLDERS: Dict[str, bool] = {}
-#: (working directory, {absolute folder -> its relpath + sep, "" for the
-#: working directory itself, None when the folder is not under it})
-_UNDER_CWD: List[Any] = [None, {}]
 
 
 def _display_path(p: str) -> str:
     folder, found, name = p.rpartition(os.sep)
-    if found and name and name != "." and name != ".." and folder:
-        # Most paths come from a walk, many to a folder: the folder is
-        # looked at once.
+    if found and name and name != "." and name != "..":
+        # Most paths come from a walk, many to a folder: the folder's
+        # spelling is tested once.
         normal = _NORMAL_FOLDERS.get(folder)
         if normal is None:
             if len(_NORMAL_FOLDERS) > 100000:
                 _NORMAL_FOLDERS.clear()
-            normal = _NORMAL_FOLDERS[folder] = not os.path.isabs(folder) and _normal_relative(folder)
-        if normal:
-            return p  # what relpath would give back, without its cost
-        if not os.altsep and os.path.isabs(folder):
-            # An absolute path under the working directory: relpath of the
-            # folder, then the name (relpath of each file was most of a
-            # warm run on an absolute path).
-            cwd = os.getcwd()
-            if _UNDER_CWD[0] != cwd or len(_UNDER_CWD[1]) > 100000:
-                _UNDER_CWD[:] = [cwd, {}]
-            memo = _UNDER_CWD[1]
-            if folder in memo:
-                prefix = memo[folder]
-            else:
-                try:
-                    rel = os.path.relpath(folder)
-                except ValueError:
-                    rel = ".."
-                prefix = memo[folder] = None if rel.startswith("..") else ("" if rel == "." else rel + os.sep)
-            if prefix is not None:
-                rel = prefix + name
-                return p if rel.startswith("..") else rel
-    elif not os.path.isabs(p) and _normal_relative(p):
-        return p
+            normal = _NORMAL_FOLDERS[folder] = bool(folder) and not os.path.isabs(folder) \
+                and _normal_relative(folder)
+    else:
+        normal = not os.path.isabs(p) and _normal_relative(p)
+    if normal:
+        return p  # what relpath would give back, without its cost
     try:
         rel = os.path.relpath(p)
     except ValueError:
         return p
     return p if rel.startswith("..") else rel
+
+
+def _display_prefix(folder: str, cwd: str) -> Any:
+    """How the paths of the entries of ``folder`` are shown: True (as they
+    are: a normalized relative folder), the folder's path relative to
+    ``cwd`` with a separator (``""`` for ``cwd`` itself) to put before the
+    entry's name, or None (no shortcut: each path through relpath)."""
+    if not folder or os.altsep:
+        return None
+    if not os.path.isabs(folder):
+        return True if _normal_relative(folder) else None
+    try:
+        rel = os.path.relpath(folder, cwd)
+    except ValueError:
+        return None
+    if rel.startswith(".."):
+        return None  # outside: a name could lead back in ("../b" is "."), so no shortcut
+    return "" if rel == "." else rel + os.sep
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -834,7 +852,7 @@ def _cached_outcome(checker: _Checker, path: str, st: Optional[os.stat_result] =
         settings = checker.settings(path)
     except checker.config.ConfigError:
         return None
-    return checker.cached(_display_path(path), path, settings, st)
+    return checker.cached(checker.display_path(path), path, settings, st)
 
 
 def _check_path(checker: _Checker, path: str, look_up: bool = True,
@@ -844,7 +862,7 @@ def _check_path(checker: _Checker, path: str, look_up: bool = True,
     walk's stat of the file, for the cache."""
     from irilint.fileio import DocumentError, read_document
 
-    shown = _display_path(path)
+    shown = checker.display_path(path)
     try:
         settings = checker.settings(path)
     except checker.config.ConfigError as exc:

@@ -185,6 +185,10 @@ def test_display_path_fast_path_is_relpath(tmp_path, parts, absolute, where):
             return
         assert _display_path(p) == _display_path_reference(p)
         assert _display_path(p) == _display_path_reference(p)  # the memo answers the same
+        checker = _Checker(_build_parser().parse_args(["check", "--no-cache", "."]))
+        sibling = os.path.join(os.path.dirname(p), "x.md")  # another entry of the same folder
+        for q in (p, sibling, p):
+            assert checker.display_path(q) == _display_path_reference(q), q
         assert _folder_of(p) == os.path.dirname(p)
     finally:
         os.chdir(cwd)
