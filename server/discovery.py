@@ -300,10 +300,11 @@ class _Walker:
                 entries = sorted(it, key=_entry_name)
         except OSError as exc:
             return _stat_error(directory, exc)
-        if nested_check and self.git is not None and any(e.name == ".git" for e in entries):
+        names = [e.name for e in entries] if nested_check or self.on_directory is not None else None
+        if nested_check and self.git is not None and ".git" in names:  # type: ignore[operator]
             view = self.git.view(directory)  # a nested repository
         if self.on_directory is not None:
-            self.on_directory(directory, [e.name for e in entries])
+            self.on_directory(directory, names)  # type: ignore[arg-type]
         return _Frame(directory, iter(entries), ancestors, view, os.path.join(directory, ""))
 
     def _visit(self, frame: "_Frame", entry: os.DirEntry) -> Union[Path, DiscoveryError, "_Frame", None]:
