@@ -368,3 +368,37 @@ def test_concurrent_runs_share_the_cache_safely(tmp_path):
     assert head.endswith(hashlib.sha256(body).hexdigest().encode())  # whole, not interleaved
     warm = _run(tmp_path, "docs", "--jobs", "1")
     assert (warm.stdout, warm.stderr) == (expected.stdout, expected.stderr)
+
+
+def test_the_parent_checks_batches_itself_when_the_worker_is_busy(tmp_path, monkeypatch, capsys):
+    # --jobs 2 is one worker process and this one: with one file per batch
+    # the worker has its fill after three, and the parent takes the next
+    from irilint import cli_commands
+
+    _generated_tree(tmp_path, seed=5)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("IRILINT_NO_CACHE", raising=False)
+    config.clear_cache()
+    here = []
+    real = cli_commands._check_here
+
+    def counting(checker, path):
+        here.append(path)
+        return real(checker, path)
+
+    monkeypatch.setattr(cli_commands, "_check_here", counting)
+    monkeypatch.setattr(cli_commands, "_BATCH_FILES", 1)
+
+    def run(jobs):
+        capsys.readouterr()
+        try:
+            code = main(["check", "docs", "--jobs", jobs, "--no-cache"])
+        except SystemExit as exc:
+            code = exc.code
+        out = capsys.readouterr()
+        return code, out.out, out.err
+
+    two = run("2")
+    assert here  # some files were checked in the parent...
+    assert len(here) < 140  # ...and the worker had its share
+    assert run("1") == two
