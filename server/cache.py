@@ -131,14 +131,8 @@ class Cache:
     def _pack(self) -> Dict[str, bytes]:
         if self._lines is None:
             self._lines = {}
-            try:
-                with open(self.pack_path, "rb") as fh:
-                    raw = fh.read(MAX_PACK_BYTES + 1)
-            except OSError:
-                raw = b""
-            head, _, body = raw.partition(b"\n")
-            if (len(raw) <= MAX_PACK_BYTES and head.startswith(_PACK_HEADER)
-                    and head[len(_PACK_HEADER):] == hashlib.sha256(body).hexdigest().encode("ascii")):
+            body = _read_checked(self.pack_path, _PACK_HEADER, b"\n")
+            if body is not None:
                 # Only the key is read now; a line is checked when used.
                 self._lines = {line[:64].decode("ascii", "replace"): line
                                for line in body.split(b"\n") if line}
@@ -239,9 +233,28 @@ class Cache:
                 continue  # unreadable, or an older version of a file checked now
             lines.append(line)
         lines.extend(line for _, line in self._new.values())
-        body = b"\n".join(lines) + b"\n"
-        head = _PACK_HEADER + hashlib.sha256(body).hexdigest().encode("ascii")
-        _write_replace(self.pack_path, head + b"\n" + body)
+        _write_checked(self.pack_path, _PACK_HEADER, b"\n", b"\n".join(lines) + b"\n")
+
+
+def _read_checked(path: str, header: bytes, separator: bytes) -> Optional[bytes]:
+    """The body of a file written by :func:`_write_checked`, or None when it
+    is missing, too large, of another format or fails its checksum."""
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read(MAX_PACK_BYTES + 1)
+    except OSError:
+        return None
+    head, _, body = raw.partition(separator)
+    if (len(raw) <= MAX_PACK_BYTES and head.startswith(header)
+            and head[len(header):] == hashlib.sha256(body).hexdigest().encode("ascii")):
+        return body
+    return None
+
+
+def _write_checked(path: str, header: bytes, separator: bytes, body: bytes) -> None:
+    """Write ``body`` after a head line of ``header`` and its SHA-256."""
+    head = header + hashlib.sha256(body).hexdigest().encode("ascii")
+    _write_replace(path, head + separator + body)
 
 
 def _write_replace(path: str, data: bytes) -> None:
@@ -309,14 +322,8 @@ class StatIndex:
     def _load(self) -> Dict[bytes, bytes]:
         if self._entries is None:
             self._entries = {}
-            try:
-                with open(self.path, "rb") as fh:
-                    raw = fh.read(MAX_PACK_BYTES + 1)
-            except OSError:
-                raw = b""
-            head, _, body = raw.partition(b"\0")
-            if (len(raw) <= MAX_PACK_BYTES and head.startswith(self.HEADER)
-                    and head[len(self.HEADER):] == hashlib.sha256(body).hexdigest().encode("ascii")):
+            body = _read_checked(self.path, self.HEADER, b"\0")
+            if body is not None:
                 parts = body.split(b"\0")
                 if len(parts) % 2 == 0:
                     self._entries = dict(zip(parts[0::2], parts[1::2]))
@@ -352,7 +359,6 @@ class StatIndex:
             return
         entries = dict(self._load())
         entries.update(self._new)
-        body = b"\0".join(itertools.chain.from_iterable(entries.items()))
-        head = self.HEADER + hashlib.sha256(body).hexdigest().encode("ascii")
-        _write_replace(self.path, head + b"\0" + body)
+        _write_checked(self.path, self.HEADER, b"\0",
+                       b"\0".join(itertools.chain.from_iterable(entries.items())))
         self._new.clear()
