@@ -207,9 +207,9 @@ class FileOutcome:
     #: look-alike hosts of this file (for collisions across files)
     hosts: Optional[Dict[str, Any]] = None
     abspath: Optional[str] = None
-    #: (stat stamp, content digest) for the cache's stat index
     #: the result cache's entry for this file, saved by the parent process
     cache_line: Optional[bytes] = None
+    #: (stat stamp, content digest) for the cache's stat index
     stamp: Optional[Tuple[Any, str]] = None
     #: the configuration error that kept this file from being checked
     config_error: Optional[str] = None
@@ -319,7 +319,7 @@ class _Checker:
     def included(self, path: str, abspath: Optional[str] = None) -> bool:
         settings = self.settings(path)
         cfg = self.config
-        if not settings.include and not settings.extend_exclude and settings.exclude == cfg.DEFAULT_EXCLUDE:
+        if self.default_excludes_only(settings):
             # The defaults only name folders: a set test on the path's parts
             # answers as the glob matching would, without it.
             if abspath is None:
@@ -334,6 +334,12 @@ class _Checker:
                 return cfg.is_included(settings, path)
             return not (set(rel.split(os.sep)) & self._default_excluded)
         return cfg.is_included(settings, path)
+
+    def default_excludes_only(self, settings: Any) -> bool:
+        """Whether only the default excludes (folder names) decide what is
+        checked: then a set test on path parts answers as glob matching."""
+        return (not settings.include and not settings.extend_exclude
+                and settings.exclude == self.config.DEFAULT_EXCLUDE)
 
     def _root_prefix(self, settings: Any) -> str:
         hit = self._root_prefixes.get(id(settings))
@@ -835,8 +841,7 @@ def _folder_verdict(checker: _Checker, entry: str, folder: str) -> Optional[bool
         settings = checker.settings(entry)
     except checker.config.ConfigError:
         return None
-    cfg = checker.config
-    if settings.include or settings.extend_exclude or settings.exclude != cfg.DEFAULT_EXCLUDE:
+    if not checker.default_excludes_only(settings):
         return None
     prefix = checker._root_prefix(settings)
     if not folder.startswith(prefix):
@@ -903,17 +908,13 @@ def _worker_init(args: argparse.Namespace) -> None:
 
 def _worker_check(path: str) -> Optional[FileOutcome]:
     assert _WORKER is not None
-    try:
-        # The parent looked the file up in the cache before sending it.
-        return _check_path(_WORKER, path, look_up=False)
-    except Exception as exc:  # report, never lose the other files
-        return FileOutcome(_display_path(path), error="%s: internal error: %s: %s" % (
-            path, exc.__class__.__name__, exc))
+    return _check_here(_WORKER, path)
 
 
 def _check_here(checker: _Checker, path: str) -> Optional[FileOutcome]:
-    """A file of a parallel run checked in the parent: as a worker would."""
+    """A file of a parallel run, in a worker or in the parent."""
     try:
+        # The parent looked the file up in the cache before handing it out.
         return _check_path(checker, path, look_up=False)
     except Exception as exc:  # report, never lose the other files
         return FileOutcome(_display_path(path), error="%s: internal error: %s: %s" % (
@@ -988,8 +989,8 @@ def _run_files(checker: _Checker, args: argparse.Namespace, paths: Sequence[str]
 
     The parent walks the tree, answers the files the cache has, and sends
     the others to the workers in batches as the walk finds them (the walk
-    overlaps the checking); when every worker has two batches it checks
-    the next batch itself.  No thread of the parent competes with it for
+    overlaps the checking); when every worker has its fill of batches
+    (``_IN_FLIGHT``) it checks the next batch itself.  No thread of the parent competes with it for
     the interpreter.
     """
     discovered = _discover(checker, paths)
