@@ -18,6 +18,8 @@ from irilint.convert import idna_to_unicode
 from irilint.findings import Edit, Finding, Fix, Severity, differing_runs
 from irilint.iri import IRIReference, Span, parse
 
+from irilint.rules.registry import has_punycode_trait
+
 if TYPE_CHECKING:  # pragma: no cover
     from irilint.rules.registry import Rule
     from irilint.scanners.base import Candidate
@@ -113,7 +115,7 @@ class DecodedView:
 
 
 def build_view(value: str, ref: IRIReference) -> DecodedView:
-    if "%" not in value and ("--" not in value or "xn--" not in value.lower()):
+    if "%" not in value and not has_punycode_trait(value):
         # Nothing to decode (no label can start with "xn--" if the
         # lowercased value holds none): the host labels are not needed.
         return DecodedView(value)

@@ -26,6 +26,8 @@ from __future__ import annotations
 import re
 from typing import Callable, Iterable, List, Optional
 
+from irilint.rules.registry import has_punycode_trait
+
 _UNRESERVED = r"A-Za-z0-9\-._~"
 _SUB_DELIMS = r"!$&'()*+,;="
 _PCHAR = _UNRESERVED + _SUB_DELIMS + ":@"
@@ -84,13 +86,11 @@ SILENT_ON_FAST = frozenset((
 
 def fast_match(value: str) -> Optional["re.Match[str]"]:
     """The :data:`FAST_RE` match of a reference the fast path takes, or None."""
-    # "xn--" in any case is the "punycode" trait; plain substring tests
-    # first, as these are rare and a regex lookahead would cost more.
-    # (A one-character test runs at memchr speed and settles most long
-    # values -- a base64 payload has no "-" and no "." --; on long values
-    # re's literal search is ~2.5x faster than str's for two characters.)
-    if "-" in value and (_search_double_hyphen(value) is not None if len(value) > 4096
-                         else "--" in value) and "xn--" in value.lower():
+    # Plain substring tests first, as these are rare and a regex lookahead
+    # would cost more; for "/." as for the trait test: a one-character test
+    # (memchr speed: a base64 payload has no "."), then re's literal search
+    # on long values.
+    if has_punycode_trait(value):
         return None
     if "." in value and (_search_slash_dot(value) is not None if len(value) > 4096
                          else "/." in value) and _DOT_SEGMENT_RE.match(value):
@@ -99,7 +99,6 @@ def fast_match(value: str) -> Optional["re.Match[str]"]:
 
 
 _match = FAST_RE.match
-_search_double_hyphen = re.compile("--").search
 _search_slash_dot = re.compile(r"/\.").search
 
 

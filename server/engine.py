@@ -320,6 +320,7 @@ class _RulePlan:
     def __init__(self, selection: Any, rules: List[Any]) -> None:
         from irilint.rules import gates
         from irilint.rules.fastpath import SILENT_ON_FAST, fast_match
+        from irilint.rules.registry import has_punycode_trait
 
         self.selection = selection
         self.severities = {r.name: selection.severity_of(r) for r in rules}
@@ -331,6 +332,7 @@ class _RulePlan:
         self._gates = gates
         self._silent = SILENT_ON_FAST
         self._fast_match = fast_match
+        self._has_punycode = has_punycode_trait
         self._bits = {r.name: gates.rule_bit(r) for r in by_trait}
         #: the engine tries irilint.rules.fastpath on each reference first
         #: when it is exact for these rules
@@ -348,8 +350,7 @@ class _RulePlan:
             traits.append("non_ascii")
         if "%" in value:
             traits.append("percent")
-        # (no character's uppercase holds "-": without "--", no "XN--")
-        if "--" in value and ("xn--" in value or "XN--" in value.upper()):
+        if self._has_punycode(value):
             traits.append("punycode")
         gates = self._gates
         mask = None

@@ -173,3 +173,12 @@ def test_long_values_take_the_same_path_as_short_ones(filler):
         for value in ("http://example.org/" + body + tail, "http://example.org/" + tail + body):
             short = fast_match("http://example.org/" + tail) is None
             assert (fast_match(value) is None) == (short or fast_match("http://example.org/" + body) is None), value
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="xXnN-a\u0130\u212a.", max_size=40), st.integers(0, 5000))
+def test_punycode_trait_is_xn_dashes_in_any_case(text, padding):
+    from irilint.rules.registry import has_punycode_trait
+
+    for value in (text, "a" * padding + text):  # long values take the regex search
+        assert has_punycode_trait(value) == ("xn--" in value.lower())
