@@ -106,11 +106,11 @@ def test_markup_fast_path_on_markup_noise(text, xml):
 def test_markup_fast_path_skips_plain_markup_and_keeps_the_rest():
     plain = '<div class="a b"><p>Text: words</p><td align=left>x</td><!-- note --></div>'
     # The whole plain document is one skipped run...
-    assert html_scanner._SKIP_HTML_RX.match(plain).end() == len(plain)
+    assert html_scanner.fast_path_rxs(False)[0].match(plain).end() == len(plain)
     assert html_scanner.scan_markup(plain) == []
     # A tag whose IRI attributes are plain gives them without the tokenizer.
     tag = '<a class="x" href=" http://e.example/a " id=y>'
-    m = html_scanner._IRI_TAG_HTML_RX.match(tag)
+    m = html_scanner.fast_path_rxs(False)[1].match(tag)
     assert m is not None and m.end() == len(tag)
     assert [c.value for c in html_scanner.scan_markup(tag)] == ["http://e.example/a"]
     # ...and an IRI attribute, an anchoring colon or a reference stops it.
@@ -118,14 +118,14 @@ def test_markup_fast_path_skips_plain_markup_and_keeps_the_rest():
                  "&colon;", "&#109;ailto:x", "x:&#47;/y", "&#X3a;", "&#0058;", "&fjlig;",
                  "<script>", '<meta http-equiv=" Refresh " content="1">'):
         doc = plain + stop + plain
-        assert html_scanner._SKIP_HTML_RX.match(doc).end() <= len(plain)
+        assert html_scanner.fast_path_rxs(False)[0].match(doc).end() <= len(plain)
     # References that cannot make an anchor, and <meta> without a refresh,
     # are skipped with the rest.
     for skipped in ("&amp; &lt;x&gt; &#160;&#xA0;&nbsp;&#39;", "&#383;ip:x &#8490; &unknown;",
                     '<meta charset="utf-8"/>', '<meta name="v" content="w=1, s=2">',
                     '<meta http-equiv="Content-Type" content="text/html; charset=utf-8">'):
         doc = plain + skipped + plain
-        assert html_scanner._SKIP_HTML_RX.match(doc).end() == len(doc)
+        assert html_scanner.fast_path_rxs(False)[0].match(doc).end() == len(doc)
         assert html_scanner.scan_markup(doc) == []
 
 

@@ -329,6 +329,19 @@ _COMMON_PLAIN_ELEMENTS = (
     "button", "g", "path", "rect", "circle", "svg", "text", "tspan", "use")
 
 
+def _numbers_rx(values, form: str) -> str:
+    """A short regex for exactly ``values`` written in ``form`` ("%d", "%x"),
+    without leading zeros: one character class of last digits per prefix
+    (the pattern is repeated many times in the fast path's regexes, whose
+    compile time is paid at the first HTML document)."""
+    groups: dict = {}
+    for n in values:
+        digits = form % n
+        groups.setdefault(digits[:-1], []).append(digits[-1])
+    return "|".join(prefix + (last[0] if len(last) == 1 else "[%s]" % "".join(last))
+                    for prefix, last in sorted(groups.items()))
+
+
 def _harmless_reference_rx() -> str:
     """Character references whose decoding cannot give an IRI anchor.
 
@@ -352,15 +365,15 @@ def _harmless_reference_rx() -> str:
     assert not any(c in dangerous for name, value in html5.items()
                    if not name.endswith(";") for c in value)
     harmless_ascii = [n for n in range(128) if chr(n) not in dangerous]
-    decimal = "|".join(str(n) for n in harmless_ascii if n)
-    hexadecimal = "|".join("%x" % n for n in harmless_ascii if n)
+    decimal = _numbers_rx(harmless_ascii, "%d")
+    hexadecimal = _numbers_rx(harmless_ascii, "%x")
     return ("&(?:"
             "(?!(?:%s);)[A-Za-z][A-Za-z0-9]{0,40}"
             # numeric: 0 and any value from 128 up decode to non-ASCII
             # (U+FFFD, windows-1252 or the code point itself); below 128 only
             # the harmless ASCII ones, written without leading zeros
-            "|#(?:0|%s|12[89]|1[3-9][0-9]|[2-9][0-9][0-9]|[1-9][0-9]{3,7})"
-            "|#[xX](?:0|(?i:%s)|[89a-fA-F][0-9a-fA-F]|[1-9a-fA-F][0-9a-fA-F]{2,7})"
+            "|#(?:%s|12[89]|1[3-9][0-9]|[2-9][0-9][0-9]|[1-9][0-9]{3,7})"
+            "|#[xX](?:(?i:%s)|[89a-fA-F][0-9a-fA-F]|[1-9a-fA-F][0-9a-fA-F]{2,7})"
             ");") % ("|".join(bad_names), decimal, hexadecimal)
 
 
@@ -463,18 +476,29 @@ def _fast_path_rxs(xml: bool) -> Tuple["re.Pattern[str]", "re.Pattern[str]"]:
 #: the tokenizer alone, which gives the same candidates (tested).
 FAST_MARKUP = sys.version_info >= (3, 11)
 
-if FAST_MARKUP:
-    _SKIP_HTML_RX, _IRI_TAG_HTML_RX = _fast_path_rxs(False)
-    _SKIP_XML_RX, _IRI_TAG_XML_RX = _fast_path_rxs(True)
-    # Group numbers of each IRI attribute slot's value; the same in both
-    # patterns.
-    _IRI_VALUE_GROUPS = tuple(_IRI_TAG_HTML_RX.groupindex["v%d" % k] for k in (1, 2, 3))
-    assert all(_IRI_TAG_XML_RX.groupindex[name] == index
-               for name, index in _IRI_TAG_HTML_RX.groupindex.items())
+#: xml -> (skip regex, IRI-tag regex), compiled at the first document of
+#: that kind (each pair costs ~70 ms to compile).
+_FAST_RXS: dict = {}
+
+
+def fast_path_rxs(xml: bool) -> Tuple["re.Pattern[str]", "re.Pattern[str]"]:
+    """The skip and IRI-tag regexes of HTML (``xml=False``) or XML."""
+    pair = _FAST_RXS.get(xml)
+    if pair is None:
+        pair = _FAST_RXS[xml] = _fast_path_rxs(xml)
+        # _iri_tag_candidates reads the value groups by number: the same in
+        # both kinds
+        assert tuple(pair[1].groupindex["v%d" % k] for k in (1, 2, 3)) == _IRI_VALUE_GROUPS
+    return pair
+
+
+#: Group numbers of each IRI attribute slot's value (``v1``..``v3``): the
+#: only groups of the IRI-tag regex, in order.
+_IRI_VALUE_GROUPS = (1, 2, 3)
 
 
 def _iri_tag_candidates(m: "re.Match[str]", text: str, out: List[Candidate]) -> None:
-    """The candidates of a tag matched by an ``_IRI_TAG_*_RX``."""
+    """The candidates of a tag matched by an IRI-tag regex (fast_path_rxs)."""
     regs = m.regs  # every group's span at once
     for g in _IRI_VALUE_GROUPS:
         a, b = regs[g]
@@ -502,8 +526,8 @@ def _scan_markup(text: str, xml: bool, fast: bool) -> List[Candidate]:
     n = len(text)
     skip_run = iri_tag = None
     if fast:
-        skip_run = (_SKIP_XML_RX if xml else _SKIP_HTML_RX).match
-        iri_tag = (_IRI_TAG_XML_RX if xml else _IRI_TAG_HTML_RX).match
+        skip_rx, iri_tag_rx = fast_path_rxs(xml)
+        skip_run, iri_tag = skip_rx.match, iri_tag_rx.match
     out: List[Candidate] = []
     text_start = 0  # start of the pending run of text content
     pos = 0
