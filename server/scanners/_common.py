@@ -8,9 +8,17 @@ value are then turned back into document spans by :meth:`Decoded.candidate`.
 """
 from __future__ import annotations
 
+import sys
 from typing import Iterator, List, Optional, Sequence, Tuple
 
 from .base import Candidate
+
+#: The scanners' skip regexes (HTML/XML, JSON, code) need possessive
+#: quantifiers (Python 3.11+) to stay linear: with plain greedy ones, nested
+#: runs such as ``(?:[^<]+|...)*`` backtrack exponentially on a tag or a
+#: literal that does not close.  Older Pythons use the tokenizers alone,
+#: which give the same candidates (tested).
+POSSESSIVE_QUANTIFIERS = sys.version_info >= (3, 11)
 
 #: ASCII whitespace as HTML and the IRI pre-processing rules mean it
 #: (RFC 3987 s7.2 / draft-weber-iri-guidelines s4 step 1).

@@ -24,11 +24,11 @@ Simplifications, all of them bounded to one line or one literal:
 from __future__ import annotations
 
 import re
-import sys
 from bisect import bisect_left
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
 
+from ._common import POSSESSIVE_QUANTIFIERS
 from .base import Candidate, CommentSyntax, Scanner
 from .text import _COLON_RX, find_iris
 
@@ -258,8 +258,8 @@ def _skip_rx(syntax: Syntax) -> Optional["re.Pattern[str]"]:
     return re.compile("(?:%s(?:%s))*+" % (code, tokens))
 
 
-#: The skip regexes need possessive quantifiers (Python 3.11+).
-FAST_SKIP = sys.version_info >= (3, 11)
+#: Whether the skip regexes are used (see POSSESSIVE_QUANTIFIERS).
+FAST_SKIP = POSSESSIVE_QUANTIFIERS
 _SKIP_RX_CACHE: Dict[Syntax, Optional["re.Pattern[str]"]] = {}
 
 

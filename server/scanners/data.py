@@ -20,10 +20,9 @@ scalar only where a scalar can start (line start, after ``:``, ``-``,
 from __future__ import annotations
 
 import re
-import sys
 from typing import List, Optional
 
-from ._common import Decoded, OffsetBuilder, finalize
+from ._common import POSSESSIVE_QUANTIFIERS, Decoded, OffsetBuilder, finalize
 from ._decode import (HEX_U4, HEX_UX, JSON_ESCAPES, TOML_ESCAPES,
                       YAML_ESCAPES, decode_backslashes)
 from .base import Candidate, CommentSyntax, Scanner
@@ -83,9 +82,8 @@ def _json_skip_rx() -> "re.Pattern[str]":
     return re.compile(r"(?:[^\"/]++|/(?![/*])|%s)*+" % string) if FAST_SKIP else re.compile("")
 
 
-#: Possessive quantifiers (Python 3.11+) keep the skip regex linear; older
-#: Pythons tokenize every string (the same candidates, tested).
-FAST_SKIP = sys.version_info >= (3, 11)
+#: Whether the skip regex is used (see POSSESSIVE_QUANTIFIERS).
+FAST_SKIP = POSSESSIVE_QUANTIFIERS
 _JSON_SKIP_RX = _json_skip_rx()
 
 

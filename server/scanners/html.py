@@ -25,10 +25,9 @@ A small linear tokenizer (``html.parser`` gives no offsets):
 from __future__ import annotations
 
 import re
-import sys
 from typing import List, NamedTuple, Optional, Tuple
 
-from ._common import ASCII_SPACE, Decoded, finalize
+from ._common import ASCII_SPACE, POSSESSIVE_QUANTIFIERS, Decoded, finalize
 from ._decode import decode_charrefs
 from .base import Candidate, CommentSyntax, Scanner
 from .text import find_iris, scan_decoded
@@ -470,11 +469,8 @@ def _fast_path_rxs(xml: bool) -> Tuple["re.Pattern[str]", "re.Pattern[str]"]:
     return skip, iri_tag
 
 
-#: The fast path's regexes need possessive quantifiers (Python 3.11+) to
-#: stay linear: with plain greedy ones, nested runs such as ``(?:[^<]+|...)*``
-#: backtrack exponentially on a tag that does not close.  Older Pythons use
-#: the tokenizer alone, which gives the same candidates (tested).
-FAST_MARKUP = sys.version_info >= (3, 11)
+#: Whether the fast path is used (see POSSESSIVE_QUANTIFIERS).
+FAST_MARKUP = POSSESSIVE_QUANTIFIERS
 
 #: xml -> (skip regex, IRI-tag regex), compiled at the first document of
 #: that kind (each pair costs ~70 ms to compile).
