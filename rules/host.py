@@ -49,7 +49,7 @@ import idna
 from idna import idnadata
 
 from irilint.convert import DNS_SCHEMES, idna_to_unicode
-from irilint.iri import IDNA_DOTS
+from irilint.iri import LABEL_SPLIT_RE
 from irilint.unicode_security import (
     char_name,
     describe,
@@ -330,15 +330,12 @@ def _label_analysis(text: str):
     return tuple(bad), tuple(maps), tuple(owner), u, u == joined, problems
 
 
-_HOST_LABEL_SPLIT_RE = re.compile("[.%s]" % IDNA_DOTS)
-
-
 @lru_cache(maxsize=4096)
 def _literal_host_valid(host: str) -> bool:
     """Does idn-invalid find nothing in this host written without escapes?
     The loop of idn_invalid on its labels, with the test of
     _check_unicode_label that returns no finding."""
-    for label in _HOST_LABEL_SPLIT_RE.split(host):
+    for label in LABEL_SPLIT_RE.split(host):
         if not label or _is_alabel(label) or label.isascii():
             continue
         bad, _maps, _owner, _u, _exact, problems = _label_analysis(label)

@@ -14,7 +14,7 @@ from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
 
 from irilint.chars import is_bidi_control, positions_of
 from irilint.convert import idna_to_unicode, percent_encode
-from irilint.iri import IDNA_DOTS
+from irilint.iri import IDNA_DOTS, LABEL_SPLIT_RE
 from irilint.unicode_security import (
     COMMON,
     INHERITED,
@@ -556,9 +556,6 @@ def _word_run_re(not_word: FrozenSet[str]) -> "re.Pattern[str]":
     return rx
 
 
-_HOST_LABEL_SPLIT_RE = re.compile("[.%s]" % IDNA_DOTS)
-
-
 @lru_cache(maxsize=1024)
 def _not_word_chars(chars: FrozenSet[str]) -> FrozenSet[str]:
     return frozenset(c for c in chars if not _is_word_char(c))
@@ -585,7 +582,7 @@ def _may_mix_words(ctx, allowed: Tuple[str, ...]) -> bool:
     if host is not None:
         parts = [value[:host.start], value[host.end:]]
         if ref.host_kind == "reg-name":  # the labels of ref.host_labels
-            for label in _HOST_LABEL_SPLIT_RE.split(value[host.start:host.end]):
+            for label in LABEL_SPLIT_RE.split(value[host.start:host.end]):
                 if not label.isascii() and _mixes(label, allowed):
                     return True
     find = _word_run_re(_not_word_chars(ctx.view.non_ascii_chars)).findall

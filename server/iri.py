@@ -14,7 +14,7 @@ from typing import List, Optional, Tuple
 
 from .chars import IPRIVATE_CLASS, UCSCHAR_CLASS, is_iprivate, is_noncharacter
 
-__all__ = ["Span", "SyntaxProblem", "IRIReference", "parse", "IDNA_DOTS"]
+__all__ = ["Span", "SyntaxProblem", "IRIReference", "parse", "IDNA_DOTS", "LABEL_SPLIT_RE"]
 
 #: Label separators that IDNA (UTS #46) maps to "." in a host.
 IDNA_DOTS = "\u3002\uff0e\uff61"
@@ -25,7 +25,8 @@ _IPV4_RE = re.compile(
     r"(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])\Z"
 )
 _IPVFUTURE_RE = re.compile(r"[vV][0-9A-Fa-f]+\.[A-Za-z0-9\-._~!$&'()*+,;=:]+\Z")
-_LABEL_SPLIT_RE = re.compile("[.%s]" % IDNA_DOTS)
+#: the separators of host labels: "." and the dots IDNA maps to it
+LABEL_SPLIT_RE = re.compile("[.%s]" % IDNA_DOTS)
 _BAD_PERCENT_RE = re.compile(r"%(?![0-9A-Fa-f]{2})")
 _QUERY_SEP_RE = re.compile("[&;]")
 #: RFC 3986 Appendix B, ^(([^:/?#]+):)?(//([^/?#]*))?([^?#]*)(\?([^#]*))?(#(.*))?
@@ -158,7 +159,7 @@ class IRIReference:
         out: List[Span] = []
         self.__dict__["_host_labels"] = out
         start = self.host.start
-        for m in _LABEL_SPLIT_RE.finditer(self.text, self.host.start, self.host.end):
+        for m in LABEL_SPLIT_RE.finditer(self.text, self.host.start, self.host.end):
             out.append(Span(start, m.start()))
             start = m.end()
         out.append(Span(start, self.host.end))
