@@ -17,7 +17,6 @@ from irilint.chars import distinct_non_ascii, first_of
 from irilint.convert import idna_to_unicode
 from irilint.findings import Edit, Finding, Fix, Severity, differing_runs
 from irilint.iri import IRIReference, Span, parse
-
 from irilint.rules.registry import has_punycode_trait
 
 if TYPE_CHECKING:  # pragma: no cover
