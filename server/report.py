@@ -47,7 +47,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
-FORMATS = ("html", "markdown")
+from irilint.report_args import FORMATS, add_arguments, add_subcommand  # noqa: F401 (the report command's API)
 SEVERITIES = ("error", "warning", "info", "hint")
 #: GitHub refuses comments over 65,536 characters; keep a margin.
 MARKDOWN_LIMIT = 65000
@@ -1195,39 +1195,6 @@ def render_markdown(data: ReportData, limit: int = MARKDOWN_LIMIT) -> str:
 # ---------------------------------------------------------------------------
 # Command line
 # ---------------------------------------------------------------------------
-
-def _csv(value: str) -> List[str]:
-    return [v.strip() for v in value.split(",") if v.strip()]
-
-
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("paths", nargs="*", metavar="PATH", help="files or directories (default: .)")
-    p.add_argument("--output", "-o", metavar="FILE",
-                   help="write the report to FILE (default, or '-': standard output)")
-    p.add_argument("--format", choices=FORMATS, default=None,
-                   help="html (one self-contained page; the default) or markdown (a pull-request "
-                        "comment; the default when --output ends in .md)")
-    p.add_argument("--select", type=_csv, action="extend", metavar="RULES",
-                   help="only these rules (names, codes, code prefixes or families; comma-separated)")
-    p.add_argument("--extend-select", type=_csv, action="extend", metavar="RULES",
-                   help="rules to add to the selection")
-    p.add_argument("--ignore", type=_csv, action="extend", metavar="RULES", help="rules to leave out")
-    p.add_argument("--config", metavar="FILE", help="use this config file instead of searching for one")
-    p.add_argument("--jobs", "-j", type=int, default=0, metavar="N",
-                   help="worker processes (default: all cores; 1: no workers)")
-    p.add_argument("--no-cache", action="store_true",
-                   help="do not read or write the result cache (.irilint_cache/)")
-
-
-def add_subcommand(subparsers: Any) -> argparse.ArgumentParser:
-    """Register ``report`` on the ``irilint`` command's subparsers."""
-    p = subparsers.add_parser(
-        "report", help="write a review report of the IRIs in files or directories (HTML or Markdown)",
-        description="Write a review report: totals, every finding with its hidden characters made "
-                    "visible, and the hosts and IRIs that look alike across the tree.")
-    add_arguments(p)
-    return p
-
 
 def _format_for(args: argparse.Namespace) -> str:
     if args.format:
