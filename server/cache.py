@@ -27,7 +27,7 @@ import os
 import sys
 import tempfile
 import time
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, FrozenSet, Iterator, List, Optional, Tuple
 
 from . import __version__
 from .findings import Edit, Finding, Fix, Severity
@@ -79,41 +79,59 @@ def _finding_from_json(d: Dict[str, Any], path: Optional[str]) -> Finding:
                    ref_end=d["ref_end"], iri=d["iri"], path=path)
 
 
-def _host_rows(hosts: Any, shown: Optional[str]) -> Optional[List[List[Any]]]:
-    """The look-alike host state ``{skeleton: {identity: [value, path,
-    line]}}`` as rows, ``[skeleton, line]`` when skeleton, identity and
-    value are one string and the path is the file's own (most hosts), else
-    ``[skeleton, identity, value, path, line]``; None for any other shape
-    (stored as it is).  Parsing the rows and rebuilding the dicts takes
-    half the time of parsing the dicts: it was most of a warm run."""
+def host_rows(hosts: Dict[str, Dict[str, Any]], shown: Optional[str]) -> List[List[Any]]:
+    """The look-alike host state of one file, ``{skeleton: {identity:
+    (display, path, line)}}``, as rows: ``[skeleton, line]`` when skeleton,
+    identity and display are one string and the path is ``shown`` (the
+    path the file is reported under; most hosts), else ``[skeleton,
+    identity, display, path, line]``.  Outcomes and the cache keep the
+    rows: building the dicts again for every cached file was a sixth of a
+    warm run, and the check across files reads the rows as they are
+    (:func:`iter_host_rows`).  ValueError for a state of another shape."""
     if not isinstance(hosts, dict):
-        return None
+        raise ValueError("bad host state")
     rows: List[List[Any]] = []
     for skel, idents in hosts.items():
         if not isinstance(idents, dict):
-            return None
+            raise ValueError("bad host state")
         for ident, value in idents.items():
             if not isinstance(value, (list, tuple)) or len(value) != 3:
-                return None
+                raise ValueError("bad host state")
             if skel == ident == value[0] and value[1] == shown and shown is not None:
                 rows.append([skel, value[2]])
             else:
                 rows.append([skel, ident, value[0], value[1], value[2]])
+    _check_host_rows(rows)
     return rows
 
 
-def _hosts_from_rows(rows: Any, shown: Optional[str]) -> Dict[str, Any]:
+def _check_host_rows(rows: Any) -> None:
+    """ValueError unless ``rows`` is a list of host rows (:func:`host_rows`)."""
     if not isinstance(rows, list):
         raise ValueError("bad host rows")
-    hosts: Dict[str, Any] = {}
+    for row in rows:
+        if not (isinstance(row, list) and len(row) in (2, 5) and isinstance(row[0], str)
+                and isinstance(row[-1], int)):
+            raise ValueError("bad host row")
+        if len(row) == 5 and not (isinstance(row[1], str) and isinstance(row[2], str)
+                                  and (row[3] is None or isinstance(row[3], str))):
+            raise ValueError("bad host row")
+
+
+def iter_host_rows(rows: List[List[Any]], shown: Optional[str]) -> Iterator[Tuple[str, str, Tuple[Any, Any, Any]]]:
+    """``(skeleton, identity, (display, path, line))`` of each row."""
     for row in rows:
         if len(row) == 2:
-            skel = row[0]
-            hosts.setdefault(skel, {})[skel] = [skel, shown, row[1]]
-        elif len(row) == 5:
-            hosts.setdefault(row[0], {})[row[1]] = [row[2], row[3], row[4]]
+            yield row[0], row[0], (row[0], shown, row[1])
         else:
-            raise ValueError("bad host row")
+            yield row[0], row[1], (row[2], row[3], row[4])
+
+
+def hosts_from_rows(rows: List[List[Any]], shown: Optional[str]) -> Dict[str, Dict[str, Any]]:
+    """The host state :func:`host_rows` made ``rows`` of."""
+    hosts: Dict[str, Dict[str, Any]] = {}
+    for skel, ident, value in iter_host_rows(rows, shown):
+        hosts.setdefault(skel, {})[ident] = value
     return hosts
 
 
@@ -127,6 +145,8 @@ class Cache:
         self._lines: Optional[Dict[str, bytes]] = None
         #: key -> (file, line) of entries made in this run, to be saved
         self._new: Dict[str, Tuple[str, bytes]] = {}
+        #: payload -> its host rows, for the entries without findings read so far
+        self._quiet: Dict[bytes, List[List[Any]]] = {}
 
     def _pack(self) -> Dict[str, bytes]:
         if self._lines is None:
@@ -145,32 +165,38 @@ class Cache:
             return False
         return not self._new and not self._pack()
 
-    def get(self, key: str, path: Optional[str], text_length: int = 1 << 62) -> Optional[Tuple[List[Finding], Dict[str, Any], Any]]:
-        """Findings, look-alike host state and located positions of a
-        cached check, or None."""
+    def get(self, key: str, path: Optional[str], text_length: int = 1 << 62) -> Optional[Tuple[List[Finding], List[List[Any]], Any]]:
+        """Findings, look-alike host rows (:func:`host_rows`, relative to
+        ``path``; shared between hits, never to be changed) and located
+        positions of a cached check, or None."""
         new = self._new.get(key)
         line = new[1] if new is not None else self._pack().get(key)
+        fields = line.split(b"\t", 2) if line is not None else ()
+        if len(fields) != 3 or fields[0] != key.encode("ascii"):
+            self.misses += 1
+            return None
+        body = fields[2]
+        rows = self._quiet.get(body)
+        if rows is not None:
+            self.hits += 1
+            return [], rows, ([], {})
         try:
-            if line is None:
-                raise ValueError("no entry")
-            fields = line.split(b"\t", 2)
-            if len(fields) != 3 or fields[0] != key.encode("ascii"):
-                raise ValueError("bad line")
-            body = fields[2].decode("utf-8")
-            payload, end = _decode_json(body)  # no whitespace scan: irilint wrote it
-            if end != len(body):
+            text = body.decode("utf-8")
+            payload, end = _decode_json(text)  # no whitespace scan: irilint wrote it
+            if end != len(text):
                 raise ValueError("trailing data")
             raw = payload["findings"]
-            rows = payload.get("host_rows")
-            state = _hosts_from_rows(rows, path) if rows is not None else payload["hosts"]
-            if not isinstance(state, dict):
-                raise ValueError("bad state")
+            rows = payload["host_rows"]
+            _check_host_rows(rows)
             located = payload["located"]
             if not raw:  # most files: nothing found, nothing to locate
                 if located != [] or payload["edits"] != {}:
                     raise ValueError("positions without findings")
+                # Such a payload does not depend on the file's path: many
+                # files share one, and it is parsed once.
+                self._quiet[body] = rows
                 self.hits += 1
-                return [], state, ([], {})
+                return [], rows, ([], {})
             findings = [_finding_from_json(d, path) for d in raw]
             for f in findings:
                 if f.end > text_length or f.start > f.end:
@@ -186,21 +212,16 @@ class Cache:
             self.misses += 1
             return None
         self.hits += 1
-        return findings, state, (located, edits)
+        return findings, rows, (located, edits)
 
     @staticmethod
-    def entry(key: str, file: str, findings: List[Finding], hosts_state: Dict[str, Any],
-              located: List[List[Any]], edits: Dict[int, Tuple[int, int]],
-              shown: Optional[str] = None) -> bytes:
+    def entry(key: str, file: str, findings: List[Finding], rows: List[List[Any]],
+              located: List[List[Any]], edits: Dict[int, Tuple[int, int]]) -> bytes:
         """The pack line of one checked file (worker processes send it to
-        the parent, which saves every line of the run at once).  ``shown``
-        is the path the file is reported under (part of the key)."""
+        the parent, which saves every line of the run at once).  ``rows``:
+        its look-alike hosts (:func:`host_rows`)."""
         payload: Dict[str, Any] = {"findings": [_finding_to_json(f) for f in findings]}
-        rows = _host_rows(hosts_state, shown)
-        if rows is None:
-            payload["hosts"] = hosts_state
-        else:
-            payload["host_rows"] = rows
+        payload["host_rows"] = rows
         payload["located"] = located
         payload["edits"] = {str(k): list(v) for k, v in edits.items()}
         body = json.dumps(payload, ensure_ascii=False).encode("utf-8")
@@ -214,9 +235,9 @@ class Cache:
         if len(fields) == 3:
             self._new[fields[0].decode("ascii", "replace")] = (fields[1].decode("ascii", "replace"), line)
 
-    def put(self, key: str, findings: List[Finding], hosts_state: Dict[str, Any],
+    def put(self, key: str, findings: List[Finding], rows: List[List[Any]],
             located: List[List[Any]], edits: Dict[int, Tuple[int, int]], file: str = "") -> None:
-        self.add(self.entry(key, file, findings, hosts_state, located, edits))
+        self.add(self.entry(key, file, findings, rows, located, edits))
 
     def save(self) -> None:
         """Write the pack: this run's entries, and the earlier entries of
@@ -288,29 +309,23 @@ def _write_replace(path: str, data: bytes) -> None:
         pass  # a read-only tree still gets checked, just not cached
 
 
-class StatIndex:
-    """File stamps -> content digests, so an unchanged file is not even
-    read again.
+class _StampedIndex:
+    """A file of ``key NUL value`` records about things with stat stamps,
+    read on first use and written once per run by the parent (renamed into
+    place).  No key or value holds a NUL, so one ``split`` parses it (a
+    JSON object of lists was ~0.1 s to parse, and 47,000 containers for the
+    garbage collector).  The head line holds the SHA-256 of the rest: a
+    corrupt index is ignored.
 
-    A stamp is (size, mtime_ns, ctime_ns, inode): any write to a file
-    changes its ctime, which no tool can set back.  Timestamps are coarse
-    (a kernel tick, or worse on some filesystems), so a file written again
-    within the tick it was read in can keep its stamp: like git's "racily
-    clean" entries, a stamp whose mtime or ctime is within ``RACY_NS`` of
-    the run's start is not recorded, and such a file is read and hashed
-    again next time.
+    Timestamps are coarse (a kernel tick, or worse on some filesystems), so
+    a thing changed again within the tick it was looked at in can keep its
+    stamp: like git's "racily clean" entries, a stamp whose mtime or ctime
+    is within ``RACY_NS`` of the run's start is not recorded, and that
+    thing is looked at again next time."""
 
-    The file is ``header NUL path NUL value NUL path NUL value ...``: no
-    path holds a NUL, and one ``split`` parses it (a JSON object of lists
-    was ~0.1 s to parse, and 47,000 containers for the garbage collector).
-    The header holds the SHA-256 of the rest: a corrupt index is ignored.
-    Read by everyone, written once per run by the parent, renamed into
-    place.
-    """
-
-    NAME = "stat-index"
-    HEADER = b"irilint stat index 1 "
-    #: a stamp this close to the run's start may not see the next write
+    NAME = ""
+    HEADER = b""
+    #: a stamp this close to the run's start may not see the next change
     RACY_NS = 2 * 10 ** 9
 
     def __init__(self, cache: Cache, started_ns: Optional[int] = None) -> None:
@@ -328,6 +343,37 @@ class StatIndex:
                 if len(parts) % 2 == 0:
                     self._entries = dict(zip(parts[0::2], parts[1::2]))
         return self._entries
+
+    def _racy(self, mtime_ns: int, ctime_ns: int) -> bool:
+        return max(mtime_ns, ctime_ns) >= self.started_ns - self.RACY_NS
+
+    def _put(self, key: bytes, value: bytes) -> None:
+        if self._load().get(key) != value:
+            self._new[key] = value
+
+    def save(self) -> None:
+        if not self._new:
+            return
+        entries = dict(self._load())
+        entries.update(self._new)
+        _write_checked(self.path, self.HEADER, b"\0",
+                       b"\0".join(itertools.chain.from_iterable(entries.items())))
+        self._new.clear()
+
+
+class StatIndex(_StampedIndex):
+    """File stamps -> content digests, so an unchanged file is not even
+    read again.
+
+    A stamp is (size, mtime_ns, ctime_ns, inode): any write to a file
+    changes its ctime, which no tool can set back.  A record is ``path NUL
+    size mtime ctime inode digest``; racy stamps are not recorded (see
+    :class:`_StampedIndex`), and such a file is read and hashed again next
+    time.
+    """
+
+    NAME = "stat-index"
+    HEADER = b"irilint stat index 1 "
 
     @staticmethod
     def stamp(st: os.stat_result) -> Tuple[int, int, int, int]:
@@ -347,18 +393,53 @@ class StatIndex:
         """Remember ``path``'s digest (``stamp`` as :meth:`stamp` gives it),
         unless the stamp is racy."""
         size, mtime_ns, ctime_ns, ino = stamp
-        if max(mtime_ns, ctime_ns) >= self.started_ns - self.RACY_NS:
+        if self._racy(mtime_ns, ctime_ns):
             return
-        key = os.fsencode(path)
-        value = b"%d %d %d %d %s" % (size, mtime_ns, ctime_ns, ino, digest.encode("ascii"))
-        if self._load().get(key) != value:
-            self._new[key] = value
+        self._put(os.fsencode(path), b"%d %d %d %d %s" % (size, mtime_ns, ctime_ns, ino, digest.encode("ascii")))
 
-    def save(self) -> None:
-        if not self._new:
+
+class ListingIndex(_StampedIndex):
+    """Directory stamps -> their entries, so an unchanged directory is not
+    listed again (the walk's listings were a tenth of a warm run).
+
+    Adding, removing or renaming an entry changes the directory's mtime and
+    ctime, and nothing can set its ctime back: while both are as recorded,
+    so are its entry names, and which of them are symbolic links (a link
+    is changed by replacing it).  What the entries are now (file or
+    folder, their own stamps) is still asked of each, every run.  A
+    directory is known by its device and inode, whatever path leads to it.
+    A record is ``dev ino NUL mtime ctime // names // links``, the names
+    sorted and joined by ``/`` (which no name holds, and no name is empty).
+    Only on POSIX systems, where a directory's ctime is its change time
+    (Windows gives the creation time) and its inode is known.
+    """
+
+    NAME = "listings"
+    HEADER = b"irilint listing index 1 "
+    USABLE = os.name == "posix"
+
+    def get(self, st: os.stat_result) -> Optional[Tuple[List[str], FrozenSet[str]]]:
+        """The sorted entry names and symlink names of the directory whose
+        stat is ``st``, as recorded, if its stamp is unchanged."""
+        if not st.st_ino or not self.USABLE:
+            return None
+        entries = self._entries if self._entries is not None else self._load()
+        value = entries.get(b"%d %d" % (st.st_dev, st.st_ino))
+        if value is None:
+            return None
+        parts = value.split(b"//")
+        if len(parts) != 3 or parts[0] != b"%d %d" % (st.st_mtime_ns, st.st_ctime_ns):
+            return None
+        names = parts[1].decode(_FS_ENCODING, _FS_ERRORS).split("/") if parts[1] else []
+        links = frozenset(parts[2].decode(_FS_ENCODING, _FS_ERRORS).split("/")) if parts[2] else frozenset()
+        return names, links
+
+    def put(self, st: os.stat_result, names: List[str], links: FrozenSet[str]) -> None:
+        """Remember a directory's listing (``names`` sorted), unless its
+        stamp is racy."""
+        if not st.st_ino or not self.USABLE or self._racy(st.st_mtime_ns, st.st_ctime_ns):
             return
-        entries = dict(self._load())
-        entries.update(self._new)
-        _write_checked(self.path, self.HEADER, b"\0",
-                       b"\0".join(itertools.chain.from_iterable(entries.items())))
-        self._new.clear()
+        value = b"%d %d//%s//%s" % (st.st_mtime_ns, st.st_ctime_ns,
+                                    "/".join(names).encode(_FS_ENCODING, _FS_ERRORS),
+                                    "/".join(sorted(links)).encode(_FS_ENCODING, _FS_ERRORS))
+        self._put(b"%d %d" % (st.st_dev, st.st_ino), value)

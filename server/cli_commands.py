@@ -57,12 +57,9 @@ def add_subcommands(sub: Any) -> None:
     config.add_argument("path", nargs="?", default=".", metavar="PATH")
     config.add_argument("--format", choices=("toml", "json"), default="toml")
 
-    try:
-        from irilint import report
-    except ImportError:  # pragma: no cover - the report module is optional
-        report = None
-    if report is not None and hasattr(report, "add_subcommand"):
-        report.add_subcommand(sub)
+    from irilint import report_args
+
+    report_args.add_subcommand(sub)
 
     server = sub.add_parser("server", help="start the language server (stdio)")
     server.add_argument("--tcp", metavar="HOST:PORT", help="listen on TCP instead of stdio")
@@ -204,8 +201,9 @@ class FileOutcome:
     diff: Optional[str] = None
     fail_level: str = "warning"
     index: Any = None  # positions of the text the findings refer to
-    #: look-alike hosts of this file (for collisions across files)
-    hosts: Optional[Dict[str, Any]] = None
+    #: look-alike hosts of this file, for collisions across files: the
+    #: cache's rows (``irilint.cache.host_rows``), relative to ``path``
+    host_rows: Optional[List[List[Any]]] = None
     abspath: Optional[str] = None
     #: the result cache's entry for this file, saved by the parent process
     cache_line: Optional[bytes] = None
@@ -256,11 +254,13 @@ class _Checker:
         self._fingerprints: Dict[int, Any] = {}
         self._default_excluded = {p for p in config.DEFAULT_EXCLUDE if "/" not in p and "*" not in p}
         self.cache = None
+        self.listing_index = None
         if not getattr(args, "no_cache", True) and not os.environ.get("IRILINT_NO_CACHE"):
-            from irilint.cache import Cache, StatIndex, cache_key
+            from irilint.cache import Cache, ListingIndex, StatIndex, cache_key
 
             self.cache = Cache(os.environ.get("IRILINT_CACHE_ROOT") or os.getcwd())
             self.stat_index = StatIndex(self.cache)
+            self.listing_index: Optional[ListingIndex] = ListingIndex(self.cache, self.stat_index.started_ns)
             self._cache_key = cache_key
         #: paths named on the command line (a binary one gets a note)
         self.explicit_paths = {os.path.abspath(p) for p in (getattr(args, "paths", None) or []) if p != "-"}
@@ -425,7 +425,9 @@ class _Checker:
         # so workers and the cache can check files independently.
         run_state: Dict[str, Any] = {}
         findings, index = self.check_document(path, text, settings, run_state)
-        out.hosts = run_state.get(_HOSTS_KEY) or {}
+        from irilint.cache import host_rows
+
+        out.host_rows = host_rows(run_state.get(_HOSTS_KEY) or {}, path)
         out.reported = locate(path, findings, index)
         out.index = _Positions(index, findings)
         if doc is not None and self.cache is not None and not (args.fix or args.diff):
@@ -433,9 +435,9 @@ class _Checker:
                 st = doc.stat
                 out.stamp = ((st.size, st.mtime_ns, doc.ctime_ns, st.ino), doc.digest)
             out.cache_line = self.cache.entry(
-                self.cache_key(doc.digest, settings, path), doc.path, findings, out.hosts,
+                self.cache_key(doc.digest, settings, path), doc.path, findings, out.host_rows,
                 [[r.line, r.column, r.end_line, r.end_column, r.line_text] for r in out.reported],
-                out.index.table, shown=path)
+                out.index.table)
         return out
 
     def cache_key(self, digest: str, settings: Any, path: str) -> str:
@@ -466,8 +468,8 @@ class _Checker:
         hit = cache.get(self.cache_key(digest, settings, path), path)
         if hit is None:
             return None
-        findings, hosts, (located, edits) = hit
-        out = FileOutcome(path, fail_level=settings.fail_level, hosts=hosts, abspath=abspath)
+        findings, rows, (located, edits) = hit
+        out = FileOutcome(path, fail_level=settings.fail_level, host_rows=rows, abspath=abspath)
         if hashed:
             out.stamp = (self.stat_index.stamp(st), digest)  # for the stat index
         if findings:
@@ -629,6 +631,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
                         o.cache_line = None
                 checker.cache.save()
                 checker.stat_index.save()
+                checker.listing_index.save()
     except config.ConfigError as exc:
         progress.done()
         print("irilint: error: %s" % exc, file=sys.stderr)
@@ -822,7 +825,7 @@ def _discover(checker: _Checker, paths: Sequence[str]):
             checker._no_config_folders.add(folder)
 
     for item in iter_files(paths, is_included=included, path_type=str, on_directory=on_directory,
-                           with_stat=True):
+                           with_stat=True, listings=checker.listing_index):
         if isinstance(item, DiscoveryError):
             yield FileOutcome(str(item.path), error=str(item))
         else:
@@ -1184,27 +1187,32 @@ def _cross_file_collisions(checker: _Checker, outcomes: List[FileOutcome]) -> No
         return
     state: Dict[str, Dict[str, Any]] = {}
     for o in outcomes:
-        hosts = o.hosts or {}
-        if not hosts or o.error or o.skipped:
+        rows = o.host_rows
+        if not rows or o.error or o.skipped:
             continue
-        if _collides(hosts, state, o.path) and o.abspath:
+        path = o.path
+        if _collides(rows, state, path) and o.abspath:
             _recheck_collisions(checker, o, state)
-        for skel, idents in hosts.items():
-            seen = state.setdefault(skel, {})
-            for ident, value in idents.items():
-                if ident not in seen and len(seen) < _MAX_IDENTITIES:
-                    seen[ident] = tuple(value)
+        for row in rows:  # irilint.cache.iter_host_rows, inlined: a row per host of every file
+            skel = row[0]
+            seen = state.get(skel)
+            if seen is None:
+                seen = state[skel] = {}
+            two = len(row) == 2
+            ident = skel if two else row[1]
+            if ident not in seen and len(seen) < _MAX_IDENTITIES:
+                seen[ident] = (skel, path, row[1]) if two else (row[2], row[3], row[4])
 
 
-def _collides(hosts: Dict[str, Any], state: Dict[str, Any], path: str) -> bool:
-    for skel, idents in hosts.items():
-        prev = state.get(skel)
+def _collides(rows: List[List[Any]], state: Dict[str, Any], path: str) -> bool:
+    for row in rows:
+        prev = state.get(row[0])
         if not prev:
             continue
-        for ident in idents:
-            for other, value in prev.items():
-                if other != ident and not (other.isascii() and ident.isascii()) and value[1] != path:
-                    return True
+        ident = row[0] if len(row) == 2 else row[1]
+        for other, value in prev.items():
+            if other != ident and not (other.isascii() and ident.isascii()) and value[1] != path:
+                return True
     return False
 
 

@@ -200,6 +200,13 @@ def _stat_error(path: str, exc: OSError) -> DiscoveryError:
 _entry_name = operator.attrgetter("name")
 
 
+def _is_symlink(entry: os.DirEntry) -> bool:
+    try:
+        return entry.is_symlink()
+    except OSError:
+        return False  # vanished: its stat fails next, and says so
+
+
 def _skip_dir_name(name: str) -> bool:
     return name.startswith(".") or name in SKIPPED_DIR_NAMES
 
@@ -213,8 +220,10 @@ class _Walker:
         path_type: Callable[[str], Any] = Path,
         on_directory: Optional[Callable[[str, List[str]], None]] = None,
         with_stat: bool = False,
+        listings: Any = None,
     ) -> None:
         self.with_stat = with_stat
+        self.listings = listings
         self.is_included = is_included
         self.path_type = path_type
         self.on_directory = on_directory
@@ -272,18 +281,18 @@ class _Walker:
         # order is a sorted pre-order (like `find` on sorted listings) without
         # recursion limits on deep trees.
         stack: List[_Frame] = []
-        frame = self._open(root, frozenset({root_id}), self._root_view(root))
+        frame = self._open(root, root_st, frozenset({root_id}), self._root_view(root))
         if isinstance(frame, DiscoveryError):
             yield frame
             return
         stack.append(frame)
         while stack:
             frame = stack[-1]
-            entry = next(frame.entries, None)
-            if entry is None:
+            name = next(frame.entries, None)
+            if name is None:
                 stack.pop()
                 continue
-            result = self._visit(frame, entry)
+            result = self._visit(frame, name)
             if result is None:
                 continue
             if isinstance(result, _Frame):
@@ -292,26 +301,32 @@ class _Walker:
                 yield result
 
     def _open(
-        self, directory: str, ancestors: FrozenSet[Tuple[object, ...]], view: Optional[_GitView],
-        nested_check: bool = False,
+        self, directory: str, st: os.stat_result, ancestors: FrozenSet[Tuple[object, ...]],
+        view: Optional[_GitView], nested_check: bool = False,
     ) -> Union["_Frame", DiscoveryError]:
-        try:
-            with os.scandir(directory) as it:
-                entries = sorted(it, key=_entry_name)
-        except OSError as exc:
-            return _stat_error(directory, exc)
-        names = [e.name for e in entries] if nested_check or self.on_directory is not None else None
-        if nested_check and self.git is not None and ".git" in names:  # type: ignore[operator]
+        listings = self.listings
+        hit = listings.get(st) if listings is not None else None
+        if hit is not None:
+            names, links = hit
+        else:
+            try:
+                with os.scandir(directory) as it:
+                    entries = sorted(it, key=_entry_name)
+            except OSError as exc:
+                return _stat_error(directory, exc)
+            names = [e.name for e in entries]
+            links = frozenset(e.name for e in entries if _is_symlink(e))
+            if listings is not None:
+                listings.put(st, names, links)
+        if nested_check and self.git is not None and ".git" in names:
             view = self.git.view(directory)  # a nested repository
         if self.on_directory is not None:
-            self.on_directory(directory, names)  # type: ignore[arg-type]
-        return _Frame(directory, iter(entries), ancestors, view, os.path.join(directory, ""))
+            self.on_directory(directory, names)
+        return _Frame(directory, iter(names), links, ancestors, view, os.path.join(directory, ""))
 
-    def _visit(self, frame: "_Frame", entry: os.DirEntry) -> Union[Path, DiscoveryError, "_Frame", None]:
-        name = entry.name
+    def _visit(self, frame: "_Frame", name: str) -> Union[Path, DiscoveryError, "_Frame", None]:
         path = frame.prefix + name  # os.path.join, without its checks per entry
         try:
-            is_link = entry.is_symlink()
             st = os.stat(path)  # follows symlinks
         except OSError as exc:
             if isinstance(exc, FileNotFoundError):
@@ -336,15 +351,15 @@ class _Walker:
             if ident in self.walked_dirs:
                 return None  # reached before through another link: no duplicates
             self.walked_dirs.add(ident)
-            if self.git is not None and is_link:
+            if self.git is not None and name in frame.links:
                 # A link that may lead anywhere: ask git where this
                 # directory really is.  The containing repo already decided
                 # the directory itself is not ignored.
                 child_view = self.git.view(path)
-                return self._open(path, frame.ancestors | {ident}, child_view)
+                return self._open(path, st, frame.ancestors | {ident}, child_view)
             # A nested repository (an entry named .git) is found in the
             # listing: no lexists() per directory.
-            return self._open(path, frame.ancestors | {ident}, child_view, nested_check=self.git is not None)
+            return self._open(path, st, frame.ancestors | {ident}, child_view, nested_check=self.git is not None)
 
         if stat_module.S_ISREG(st.st_mode):
             if name.startswith("."):
@@ -365,7 +380,10 @@ class _Walker:
 @dataclass
 class _Frame:
     directory: str
-    entries: Iterator[os.DirEntry]
+    #: the names of the directory's entries, in sorted order
+    entries: Iterator[str]
+    #: the names of those that are symbolic links
+    links: FrozenSet[str]
     ancestors: FrozenSet[Tuple[object, ...]]
     view: Optional[_GitView]
     #: ``directory`` with a separator at its end: entry paths are prefix + name
@@ -381,6 +399,7 @@ def iter_files(
     path_type: Callable[[str], Any] = Path,
     on_directory: Optional[Callable[[str, List[str]], None]] = None,
     with_stat: bool = False,
+    listings: Any = None,
 ) -> Iterator[Union[Path, DiscoveryError]]:
     """Yield the files to check under ``paths``, and problems met on the way.
 
@@ -397,8 +416,12 @@ def iter_files(
     configuration file without looking again).  ``with_stat=True`` yields
     ``(path, os.stat result)`` pairs for files: the stat the walk made
     anyway, so a caller that needs it (the result cache) need not stat
-    every file again.
+    every file again.  ``listings`` (the result cache's
+    :class:`~irilint.cache.ListingIndex`) gives the entries of a directory
+    whose stat stamp is unchanged since it was last listed, and is told the
+    entries of each directory listed.
     """
-    walker = _Walker(is_included, respect_gitignore, force_exclude, path_type, on_directory, with_stat)
+    walker = _Walker(is_included, respect_gitignore, force_exclude, path_type, on_directory, with_stat,
+                     listings)
     for given in paths:
         yield from walker.explicit(os.fspath(given))

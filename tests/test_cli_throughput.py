@@ -108,21 +108,49 @@ def test_line_text_is_clipped_around_the_finding_on_long_lines():
 
 
 def test_cached_host_state_round_trips_exactly(tmp_path):
-    from irilint.cache import Cache
+    from irilint.cache import Cache, host_rows, hosts_from_rows
 
     hosts = {
-        "www.w3.org": {"www.w3.org": ["www.w3.org", "docs/a.html", 2]},
-        "paypal.corn": {"paypal.com": ["paypal.com", "docs/a.html", 5],
-                        "\u0440\u0430\u0443\u0440\u0430l.com": ["\u0440\u0430\u0443\u0440\u0430l.com", "docs/a.html", 9]},
-        "other.org": {"other.org": ["OTHER.org", "docs/b.html", 3]},
+        "www.w3.org": {"www.w3.org": ("www.w3.org", "docs/a.html", 2)},
+        "paypal.corn": {"paypal.com": ("paypal.com", "docs/a.html", 5),
+                        "\u0440\u0430\u0443\u0440\u0430l.com": ("\u0440\u0430\u0443\u0440\u0430l.com", "docs/a.html", 9)},
+        "other.org": {"other.org": ("OTHER.org", "docs/b.html", 3)},
+        "stdin.org": {"stdin.org": ("stdin.org", None, 4)},
     }
+    rows = host_rows(hosts, "docs/a.html")
+    # Hosts shown as their skeleton in the file itself take two fields.
+    assert rows[0] == ["www.w3.org", 2] and [len(r) for r in rows[1:]] == [5, 5, 5, 5]
     cache = Cache(str(tmp_path))
-    line = cache.entry("k" * 64, "docs/a.html", [], hosts, [], {}, shown="docs/a.html")
-    cache.add(line)
+    cache.add(cache.entry("k" * 64, "docs/a.html", [], rows, [], {}))
     cache.save()
-    _, state, _ = Cache(str(tmp_path)).get("k" * 64, "docs/a.html")
-    assert state == hosts
-    # A state of another shape is stored as it is.
-    odd = {"x": ["not", "a", "dict"]}
-    cache.add(cache.entry("j" * 64, "docs/c.html", [], odd, [], {}, shown="docs/c.html"))
-    assert cache.get("j" * 64, "docs/c.html")[1] == odd
+    _, got, _ = Cache(str(tmp_path)).get("k" * 64, "docs/a.html")
+    assert hosts_from_rows(got, "docs/a.html") == hosts
+    # A state of another shape is refused, not stored.
+    with pytest.raises(ValueError):
+        host_rows({"x": ["not", "a", "dict"]}, "docs/c.html")
+
+
+@pytest.mark.parametrize("rows", [
+    {"a": 1}, [["a"]], [["a", "b", "c"]], [[1, 2]], [["a", "2"]], [["a", "b", 3, None, 4]],
+    [["a", "b", "c", 7, 4]], [[]], ["ab"],
+])
+def test_cache_entries_with_bad_host_rows_are_misses(tmp_path, rows):
+    from irilint.cache import Cache
+
+    cache = Cache(str(tmp_path))
+    cache.add(cache.entry("k" * 64, "docs/a.html", [], rows, [], {}))
+    assert cache.get("k" * 64, "docs/a.html") is None
+    assert cache.misses == 1
+
+
+def test_entries_without_findings_share_their_parsed_rows_but_not_their_positions(tmp_path):
+    from irilint.cache import Cache
+
+    cache = Cache(str(tmp_path))
+    for key, name in (("a" * 64, "x.md"), ("b" * 64, "y.md")):
+        cache.add(cache.entry(key, name, [], [["example.org", 3]], [], {}))
+    first, second = cache.get("a" * 64, "x.md"), cache.get("b" * 64, "y.md")
+    assert first[1] == second[1] == [["example.org", 3]]
+    assert first[0] is not second[0] and first[2][1] is not second[2][1]
+    # The key must still match the line: a payload seen before is no way in.
+    assert cache.get("c" * 64, "z.md") is None
