@@ -74,3 +74,27 @@ def _fresh_config_cache():
     config.clear_cache()
     yield
     config.clear_cache()
+
+
+@pytest.fixture
+def stale_stat(monkeypatch):
+    """``stale_stat(path)``: from then on, the walk sees the stat ``path``
+    has now, whatever is done to it: what a filesystem with coarse
+    timestamps shows for a change within the tick it was last looked at."""
+    import os
+
+    from irilint import discovery
+
+    frozen = {}
+    real_stat = os.stat
+
+    def stat(p, *args, **kwargs):
+        hit = frozen.get(os.path.abspath(p))
+        return hit if hit is not None else real_stat(p, *args, **kwargs)
+
+    monkeypatch.setattr(discovery.os, "stat", stat)
+
+    def freeze(path):
+        frozen[os.path.abspath(path)] = real_stat(path)
+
+    return freeze

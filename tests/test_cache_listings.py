@@ -241,37 +241,25 @@ def test_a_warm_check_sees_every_change_to_the_tree(project, capsys):
     assert not any(p.startswith("docs/b.md/") for p in paths)  # the config's ignore holds
 
 
-def test_a_change_within_the_racy_window_is_seen(project, capsys, monkeypatch):
+def test_a_change_within_the_racy_window_is_seen(project, capsys, monkeypatch, stale_stat):
     """The folder changed just now: its listing was not recorded, so a new
     entry that leaves the folder's stamp as it was is still found."""
     monkeypatch.setattr(ListingIndex, "RACY_NS", 2 * SECOND)
     guide = project / "docs" / "guide"
     _findings(capsys, "docs")
-    _same_stamp_addition(monkeypatch, guide, "new.md", "x http://e.org/%zz\n")
+    # The folder keeps its stamp: an addition within the tick it was listed in.
+    stale_stat(guide)
+    (guide / "new.md").write_text("x http://e.org/%zz\n", encoding="utf-8")
     assert ("docs/guide/new.md", "bad-percent-encoding", 1) in _findings(capsys, "docs")
 
 
-def test_without_the_racy_rule_the_recorded_listing_would_be_used(project, capsys, monkeypatch):
+def test_without_the_racy_rule_the_recorded_listing_would_be_used(project, capsys, monkeypatch, stale_stat):
     """The counterpart of the test above: for an unchanged stamp the index
     is trusted (so it is really used)."""
     monkeypatch.setattr(ListingIndex, "RACY_NS", -10 * SECOND)
     guide = project / "docs" / "guide"
     cold = _findings(capsys, "docs")
-    _same_stamp_addition(monkeypatch, guide, "new.md", "x http://e.org/%zz\n")
+    # The folder keeps its stamp: an addition within the tick it was listed in.
+    stale_stat(guide)
+    (guide / "new.md").write_text("x http://e.org/%zz\n", encoding="utf-8")
     assert _findings(capsys, "docs") == cold
-
-
-def _same_stamp_addition(monkeypatch, folder, name, text):
-    """Add a file to ``folder`` and make the walk see the folder's old stat:
-    what a filesystem with coarse timestamps shows for an addition within
-    the tick the folder was listed in."""
-    before = os.stat(folder)
-    (folder / name).write_text(text, encoding="utf-8")
-    real_stat = os.stat
-
-    def stat(p, *args, **kwargs):
-        if os.path.abspath(p) == str(folder):
-            return before
-        return real_stat(p, *args, **kwargs)
-
-    monkeypatch.setattr(discovery.os, "stat", stat)

@@ -88,42 +88,31 @@ def _findings(capsys, *args):
     return [(d["path"], d["name"]) for d in json.loads(capsys.readouterr().out)]
 
 
-def _same_stamp_rewrite(monkeypatch, path, text):
-    """Rewrite ``path`` and make the walk see its old stat: what a
-    filesystem with coarse timestamps shows for a same-size rewrite within
-    one tick."""
-    import irilint.discovery as discovery
-
-    before = os.stat(path)
+def _same_stamp_rewrite(stale_stat, path, text):
+    """Rewrite ``path`` (same size) and make the walk see its old stat."""
+    size = os.stat(path).st_size
+    stale_stat(path)
     path.write_text(text, encoding="utf-8")
-    assert os.stat(path).st_size == before.st_size
-    real_stat = os.stat
-
-    def stat(p, *args, **kwargs):
-        if os.path.abspath(p) == str(path):
-            return before
-        return real_stat(p, *args, **kwargs)
-
-    monkeypatch.setattr(discovery.os, "stat", stat)
+    assert os.stat(path).st_size == size
 
 
-def test_same_stamp_rewrite_within_the_racy_window_is_checked_again(small_tree, capsys, monkeypatch):
+def test_same_stamp_rewrite_within_the_racy_window_is_checked_again(small_tree, capsys, stale_stat):
     a = small_tree / "docs" / "a.md"
     cold = _findings(capsys, "docs")
     assert ("docs/a.md", "bad-percent-encoding") in cold
     # The files were written just now: their stamps were racy, not recorded,
     # so the rewrite is read and hashed even though its stat looks unchanged.
-    _same_stamp_rewrite(monkeypatch, a, "see http://e.org/1000\n")
+    _same_stamp_rewrite(stale_stat, a, "see http://e.org/1000\n")
     assert ("docs/a.md", "bad-percent-encoding") not in _findings(capsys, "docs")
 
 
-def test_without_the_racy_rule_the_stale_digest_would_be_served(small_tree, capsys, monkeypatch):
+def test_without_the_racy_rule_the_stale_digest_would_be_served(small_tree, capsys, monkeypatch, stale_stat):
     """The counterpart of the test above: with no racy window the index is
     trusted for an unchanged stamp (so it is really used)."""
     monkeypatch.setattr(StatIndex, "RACY_NS", -10 * SECOND)
     a = small_tree / "docs" / "a.md"
     cold = _findings(capsys, "docs")
-    _same_stamp_rewrite(monkeypatch, a, "see http://e.org/1000\n")
+    _same_stamp_rewrite(stale_stat, a, "see http://e.org/1000\n")
     assert _findings(capsys, "docs") == cold
 
 
