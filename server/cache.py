@@ -43,10 +43,23 @@ _FS_ERRORS = sys.getfilesystemencodeerrors()
 MAX_PACK_BYTES = 1 << 30
 
 
-def cache_key(content_digest: str, settings_fingerprint: str, extra: str = "") -> str:
-    # One update of the joined parts: the same digest as one update per part.
-    text = "%d\0%s\0%s\0%s\0%s\0" % (FORMAT, __version__, content_digest, settings_fingerprint, extra)
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+def key_hasher(settings_fingerprint: str) -> Any:
+    """The SHA-256 state after a key's parts that depend on the settings
+    alone (format, version, settings): made once per settings, copied for
+    each file."""
+    text = "%d\0%s\0%s\0" % (FORMAT, __version__, settings_fingerprint)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass"))
+
+
+def cache_key(content_digest: str, settings_fingerprint: str, extra: str = "",
+              hasher: Any = None) -> str:
+    """The key of a file's entry: the hash of the format, the irilint
+    version, the settings' fingerprint, the content's digest and ``extra``
+    (the path the file is reported under).  ``hasher``: the
+    :func:`key_hasher` of the fingerprint, if the caller keeps it."""
+    h = (hasher if hasher is not None else key_hasher(settings_fingerprint)).copy()
+    h.update(("%s\0%s\0" % (content_digest, extra)).encode("utf-8", "surrogatepass"))
+    return h.hexdigest()
 
 
 def _finding_to_json(f: Finding) -> Dict[str, Any]:

@@ -252,16 +252,19 @@ class _Checker:
         #: id(settings) -> (settings, its root as an absolute folder + os.sep)
         self._root_prefixes: Dict[int, Tuple[Any, str]] = {}
         self._fingerprints: Dict[int, Any] = {}
+        #: id(settings) -> (settings, the cache.key_hasher of its fingerprint)
+        self._key_hashers: Dict[int, Any] = {}
         self._default_excluded = {p for p in config.DEFAULT_EXCLUDE if "/" not in p and "*" not in p}
         self.cache = None
         self.listing_index = None
         if not getattr(args, "no_cache", True) and not os.environ.get("IRILINT_NO_CACHE"):
-            from irilint.cache import Cache, ListingIndex, StatIndex, cache_key
+            from irilint.cache import Cache, ListingIndex, StatIndex, cache_key, key_hasher
 
             self.cache = Cache(os.environ.get("IRILINT_CACHE_ROOT") or os.getcwd())
             self.stat_index = StatIndex(self.cache)
             self.listing_index: Optional[ListingIndex] = ListingIndex(self.cache, self.stat_index.started_ns)
             self._cache_key = cache_key
+            self._key_hasher = key_hasher
         #: paths named on the command line (a binary one gets a note)
         self.explicit_paths = {os.path.abspath(p) for p in (getattr(args, "paths", None) or []) if p != "-"}
         vs, vsc = self.validators
@@ -441,7 +444,10 @@ class _Checker:
         return out
 
     def cache_key(self, digest: str, settings: Any, path: str) -> str:
-        return self._cache_key(digest, self.fingerprint(settings), path)
+        hit = self._key_hashers.get(id(settings))
+        if hit is None or hit[0] is not settings:
+            hit = self._key_hashers[id(settings)] = (settings, self._key_hasher(self.fingerprint(settings)))
+        return self._cache_key(digest, "", path, hit[1])
 
     def cached(self, path: str, abspath: str, settings: Any,
                st: Optional[os.stat_result] = None) -> Optional[FileOutcome]:

@@ -2,13 +2,15 @@
 
 Discovery hands the CLI plain strings, the CLI reuses a parent folder's
 settings when the walk saw no configuration file in a folder, and display
-paths skip ``os.path.relpath`` when it would change nothing.
+paths skip ``os.path.relpath`` when it would change nothing.  The result
+cache's host rows, parsed-once payloads and keys answer as the long way.
 """
 from __future__ import annotations
 
 import os
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from irilint import config
 from irilint.cli import _build_parser
@@ -154,3 +156,19 @@ def test_entries_without_findings_share_their_parsed_rows_but_not_their_position
     assert first[0] is not second[0] and first[2][1] is not second[2][1]
     # The key must still match the line: a payload seen before is no way in.
     assert cache.get("c" * 64, "z.md") is None
+
+
+@settings(max_examples=200, deadline=None)
+@given(digest=st.text(alphabet="0123456789abcdef", min_size=64, max_size=64),
+       fingerprint=st.text(alphabet="0123456789abcdef", min_size=1, max_size=64),
+       path=st.text(st.characters(blacklist_characters="\0", blacklist_categories=("Cs",)), max_size=40))
+def test_cache_keys_depend_on_every_part_and_the_kept_hasher_changes_nothing(digest, fingerprint, path):
+    from irilint.cache import cache_key, key_hasher
+
+    key = cache_key(digest, fingerprint, path)
+    assert key == cache_key(digest, fingerprint, path, key_hasher(fingerprint))
+    assert len(key) == 64 and int(key, 16) >= 0
+    other_digest = ("0" if digest[0] != "0" else "1") + digest[1:]
+    assert key != cache_key(other_digest, fingerprint, path)
+    assert key != cache_key(digest, fingerprint + "0", path)
+    assert key != cache_key(digest, fingerprint, path + "x")
