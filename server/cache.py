@@ -51,13 +51,12 @@ def key_hasher(settings_fingerprint: str) -> Any:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass"))
 
 
-def cache_key(content_digest: str, settings_fingerprint: str, extra: str = "",
-              hasher: Any = None) -> str:
+def cache_key(hasher: Any, content_digest: str, extra: str = "") -> str:
     """The key of a file's entry: the hash of the format, the irilint
-    version, the settings' fingerprint, the content's digest and ``extra``
-    (the path the file is reported under).  ``hasher``: the
-    :func:`key_hasher` of the fingerprint, if the caller keeps it."""
-    h = (hasher if hasher is not None else key_hasher(settings_fingerprint)).copy()
+    version and the settings' fingerprint (``hasher``, from
+    :func:`key_hasher`; not changed), then the content's digest and
+    ``extra`` (the path the file is reported under)."""
+    h = hasher.copy()
     h.update(("%s\0%s\0" % (content_digest, extra)).encode("utf-8", "surrogatepass"))
     return h.hexdigest()
 
@@ -247,10 +246,6 @@ class Cache:
         fields = line.split(b"\t", 2)
         if len(fields) == 3:
             self._new[fields[0].decode("ascii", "replace")] = (fields[1].decode("ascii", "replace"), line)
-
-    def put(self, key: str, findings: List[Finding], rows: List[List[Any]],
-            located: List[List[Any]], edits: Dict[int, Tuple[int, int]], file: str = "") -> None:
-        self.add(self.entry(key, file, findings, rows, located, edits))
 
     def save(self) -> None:
         """Write the pack: this run's entries, and the earlier entries of

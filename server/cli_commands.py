@@ -251,7 +251,6 @@ class _Checker:
         self._no_config_folders: Set[str] = set()
         #: id(settings) -> (settings, its root as an absolute folder + os.sep)
         self._root_prefixes: Dict[int, Tuple[Any, str]] = {}
-        self._fingerprints: Dict[int, Any] = {}
         #: id(settings) -> (settings, the cache.key_hasher of its fingerprint)
         self._key_hashers: Dict[int, Any] = {}
         self._default_excluded = {p for p in config.DEFAULT_EXCLUDE if "/" not in p and "*" not in p}
@@ -312,12 +311,6 @@ class _Checker:
                 hit = self._by_folder[folder] = self._settings(path)
             self._by_spelled_folder[spelled] = hit
         return hit
-
-    def fingerprint(self, settings: Any) -> str:
-        fp = self._fingerprints.get(id(settings))
-        if fp is None or fp[0] is not settings:
-            fp = self._fingerprints[id(settings)] = (settings, settings.fingerprint())
-        return fp[1]
 
     def included(self, path: str, abspath: Optional[str] = None) -> bool:
         settings = self.settings(path)
@@ -446,8 +439,8 @@ class _Checker:
     def cache_key(self, digest: str, settings: Any, path: str) -> str:
         hit = self._key_hashers.get(id(settings))
         if hit is None or hit[0] is not settings:
-            hit = self._key_hashers[id(settings)] = (settings, self._key_hasher(self.fingerprint(settings)))
-        return self._cache_key(digest, "", path, hit[1])
+            hit = self._key_hashers[id(settings)] = (settings, self._key_hasher(settings.fingerprint()))
+        return self._cache_key(hit[1], digest, path)
 
     def cached(self, path: str, abspath: str, settings: Any,
                st: Optional[os.stat_result] = None) -> Optional[FileOutcome]:

@@ -162,13 +162,15 @@ def test_entries_without_findings_share_their_parsed_rows_but_not_their_position
 @given(digest=st.text(alphabet="0123456789abcdef", min_size=64, max_size=64),
        fingerprint=st.text(alphabet="0123456789abcdef", min_size=1, max_size=64),
        path=st.text(st.characters(blacklist_characters="\0", blacklist_categories=("Cs",)), max_size=40))
-def test_cache_keys_depend_on_every_part_and_the_kept_hasher_changes_nothing(digest, fingerprint, path):
+def test_cache_keys_depend_on_every_part_and_leave_the_hasher_as_it_was(digest, fingerprint, path):
     from irilint.cache import cache_key, key_hasher
 
-    key = cache_key(digest, fingerprint, path)
-    assert key == cache_key(digest, fingerprint, path, key_hasher(fingerprint))
+    hasher = key_hasher(fingerprint)
+    key = cache_key(hasher, digest, path)
+    # The settings' hasher is kept for every file: a key never changes it.
+    assert key == cache_key(hasher, digest, path) == cache_key(key_hasher(fingerprint), digest, path)
     assert len(key) == 64 and int(key, 16) >= 0
     other_digest = ("0" if digest[0] != "0" else "1") + digest[1:]
-    assert key != cache_key(other_digest, fingerprint, path)
-    assert key != cache_key(digest, fingerprint + "0", path)
-    assert key != cache_key(digest, fingerprint, path + "x")
+    assert key != cache_key(hasher, other_digest, path)
+    assert key != cache_key(key_hasher(fingerprint + "0"), digest, path)
+    assert key != cache_key(hasher, digest, path + "x")
