@@ -869,6 +869,10 @@ def _check_path(checker: _Checker, path: str, look_up: bool = True,
     walk's stat of the file, for the cache."""
     from irilint.fileio import DocumentError, read_document
 
+    if look_up:
+        hit = _cached_outcome(checker, path, st)
+        if hit is not None:
+            return hit
     shown = checker.display_path(path)
     try:
         settings = checker.settings(path)
@@ -877,9 +881,6 @@ def _check_path(checker: _Checker, path: str, look_up: bool = True,
         # ``error`` is for other users of the outcomes (irilint report);
         # ``check`` tells each config error once (see cmd_check).
         return FileOutcome(shown, error="%s: not checked: %s" % (shown, exc), config_error=str(exc))
-    hit = checker.cached(shown, path, settings, st) if look_up else None
-    if hit is not None:
-        return hit
     try:
         # The digest is for the cache, and for --fix to see that a file did
         # not change before writing it.
