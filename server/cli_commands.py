@@ -644,17 +644,23 @@ def _cmd_check(args: argparse.Namespace) -> int:
     fixed_total = 0
     found_failing = False
     not_checked: Dict[str, List[str]] = {}
+    # What JSON and SARIF list besides findings: each path that could not
+    # be checked (or fixed), and each one skipped, as stderr tells them.
+    unchecked: List[Any] = []
     for o in outcomes:
         if o.config_error:
             not_checked.setdefault(o.config_error, []).append(o.path)
+            unchecked.append(("error", o.path, o.error or o.config_error))
             continue
         if o.error:
             errors += 1
             print("irilint: error: %s" % o.error, file=sys.stderr)
+            unchecked.append(("error", o.path, o.error))
             if not o.reported:
                 continue
         if o.skipped:
             print("irilint: skipped %s" % o.skipped, file=sys.stderr)
+            unchecked.append(("skipped", o.path, "skipped " + o.skipped))
             continue
         fixed_total += o.fixed
         if o.diff:
@@ -679,18 +685,21 @@ def _cmd_check(args: argparse.Namespace) -> int:
     # stderr so the two never mix.
     sink = sys.stderr if (use_stdin and args.fix) or args.diff else stdout
     if fmt == "json":
-        from irilint.output import dumps_json, to_json_obj
+        from irilint.output import NotChecked, dumps_json, not_checked_json, to_json_obj
 
-        sink.write(dumps_json([to_json_obj(r, o.index) for o, r in all_reported]) + "\n")
+        items = [to_json_obj(r, o.index) for o, r in all_reported]
+        items.extend(not_checked_json(NotChecked(p, k, m)) for k, p, m in unchecked)
+        sink.write(dumps_json(items) + "\n")
     elif fmt == "sarif":
         import json
 
         from irilint import __version__
-        from irilint.output import sarif_log
+        from irilint.output import NotChecked, sarif_log
 
         indexes = {o.path: o.index for o in outcomes if o.index is not None}
-        sink.write(json.dumps(sarif_log([r for _, r in all_reported], indexes, __version__),
-                              ensure_ascii=False, indent=2) + "\n")
+        log = sarif_log([r for _, r in all_reported], indexes, __version__,
+                        [NotChecked(p, k, m) for k, p, m in unchecked])
+        sink.write(json.dumps(log, ensure_ascii=False, indent=2) + "\n")
     elif fmt == "github":
         from irilint.output import format_github
 

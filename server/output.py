@@ -87,6 +87,7 @@ def to_json_obj(r: Reported, index: Optional[LineIndex]) -> Dict[str, Any]:
             "edits": [_edit_json(e, index) for e in fx.edits] if index is not None else [],
         })
     return {
+        "kind": "finding",
         "path": r.path,
         "line": r.line,
         "column": r.column,
@@ -119,15 +120,39 @@ def dumps_json(items: List[Dict[str, Any]]) -> str:
     return json.dumps(items, ensure_ascii=False, indent=2)
 
 
+@dataclass(frozen=True)
+class NotChecked:
+    """A path that was not checked (or not wholly): ``kind`` is ``"error"``
+    (unreadable, undecodable, a broken configuration, a fix that could not
+    be written; the run exits 2) or ``"skipped"`` (binary, too large, a
+    link out of the tree; the exit status is not changed).  ``message`` is
+    the line printed on stderr, path included."""
+
+    path: str
+    kind: str
+    message: str
+
+
+def not_checked_json(nc: NotChecked) -> Dict[str, Any]:
+    """An entry of the JSON list for a path that was not checked.  Findings
+    carry ``"kind": "finding"``; these carry ``"error"`` or ``"skipped"``
+    and no rule, position or fixes, so a CI tool sees the file."""
+    return {"kind": nc.kind, "path": nc.path, "message": nc.message}
+
+
 # -- SARIF 2.1.0 -----------------------------------------------------------------
 
 _SARIF_LEVEL = {"error": "error", "warning": "warning", "info": "note", "hint": "note"}
 
 
-def sarif_log(reported: List[Reported], indexes: Dict[str, LineIndex], version: str) -> Dict[str, Any]:
+def sarif_log(reported: List[Reported], indexes: Dict[str, LineIndex], version: str,
+              not_checked: Sequence[NotChecked] = ()) -> Dict[str, Any]:
     """A SARIF 2.1.0 log: every rule's metadata, and each result with its
     location, region and fixes.  Columns are 1-based code points
-    (``columnKind: unicodeCodePoints``)."""
+    (``columnKind: unicodeCodePoints``).  The run's one invocation lists
+    each path that was not checked as a tool execution notification
+    (SARIF s3.20.21): ``error`` for what made the run fail, ``note`` for
+    a skip; ``executionSuccessful`` is false when there was an error."""
     from irilint.rules.registry import all_rules
 
     rules = all_rules()
@@ -193,9 +218,25 @@ def sarif_log(reported: List[Reported], indexes: Dict[str, LineIndex], version: 
                 "informationUri": DOCS_URL.rsplit("/blob/", 1)[0],
                 "rules": descriptors,
             }},
+            "invocations": [_sarif_invocation(not_checked)],
             "columnKind": "unicodeCodePoints",
             "results": results,
         }],
+    }
+
+
+def _sarif_invocation(not_checked: Sequence[NotChecked]) -> Dict[str, Any]:
+    notifications = []
+    for nc in not_checked:
+        notifications.append({
+            "level": "error" if nc.kind == "error" else "note",
+            "message": {"text": nc.message},
+            "descriptor": {"id": "not-checked" if nc.kind == "error" else "skipped"},
+            "locations": [{"physicalLocation": {"artifactLocation": {"uri": _artifact_uri(nc.path)}}}],
+        })
+    return {
+        "executionSuccessful": not any(nc.kind == "error" for nc in not_checked),
+        "toolExecutionNotifications": notifications,
     }
 
 

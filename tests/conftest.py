@@ -31,6 +31,10 @@ def pytest_configure(config):
     config.addinivalue_line(
         "markers", "allow_loopback: the network block lets this test (and the processes it "
         "starts) use 127.0.0.1/::1; every other address is still refused")
+    config.addinivalue_line(
+        "markers", "external: needs programs that `bash .ci/run` installs from Debian (the real "
+        "editors, headless Chromium); it fails, never skips, without them. `-m 'not external'` "
+        "leaves these out for a quick run")
 
 
 @pytest.fixture(autouse=True)

@@ -34,6 +34,24 @@ SARIF_SUBSET = {
                          "properties": {"driver": {"$ref": "#/definitions/toolComponent"}}},
                 "results": {"type": "array", "items": {"$ref": "#/definitions/result"}},
                 "columnKind": {"enum": ["utf16CodeUnits", "unicodeCodePoints"]},
+                "invocations": {"type": "array", "items": {"$ref": "#/definitions/invocation"}},
+            },
+        },
+        "invocation": {
+            "type": "object", "required": ["executionSuccessful"],
+            "properties": {
+                "executionSuccessful": {"type": "boolean"},
+                "toolExecutionNotifications": {"type": "array", "items": {"$ref": "#/definitions/notification"}},
+            },
+        },
+        "notification": {
+            "type": "object", "required": ["message"],
+            "properties": {
+                "message": {"$ref": "#/definitions/message"},
+                "level": {"enum": ["none", "note", "warning", "error"]},
+                "locations": {"type": "array", "items": {"type": "object", "properties": {
+                    "physicalLocation": {"$ref": "#/definitions/physicalLocation"}}}},
+                "descriptor": {"type": "object", "properties": {"id": {"type": "string"}}},
             },
         },
         "toolComponent": {
@@ -184,3 +202,83 @@ def test_progress_only_on_a_terminal(monkeypatch):
     p.done()
     assert "[1 files] docs/a.md" in tty.getvalue()
     assert tty.getvalue().endswith("\r\x1b[2K")
+
+
+# -- what could not be checked, in JSON and SARIF (so CI tools see it) -------------------
+
+
+@pytest.fixture
+def mixed_tree(tmp_path):
+    """A checked file with a finding, an undecodable file (an error: exit 2)
+    and a binary file named explicitly (a skip: the exit status stays)."""
+    good = tmp_path / "good.md"
+    good.write_text("see http://e.org/x%E2%80%AEy\n", encoding="utf-8")
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"http://e.org/\xff\xfe caf\xe9\n")
+    binary = tmp_path / "blob.dat"
+    binary.write_bytes(b"\x00\x01http://e.org/\x00")
+    return good, bad, binary
+
+
+def test_json_lists_files_that_were_not_checked(mixed_tree):
+    good, bad, binary = mixed_tree
+    code, out, err = run(["check", "--format", "json", str(good), str(bad), str(binary)])
+    assert code == 2
+    items = json.loads(out)
+    findings = [i for i in items if i["kind"] == "finding"]
+    assert findings and {i["path"] for i in findings} == {str(good)}
+    others = {i["path"]: i for i in items if i["kind"] != "finding"}
+    assert set(others) == {str(bad), str(binary)}
+    assert others[str(bad)]["kind"] == "error" and "decode" in others[str(bad)]["message"]
+    assert others[str(binary)]["kind"] == "skipped" and "binary" in others[str(binary)]["message"]
+    # the same lines still reach stderr for people
+    assert str(bad) in err and str(binary) in err
+
+
+def test_json_without_problems_is_only_findings(doc):
+    _, out, _ = run(["check", "--format", "json", str(doc)])
+    items = json.loads(out)
+    assert items and all(i["kind"] == "finding" and i["code"] for i in items)
+
+
+def test_sarif_invocation_lists_files_that_were_not_checked(mixed_tree):
+    good, bad, binary = mixed_tree
+    code, out, _ = run(["check", "--format", "sarif", str(good), str(bad), str(binary)])
+    assert code == 2
+    log = json.loads(out)
+    jsonschema.validate(log, SARIF_SUBSET)
+    invocation = log["runs"][0]["invocations"][0]
+    assert invocation["executionSuccessful"] is False
+    notes = {n["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]: n
+             for n in invocation["toolExecutionNotifications"]}
+    assert set(notes) == {str(bad), str(binary)}
+    assert notes[str(bad)]["level"] == "error" and "decode" in notes[str(bad)]["message"]["text"]
+    assert notes[str(binary)]["level"] == "note"
+    assert [r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+            for r in log["runs"][0]["results"]] == [str(good)]
+
+
+def test_sarif_invocation_of_a_clean_run(tmp_path):
+    clean = tmp_path / "clean.md"
+    clean.write_text("see http://example.org/\n", encoding="utf-8")
+    code, out, _ = run(["check", "--format", "sarif", str(clean)])
+    assert code == 0
+    invocation = json.loads(out)["runs"][0]["invocations"][0]
+    assert invocation == {"executionSuccessful": True, "toolExecutionNotifications": []}
+
+
+def test_sarif_and_json_list_a_broken_config(tmp_path):
+    (tmp_path / "irilint.toml").write_text("select = [\n", encoding="utf-8")
+    doc = tmp_path / "a.md"
+    doc.write_text("http://e.org/\n", encoding="utf-8")
+    code, out, _ = run(["check", "--format", "json", str(tmp_path)])
+    assert code == 2
+    items = json.loads(out)
+    # every file the broken config governs (itself included) is listed
+    assert sorted((i["kind"], i["path"]) for i in items) == [
+        ("error", str(doc)), ("error", str(tmp_path / "irilint.toml"))]
+    assert all("irilint.toml" in i["message"] for i in items)
+    code, out, _ = run(["check", "--format", "sarif", str(tmp_path)])
+    notes = json.loads(out)["runs"][0]["invocations"][0]["toolExecutionNotifications"]
+    assert [n["level"] for n in notes] == ["error", "error"]
+    assert all("irilint.toml" in n["message"]["text"] for n in notes)

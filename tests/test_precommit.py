@@ -55,6 +55,13 @@ def env(tmp_path_factory):
         "GIT_AUTHOR_NAME": "irilint test", "GIT_AUTHOR_EMAIL": "test@example.invalid",
         "GIT_COMMITTER_NAME": "irilint test", "GIT_COMMITTER_EMAIL": "test@example.invalid",
         "PRE_COMMIT_COLOR": "never",
+        # pre-commit builds the hook environment with virtualenv, whose
+        # "periodic update" of its embedded wheels would ask the package
+        # index from a process that is not pip (the network block stops
+        # it, and the run fails on a machine whose virtualenv data is
+        # empty); its data stays in the test's own folder.
+        "VIRTUALENV_NO_PERIODIC_UPDATE": "1",
+        "VIRTUALENV_OVERRIDE_APP_DATA": str(base / "virtualenv"),
     })
     e.pop("VIRTUAL_ENV", None)
     return e

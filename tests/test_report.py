@@ -418,6 +418,7 @@ def _png_info(data: bytes):
     return width, height, raw
 
 
+@pytest.mark.external
 def test_report_in_headless_chromium(tree, tmp_path):
     out = tmp_path / "report.html"
     assert report.main(["docs", "-o", str(out)]) == 0

@@ -17,7 +17,10 @@ from irilint.rules.registry import DOC_SECTIONS, get_rule
 BIDI_RULES = ["bidi-control", "bidi-control-encoded", "bidi-mixed-direction",
               "bidi-component-edge", "idn-bidi-rule"]
 
-SEED = "/work/shared/seeds/003_9b31c56418cd75f7.txt"
+# The specifications lie beside the repository (../shared/seeds), as on the
+# project's machines and in CI.
+SEED = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), os.pardir,
+                    "shared", "seeds", "003_9b31c56418cd75f7.txt")
 
 RLO = "\u202e"
 ZWNJ = "\u200c"
@@ -84,8 +87,13 @@ def to_script(bn, letters):
     return "".join(letters.get(c, c) for c in bn)
 
 
-@pytest.mark.skipif(not os.path.exists(SEED), reason="the seed specs are not here")
 def test_letter_mapping_matches_the_drafts_arabic_and_hebrew_examples():
+    if not os.path.exists(SEED):
+        # CI always has the seeds beside the checkout: there the test fails.
+        message = "the bidi guidelines draft is not at %s" % os.path.normpath(SEED)
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
     with open(SEED, encoding="utf-8") as f:
         xml = f.read()
     found = re.findall(
