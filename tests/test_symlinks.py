@@ -349,6 +349,31 @@ def test_parallel_run_keeps_links_out_too(layout, monkeypatch):
     assert code == 0 and err.count(OUTSIDE_LINE) == 2 and "Fixed 10 problems." in err
 
 
+_FIX_LINKS = ["in/l1.md", "in/a/l2.md", "in/l3", "in/a/l4"]
+_FIX_TARGETS = ["in/a/f.md", "in/g.md", "in/a", "out/h.md", "out/b", "out/b/i.md", "out", ".."]
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(links=st.lists(st.tuples(st.sampled_from(_FIX_LINKS), st.sampled_from(_FIX_TARGETS)),
+                      max_size=4, unique_by=lambda t: t[0]),
+       jobs=st.sampled_from(["1", "2"]))
+def test_fix_never_writes_outside_whatever_the_links(tmp_path_factory, monkeypatch, links, jobs):
+    """Whatever links the tree holds, ``--fix in`` fixes every file under
+    in/ and leaves every file outside it byte for byte as it was."""
+    base = tmp_path_factory.mktemp("fix")
+    inside = [write(base / "in" / "a" / "f.md", BAD), write(base / "in" / "g.md", BAD)]
+    outside = [write(base / "out" / "h.md", BAD), write(base / "out" / "b" / "i.md", BAD),
+               write(base / "top.md", BAD)]
+    for name, target in links:
+        os.symlink(base / target, base / name)
+    code, _, err = run(["check", "--jobs", jobs, "--no-progress", "--no-cache", "--fix", "in"], base, monkeypatch)
+    assert [p.read_text(encoding="utf-8") for p in outside] == [BAD] * 3
+    assert [p.read_text(encoding="utf-8") for p in inside] == [FIXED] * 2
+    errors = [line for line in err.splitlines() if line.startswith("irilint: error")]
+    assert all(line.endswith(": symlink loop") for line in errors), err  # a link to its own folder
+    assert code == (2 if errors else 0), err
+
+
 def test_stdin_is_unaffected(layout, monkeypatch):
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(BAD.encode()), encoding="utf-8"))
     code, out, err = check(["--fix", "--stdin-filename", "docs/link-file.md", "-"], layout / "proj",
