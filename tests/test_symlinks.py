@@ -10,7 +10,6 @@ under the link's own folder or another root, or with --follow-symlinks.
 from __future__ import annotations
 
 import io
-import json
 import os
 import sys
 import time
