@@ -7,7 +7,7 @@ import itertools
 import os
 import sys
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
+from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 LEVELS = ("error", "warning", "info", "hint")
 FORMATS = ("text", "json", "sarif", "github")
@@ -44,6 +44,11 @@ def add_subcommands(sub: Any) -> None:
                        help="worker processes (default: all cores; 1: no workers)")
     check.add_argument("--no-cache", action="store_true",
                        help="do not read or write the result cache (.irilint_cache/)")
+    check.add_argument("--follow-symlinks", action="store_true",
+                       help="follow symbolic links that lead outside the given paths, and let --fix "
+                            "write through them (by default such a link met in a walk is skipped "
+                            "with a note, and a link named on the command line is checked but not "
+                            "fixed unless its target is under its own folder or another given path)")
     check.add_argument("--no-progress", action="store_true",
                        help="no progress bar (it only shows when stderr is a terminal)")
 
@@ -211,6 +216,8 @@ class FileOutcome:
     stamp: Optional[Tuple[Any, str]] = None
     #: the configuration error that kept this file from being checked
     config_error: Optional[str] = None
+    #: something to tell about this file that is not a failure
+    note: Optional[str] = None
 
 
 def _overrides(args: argparse.Namespace) -> Dict[str, Any]:
@@ -266,6 +273,9 @@ class _Checker:
             self._key_hasher = key_hasher
         #: paths named on the command line (a binary one gets a note)
         self.explicit_paths = {os.path.abspath(p) for p in (getattr(args, "paths", None) or []) if p != "-"}
+        #: where --fix may write (discovery.fix_roots), worked out at the
+        #: first fix; unused with --follow-symlinks
+        self._fix_roots: Optional[FrozenSet[str]] = None
         vs, vsc = self.validators
         if self.overrides:
             # A bad --select governs every file: fail now, not once per file.
@@ -402,6 +412,11 @@ class _Checker:
                     out.fixed = applied
                     if doc is None:
                         out.new_text = new_text
+                    elif not self.may_write(doc.path):
+                        out.note = ("%s: fixes not written: a symbolic link leads it outside the checked "
+                                    "paths; --follow-symlinks lets --fix write through it" % path)
+                        out.fixed = 0
+                        new_text = text
                     else:
                         from irilint.fileio import DocumentError, write_atomic
 
@@ -435,6 +450,18 @@ class _Checker:
                 [[r.line, r.column, r.end_line, r.end_column, r.line_text] for r in out.reported],
                 out.index.table)
         return out
+
+    def may_write(self, path: str) -> bool:
+        """Whether --fix may write the file ``path`` was read from: its
+        target is inside the roots (``discovery.fix_roots``), or
+        --follow-symlinks was given."""
+        if getattr(self.args, "follow_symlinks", False):
+            return True
+        from irilint.discovery import fix_roots, inside_roots
+
+        if self._fix_roots is None:
+            self._fix_roots = fix_roots([p for p in (self.args.paths or ["."]) if p != "-"])
+        return inside_roots(path, self._fix_roots)
 
     def cache_key(self, digest: str, settings: Any, path: str) -> str:
         hit = self._key_hashers.get(id(settings))
@@ -662,6 +689,8 @@ def _cmd_check(args: argparse.Namespace) -> int:
             print("irilint: skipped %s" % o.skipped, file=sys.stderr)
             unchecked.append(("skipped", o.path, "skipped " + o.skipped))
             continue
+        if o.note:
+            print("irilint: note: %s" % o.note, file=sys.stderr)
         fixed_total += o.fixed
         if o.diff:
             stdout.write(o.diff)
@@ -789,7 +818,7 @@ def _check_stdin(checker: _Checker, args: argparse.Namespace) -> FileOutcome:
 def _discover(checker: _Checker, paths: Sequence[str]):
     """The files to check, in order: ``(path, stat)`` pairs, or
     FileOutcomes for errors."""
-    from irilint.discovery import DiscoveryError, iter_files
+    from irilint.discovery import DiscoveryError, LinkOutsideRoots, iter_files
 
     explicit = {os.path.abspath(p) for p in paths}
     sep = os.sep
@@ -833,8 +862,12 @@ def _discover(checker: _Checker, paths: Sequence[str]):
             checker._no_config_folders.add(folder)
 
     for item in iter_files(paths, is_included=included, path_type=str, on_directory=on_directory,
-                           with_stat=True, listings=checker.listing_index):
-        if isinstance(item, DiscoveryError):
+                           with_stat=True, listings=checker.listing_index,
+                           follow_symlinks=bool(getattr(checker.args, "follow_symlinks", False))):
+        if isinstance(item, LinkOutsideRoots):
+            # A skip, like a binary file: it does not change the exit status.
+            yield FileOutcome(str(item.path), skipped="%s (--follow-symlinks follows it)" % item)
+        elif isinstance(item, DiscoveryError):
             yield FileOutcome(str(item.path), error=str(item))
         else:
             yield item

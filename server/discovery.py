@@ -9,7 +9,13 @@
 * What git ignores is skipped when the directory is in a git work tree.
   Git is asked once per repository root (``git ls-files``), never once per
   file; without git, or outside a repository, nothing is filtered.
-* Symlinks to directories are followed; a link back to one of its own
+* A walk never leaves its roots: the realpaths of the paths it was given
+  (a directory is a root; a file given explicitly is its own root).  A
+  symlink met in a walk whose target is outside every root is yielded as a
+  :class:`LinkOutsideRoots` and neither read nor entered; one whose target
+  is inside a root is followed (to a file or a directory), and the same
+  file or directory reached twice is yielded once.  ``follow_symlinks=True``
+  follows every link, wherever it leads.  A link back to one of its own
   ancestors is reported as a loop and the walk goes on.
 * Problems are *yielded* as :class:`DiscoveryError` values, in order with
   the files, so one unreadable directory does not stop the run.
@@ -28,7 +34,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Dict, FrozenSet, Iterator, List, Optional, Sequence, Set, Tuple, Union
 
-__all__ = ["DiscoveryError", "SKIPPED_DIR_NAMES", "iter_files"]
+__all__ = ["DiscoveryError", "LinkOutsideRoots", "SKIPPED_DIR_NAMES", "fix_roots", "inside_roots", "iter_files",
+           "walk_roots"]
 
 VCS_DIR_NAMES: FrozenSet[str] = frozenset({".git", ".hg", ".svn", ".bzr", "_darcs"})
 
@@ -55,7 +62,75 @@ class DiscoveryError(Exception):
         return hash((self.path, self.reason))
 
     def __reduce__(self):
-        return (DiscoveryError, (str(self.path), self.reason))
+        return (type(self), (str(self.path), self.reason))
+
+
+class LinkOutsideRoots(DiscoveryError):
+    """A symlink met in a walk that leads outside every root: not followed,
+    not read.  Not a failure (a caller tells it as a skip, like a binary
+    file), but a :class:`DiscoveryError` so that a caller that knows only
+    errors never takes it for a file to read."""
+
+    REASON = "symbolic link to a path outside the checked tree, not followed"
+
+    def __init__(self, path: Union[str, os.PathLike], reason: str = REASON) -> None:
+        super().__init__(path, reason)
+
+
+# ---------------------------------------------------------------------------
+# roots
+
+
+def _root_prefix(real: str) -> str:
+    real = os.path.normcase(real)
+    return real if real.endswith(os.sep) else real + os.sep
+
+
+def walk_roots(paths: Sequence[Union[str, "os.PathLike[str]"]]) -> FrozenSet[str]:
+    """Where walks of ``paths`` may go: the realpath of each (a directory is
+    a root, a file given explicitly is its own root; a symlink given
+    explicitly was named by the user, so its target is a root), each
+    normalised for :func:`inside_roots`."""
+    return frozenset(_root_prefix(os.path.realpath(os.fspath(p))) for p in paths)
+
+
+def _names_a_link(path: str) -> bool:
+    # "docs/link/" names the directory the link leads to as much as the
+    # link: only the last part, as spelled, counts.
+    stripped = path.rstrip(os.sep + (os.altsep or ""))
+    return bool(stripped) and os.path.islink(stripped)
+
+
+def fix_roots(paths: Sequence[Union[str, "os.PathLike[str]"]]) -> FrozenSet[str]:
+    """Where fixes of ``paths`` may write: like :func:`walk_roots`, except
+    that a path that is itself a symlink stands for the link, not for what
+    it leads to: its root is the folder the link is in.  So a link named on
+    the command line is fixed when its target is under its own folder or
+    another root, and never when it leads elsewhere."""
+    roots = []
+    for p in paths:
+        spelled = os.fspath(p)
+        if _names_a_link(spelled):
+            folder = os.path.dirname(os.path.abspath(spelled.rstrip(os.sep + (os.altsep or ""))))
+            roots.append(_root_prefix(os.path.realpath(folder)))
+        else:
+            roots.append(_root_prefix(os.path.realpath(spelled)))
+    return frozenset(roots)
+
+
+def inside_roots(path: str, roots: FrozenSet[str]) -> bool:
+    """Whether ``path`` resolves (symlinks and all) to a root or a place
+    under one (``roots`` from :func:`walk_roots` or :func:`fix_roots`)."""
+    # One set test per folder above the target, however many roots there
+    # are (a pre-commit run names every changed file).
+    real = os.path.normcase(os.path.realpath(path))
+    while True:
+        if _root_prefix(real) in roots:
+            return True
+        parent = os.path.dirname(real)
+        if parent == real:
+            return False
+        real = parent
 
 
 # ---------------------------------------------------------------------------
@@ -221,7 +296,12 @@ class _Walker:
         on_directory: Optional[Callable[[str, List[str]], None]] = None,
         with_stat: bool = False,
         listings: Any = None,
+        given: Optional[Sequence[str]] = None,
     ) -> None:
+        #: the paths whose realpaths are the roots links may lead into (see
+        #: walk_roots); None: links may lead anywhere
+        self.given = given
+        self._roots: Optional[FrozenSet[str]] = None
         self.with_stat = with_stat
         self.listings = listings
         self.is_included = is_included
@@ -231,6 +311,16 @@ class _Walker:
         self.force_exclude = force_exclude
         self.seen_files: Set[Tuple[object, ...]] = set()
         self.walked_dirs: Set[Tuple[object, ...]] = set()
+
+    def _leads_out(self, path: str) -> bool:
+        """Whether the link ``path`` leads outside every root."""
+        if self.given is None:
+            return False
+        if self._roots is None:
+            # Worked out at the first link: most walks meet none, and a
+            # run given many files by name walks no folder at all.
+            self._roots = walk_roots(self.given)
+        return not inside_roots(path, self._roots)
 
     def _new_file(self, st: os.stat_result, path: str) -> bool:
         ident = (st.st_dev, st.st_ino) if st.st_ino else _identity(st, path)
@@ -345,6 +435,8 @@ class _Walker:
                 child_view = _GitView(view.repo, rel)
             if self.is_included is not None and not self.is_included(self.path_type(path)):
                 return None
+            if name in frame.links and self._leads_out(path):
+                return LinkOutsideRoots(path)
             ident = _identity(st, path)
             if ident in frame.ancestors:
                 return DiscoveryError(path, "symlink loop")
@@ -370,6 +462,10 @@ class _Walker:
             path_obj = path if self.path_type is str else self.path_type(path)
             if self.is_included is not None and not self.is_included(path_obj):
                 return None
+            # Only entries that are links can lead out: every other entry is
+            # in its folder, which is inside a root.
+            if name in frame.links and self._leads_out(path):
+                return LinkOutsideRoots(path)
             if not self._new_file(st, path):
                 return None
             return (path_obj, st) if self.with_stat else path_obj
@@ -400,6 +496,7 @@ def iter_files(
     on_directory: Optional[Callable[[str, List[str]], None]] = None,
     with_stat: bool = False,
     listings: Any = None,
+    follow_symlinks: bool = False,
 ) -> Iterator[Union[Path, DiscoveryError]]:
     """Yield the files to check under ``paths``, and problems met on the way.
 
@@ -420,8 +517,17 @@ def iter_files(
     :class:`~irilint.cache.ListingIndex`) gives the entries of a directory
     whose stat stamp is unchanged since it was last listed, and is told the
     entries of each directory listed.
+
+    Walks stay inside the roots, the realpaths of ``paths``
+    (:func:`walk_roots`): a symlink leading elsewhere is yielded as a
+    :class:`LinkOutsideRoots` (a subclass of :class:`DiscoveryError`: a
+    skip, not a failure) and is neither read nor entered.  This is the
+    default so that every walker (the CLI, the report, any indexing of a
+    workspace) inherits it; ``follow_symlinks=True`` follows links
+    wherever they lead, still with loop protection.
     """
+    paths = [os.fspath(p) for p in paths]
     walker = _Walker(is_included, respect_gitignore, force_exclude, path_type, on_directory, with_stat,
-                     listings)
+                     listings, None if follow_symlinks else paths)
     for given in paths:
-        yield from walker.explicit(os.fspath(given))
+        yield from walker.explicit(given)

@@ -382,14 +382,15 @@ def scan_occurrences(path: str, text: str, settings: Any = None, index: Any = No
 
 def _checker_args(paths: Sequence[str], select: Optional[Sequence[str]], ignore: Optional[Sequence[str]],
                   extend_select: Optional[Sequence[str]], config: Optional[str], jobs: int = 0,
-                  no_cache: bool = False) -> argparse.Namespace:
+                  no_cache: bool = False, follow_symlinks: bool = False) -> argparse.Namespace:
     # The namespace ``irilint check`` would have, without fixing.
     return argparse.Namespace(
         command="report", paths=list(paths), select=list(select) if select else None,
         ignore=list(ignore) if ignore else None,
         extend_select=list(extend_select) if extend_select else None, fail_level=None,
         fix=False, diff=False, unsafe_fixes=False, config=config, stdin_filename=None, quiet=True,
-        jobs=jobs, no_cache=no_cache, no_progress=True, statistics=False, format="text")
+        jobs=jobs, no_cache=no_cache, no_progress=True, statistics=False, format="text",
+        follow_symlinks=follow_symlinks)
 
 
 def check_outcomes(args: argparse.Namespace) -> Tuple[Any, List[Any]]:
@@ -408,16 +409,19 @@ def check_outcomes(args: argparse.Namespace) -> Tuple[Any, List[Any]]:
 
 def collect(paths: Sequence[str] = (".",), *, select: Optional[Sequence[str]] = None,
             ignore: Optional[Sequence[str]] = None, extend_select: Optional[Sequence[str]] = None,
-            config: Optional[str] = None, jobs: int = 0, no_cache: bool = False) -> ReportData:
+            config: Optional[str] = None, jobs: int = 0, no_cache: bool = False,
+            follow_symlinks: bool = False) -> ReportData:
     """Check ``paths`` as ``irilint check`` does (same discovery, config and
-    rule selection) and gather what the report shows.  Raises
+    rule selection) and gather what the report shows.  Like ``check``, the
+    walk does not follow a symlink out of ``paths`` unless
+    ``follow_symlinks`` (such a link is listed as skipped).  Raises
     :class:`irilint.config.ConfigError` on a bad configuration."""
     from irilint import __version__
     from irilint.fileio import DocumentError, read_document
     from irilint.lines import LineIndex
     from irilint.rules.registry import all_rules
 
-    args = _checker_args(paths or ["."], select, ignore, extend_select, config, jobs, no_cache)
+    args = _checker_args(paths or ["."], select, ignore, extend_select, config, jobs, no_cache, follow_symlinks)
     checker, outcomes = check_outcomes(args)
     files: List[FileReport] = []
     occurrences: List[Occurrence] = []
@@ -1242,7 +1246,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         data = collect(paths, select=args.select, ignore=args.ignore,
                        extend_select=getattr(args, "extend_select", None), config=args.config,
-                       jobs=getattr(args, "jobs", 0), no_cache=getattr(args, "no_cache", False))
+                       jobs=getattr(args, "jobs", 0), no_cache=getattr(args, "no_cache", False),
+                       follow_symlinks=getattr(args, "follow_symlinks", False))
     except config.ConfigError as exc:
         print("irilint: error: %s" % exc, file=sys.stderr)
         return 2

@@ -28,6 +28,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="worker processes (default: all cores; 1: no workers)")
     p.add_argument("--no-cache", action="store_true",
                    help="do not read or write the result cache (.irilint_cache/)")
+    p.add_argument("--follow-symlinks", action="store_true",
+                   help="follow symbolic links that lead outside the given paths (by default such a "
+                        "link is skipped with a note)")
 
 
 def add_subcommand(subparsers: Any) -> argparse.ArgumentParser:

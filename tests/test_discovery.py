@@ -168,8 +168,14 @@ def test_symlink_to_directory_is_followed_and_not_duplicated(tmp_path):
     touch(tmp_path / "shared" / "s.md")
     touch(tmp_path / "proj" / "p.md")
     (tmp_path / "proj" / "link").symlink_to(tmp_path / "shared", target_is_directory=True)
-    # Walking proj alone follows the link into shared.
+    # Walking proj alone: shared is outside it, so the link is told, not
+    # followed (tests/test_symlinks.py) ...
     assert rel(iter_files([tmp_path / "proj"], respect_gitignore=False), tmp_path) == [
+        ("error", "proj/link", "symbolic link to a path outside the checked tree, not followed"),
+        "proj/p.md",
+    ]
+    # ... unless links are to be followed wherever they lead.
+    assert rel(iter_files([tmp_path / "proj"], respect_gitignore=False, follow_symlinks=True), tmp_path) == [
         "proj/link/s.md",
         "proj/p.md",
     ]
