@@ -282,3 +282,20 @@ def test_sarif_and_json_list_a_broken_config(tmp_path):
     notes = json.loads(out)["runs"][0]["invocations"][0]["toolExecutionNotifications"]
     assert [n["level"] for n in notes] == ["error", "error"]
     assert all("irilint.toml" in n["message"]["text"] for n in notes)
+
+
+def test_json_lists_a_link_out_of_the_tree_as_skipped(tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "private.md").write_text("http://e.org/x%E2%80%AEy\n", encoding="utf-8")
+    tree = tmp_path / "docs"
+    tree.mkdir()
+    (tree / "a.md").write_text("http://e.org/x%E2%80%AEy\n", encoding="utf-8")
+    (tree / "link").symlink_to(outside, target_is_directory=True)
+    code, out, _ = run(["check", "--no-cache", "--format", "json", str(tree)])
+    assert code == 1  # a skip does not change the exit status
+    items = json.loads(out)
+    assert {i["path"] for i in items if i["kind"] == "finding"} == {str(tree / "a.md")}
+    skipped = [i for i in items if i["kind"] == "skipped"]
+    assert [i["path"] for i in skipped] == [str(tree / "link")]
+    assert "outside" in skipped[0]["message"]
