@@ -33,7 +33,9 @@ user following UTS #39 would: a host is flagged when
   sets (CHAR_LIMIT), and the INVISIBLE and MIXED_NUMBERS checks, or
 * a non-ASCII label's confusable skeleton is all ASCII letters, digits and
   hyphens: the whole label reads as a Latin name (a whole-script or
-  mixed-script look-alike of some ASCII label).
+  mixed-script look-alike of some ASCII label).  The top-level label is not
+  held to this: it is a fixed entry of the root zone (``срб`` reads as
+  ``cp6`` but is Serbia's).
 """
 from __future__ import annotations
 
@@ -173,7 +175,10 @@ class IcuJudge:
         self.version = icu.ICU_VERSION
         checker = icu.SpoofChecker()
         checker.setRestrictionLevel(icu.URestrictionLevel.HIGHLY_RESTRICTIVE)
-        allowed = icu.UnicodeSet(icu.SpoofChecker.getRecommendedUnicodeSet())
+        # An empty set filled from both: the sets ICU returns are frozen, and
+        # so is a copy of them (adding to it would do nothing).
+        allowed = icu.UnicodeSet()
+        allowed.addAll(icu.SpoofChecker.getRecommendedUnicodeSet())
         allowed.addAll(icu.SpoofChecker.getInclusionUnicodeSet())
         checker.setAllowedUnicodeSet(allowed)
         checks = icu.USpoofChecks
@@ -198,7 +203,8 @@ class IcuJudge:
         if errors:
             out.append("uts46: " + ",".join(name for bit, name in sorted(self.error_names.items())
                                             if errors & bit))
-        for label in host.split("."):
+        labels = host.split(".")
+        for n, label in enumerate(labels):
             if label.isascii() and not label.lower().startswith("xn--"):
                 continue
             if label.lower().startswith("xn--"):
@@ -212,6 +218,8 @@ class IcuJudge:
             if failed:
                 names = [n for bit, n in self.check_names.items() if failed & bit]
                 out.append(f"{'+'.join(names) or hex(failed)} on {label!r}")
+            if n == len(labels) - 1:
+                continue  # a top-level domain is a fixed entry of the root zone
             skeleton = str(self.checker.getSkeleton(0, label))
             if not label.isascii() and all(c.isascii() and (c.isalnum() or c == "-") for c in skeleton):
                 out.append(f"skeleton of {label!r} is the ASCII {skeleton!r}")
