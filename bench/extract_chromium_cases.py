@@ -28,11 +28,12 @@ is kept.  Every entry becomes one row:
 ``chromium``
     the raw expectation (``kSafe``/``kUnsafe``/``kInvalid``).
 ``category``
-    see :data:`CATEGORY_RULES`: the first rule whose pattern matches the
-    entry's group heading or its own comment; ``kInvalid`` entries are
-    ``invalid``; legitimate entries are ``legit-<category>`` only in the sense
-    that they keep the category of the group that tests them (a group holds
-    both the spoof and the allowed variant).
+    ``invalid`` for ``kInvalid`` entries; else the first rule of
+    :data:`CATEGORY_RULES` whose pattern matches the entry's own comment, or
+    failing that its group heading (the comment block after a blank line);
+    an entry with neither is ``mixed-script`` when a label mixes scripts,
+    else ``plain-idn``.  Legitimate entries keep the category of the group
+    that tests them (a group holds the spoof and the allowed variant).
 ``group``
     the comment block that opens the entry's group in the test file, then the
     entry's own comment, if any (for readers; shortened).
@@ -52,32 +53,35 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+import unicodedata
 from typing import Iterator, List, Optional, Tuple
 
 #: (pattern, category), first match wins; matched against the group heading
 #: and the entry's own comment.  Kept short on purpose: the categories only
 #: tell rule writers which kind of spoof a miss belongs to.
 CATEGORY_RULES: Tuple[Tuple[str, str], ...] = (
+    (r"really long", "plain-idn"),
     (r"deviation|sharp-s|final-sigma|ZWN?J|youtu", "deviation-invisible"),
-    (r"Invisib|repeated|Combining Diacritic|NSM|nonspacing|voiced sound|combining mark",
-     "invisible-combining"),
-    (r"dotless|dangerous|Katakana Letter No|Gershayim|U\+30F[BCDE]|U\+4E00|U\+3127"
-     r"|CJK ideographs|Hyphenation Point|Long Solidus", "dangerous-pattern"),
-    (r"only allowed under|Catalan|IDN TLD|\.ru TLD|\.\S+ with .* Cyrillic\. The label",
+    (r"only allowed under|Catalan|IDN TLD|\.ru TLD|TLD will be decoded|TLD is decoded",
      "tld-specific"),
-    (r"digit|numeric|number|[0-9]{4}|theta looks like a zero", "digit-lookalike"),
-    (r"top domain|top-domain|Similarity|skeleton|is in the test domain list|matching an IDN",
-     "top-domain-similarity"),
+    (r"dotless|dangerous|Katakana Letter No|Gershayim|U\+30F[BCDE]|U\+4E00|U\+3127"
+     r"|CJK ideographs|Hyphenation Point|Long Solidus|voiced sound", "dangerous-pattern"),
+    (r"Invisib|repeated|another acute|Combining Diacritic|NSM|nonspacing|combining mark",
+     "invisible-combining"),
+    (r"BiDi check|start with an? RTL", "bidi"),
+    (r"(?i)\bdigits?\b|numeric|mostly numbers|looks like a zero|'o2\.com'|^\S*[0-9]{3}\S*\.com$",
+     "digit-lookalike"),
+    (r"(?i)top domain|top-domain|Similarity|skeleton|is in the test domain list|matching an IDN"
+     r"|^(aeœ|æce|æœ|ӕԥ)\.com$", "top-domain-similarity"),
     (r"Whole-script|whole script|wholescript|Latin-look-alike|Latin lookalikes|look like w"
-     r"|looks like n|made of two Thai|Myanmar characters|can look like|^[^ ]+\.com$"
-     r"|lowercase letters in whole", "whole-script-confusable"),
+     r"|looks like n|made of two Thai|Myanmar characters|can look like|Indic scripts|^\S+\.com$",
+     "whole-script-confusable"),
     (r"Hyphen|Dash|Minus|NV8|quote|U\+058A|U\+2019|U\+2027|U\+30A0|U\+144A", "punctuation-lookalike"),
-    (r"Not allowed|Limited Use|Aspirational|excluded|Yi$|Mongolian|Miao|rare|Ext [A-E]|Tifinagh"
+    (r"Not allowed|Limited Use|Aspirational|excluded|^Yi$|Mongolian|Miao|rare|Ext [A-E]|Tifinagh"
      r"|Canadian|Filler|small capital|Script G|Jamo|degree|Pound|points|Danda|Katakana Extension"
      r"|symbol|Emoji|trade mark|Click|not allowed in IDN|IPA|Padlock|Kra|Modifier-letter",
      "not-allowed-character"),
-    (r"mix|\+|Mixed script", "mixed-script"),
-    (r".", "plain-idn"),
+    (r"(?i)mix|\w \+ \w", "mixed-script"),
 )
 
 _ENTRY_RE = re.compile(
@@ -120,11 +124,32 @@ def decode_host(ascii_host: str) -> str:
     return ".".join(decode_label(lab) for lab in ascii_host.split("."))
 
 
-def _category(heading: str, note: str) -> str:
-    for pattern, name in CATEGORY_RULES:
-        if re.search(pattern, note) or re.search(pattern, heading):
-            return name
-    raise AssertionError("the last category rule matches everything")
+def _category(heading: str, note: str, host: str) -> str:
+    """The first rule matching the entry's own comment, else the first
+    matching its group heading, else :func:`_content_category`."""
+    for text in (note, heading):
+        for pattern, name in CATEGORY_RULES:
+            if text and re.search(pattern, text):
+                return name
+    return _content_category(host)
+
+
+def _script_word(c: str) -> str:
+    """A stand-in for the script of ``c``: the first word of its name
+    ("LATIN", "CJK", "CYRILLIC"); "" for digits, hyphens and marks."""
+    if c.isascii() and not c.isalpha():
+        return ""
+    name = unicodedata.name(c, "")
+    return "" if unicodedata.category(c).startswith("M") else name.split(" ")[0]
+
+
+def _content_category(host: str) -> str:
+    """For entries with no comment at all: ``mixed-script`` when one label
+    holds letters of two scripts, else ``plain-idn``."""
+    for label in host.split("."):
+        if len({_script_word(c) for c in label} - {""}) > 1:
+            return "mixed-script"
+    return "plain-idn"
 
 
 def _condition_taken(line: str) -> bool:
@@ -139,6 +164,7 @@ def entries(source: str) -> Iterator[dict]:
     events.sort(key=lambda e: e[0])
     heading: List[str] = []
     comments: List[str] = []
+    note = ""
     after_gap = True
     taken_stack: List[bool] = []
     last_entry_end = -1
@@ -153,7 +179,7 @@ def entries(source: str) -> Iterator[dict]:
                 taken_stack.pop()
             continue
         if kind == "blank":
-            after_gap, comments = True, []
+            after_gap, comments, note = True, [], ""
             continue
         if kind == "comment":
             text = m.group()[2:].strip()
@@ -169,11 +195,17 @@ def entries(source: str) -> Iterator[dict]:
                 heading.append(text)
             continue
         # an entry
+        if after_gap and not comments:
+            heading = []
         end = m.end()
         trailing = re.match(r"[ \t,]*//([^\n]*)", source[end:])
-        note = " ".join(comments if not after_gap else comments[len(heading):])
+        if comments:
+            # a comment block above an entry speaks for the entries after it
+            # too, up to the next comment or blank line
+            note = " ".join(comments if not after_gap else comments[len(heading):])
+        entry_note = note
         if trailing:
-            note = (note + " " + trailing.group(1).strip()).strip()
+            entry_note = (note + " " + trailing.group(1).strip()).strip()
         after_gap, comments, last_entry_end = False, [], end
         if not all(taken_stack):
             continue
@@ -182,7 +214,7 @@ def entries(source: str) -> Iterator[dict]:
             "unicode": None if m.group("unicode") == "nullptr" else c_string(m.group("unicode")),
             "result": m.group("nt") or m.group("result"),
             "heading": " ".join(heading),
-            "note": note,
+            "note": entry_note,
         }
 
 
@@ -205,7 +237,7 @@ def rows(source: str) -> Iterator[Tuple[str, str, str, str, str, str]]:
                     problems.append(f"{ascii_host}: decodes to {host!r}, the test says {expected!r}")
                     break
         verdict = "legit" if result == "kSafe" and not kept_punycode else "spoof"
-        category = "invalid" if result == "kInvalid" else _category(e["heading"], e["note"])
+        category = "invalid" if result == "kInvalid" else _category(e["heading"], e["note"], host)
         group = (e["heading"] + (" | " + e["note"] if e["note"] else "")).replace("\t", " ")
         yield ascii_host, host, verdict, result, category, group[:160]
     if problems:

@@ -152,9 +152,18 @@ class IrilintJudge:
             raise BenchError(f"irilint failed on {host!r}: {result.errors}")
         return [(f.rule.code, f.rule.family, f.rule.name, f.message) for f in result.findings]
 
+    def scanned_as(self, host: str) -> List[str]:
+        """The references the Markdown scanner finds in the document; the
+        verdict is only about HOST when this is exactly ``http://HOST/``."""
+        text = f"http://{host}/\n"
+        return [text[c.start:c.end] for c in self.scanner.scan(text)]
+
     def judge(self, case: Case) -> None:
         found = self.findings(case.host)
         case.findings = [f"{code} {name}: {msg}" for code, _fam, name, msg in found]
+        scanned = self.scanned_as(case.host)
+        if scanned != [f"http://{case.host}/"]:
+            case.findings.append(f"(the Markdown scanner read the link as {scanned!r})")
         case.irilint = any(fam in FLAG_FAMILIES and code not in NOT_A_FLAG
                            for code, fam, _name, _msg in found)
 
