@@ -296,13 +296,13 @@ def listing(cases: List[Case], which: str, tool: str) -> str:
     return "\n".join(out)
 
 
-def run(cases: List[Case], use_icu: bool = True) -> None:
-    iri = IrilintJudge()
-    icu = IcuJudge() if use_icu else None
+def run(cases: List[Case]) -> Tuple[IrilintJudge, IcuJudge]:
+    """Both verdicts on every case; the judges, for their versions."""
+    iri, icu = IrilintJudge(), IcuJudge()
     for case in cases:
         iri.judge(case)
-        if icu is not None:
-            icu.judge(case)
+        icu.judge(case)
+    return iri, icu
 
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -322,9 +322,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         cases = load_cases(args.chromium_cases, args.legit)
         if args.category:
             cases = [c for c in cases if c.category in args.category]
-        run(cases)
-        judge_where = IrilintJudge().where
-        icu_version = IcuJudge().version
+        iri_judge, icu_judge = run(cases)
+        judge_where, icu_version = iri_judge.where, icu_judge.version
     except BenchError as exc:
         print(f"idn_spoof: {exc}", file=sys.stderr)
         return 2
