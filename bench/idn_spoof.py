@@ -6,6 +6,7 @@ Usage::
     python bench/idn_spoof.py --list fn        # spoofs irilint misses, with its findings
     python bench/idn_spoof.py --list fp        # legitimate hosts irilint flags
     python bench/idn_spoof.py --json out.json  # every verdict, for tools
+    python bench/idn_spoof.py --form punycode  # the hosts written as xn-- labels
 
 The hosts come from two committed files next to this script (the bench runs
 offline):
@@ -65,11 +66,14 @@ class BenchError(Exception):
 
 
 class Case:
-    __slots__ = ("host", "spoof", "category", "source", "detail", "irilint", "findings",
+    __slots__ = ("host", "ascii", "spoof", "category", "source", "detail", "irilint", "findings",
                  "icu", "icu_reasons")
 
-    def __init__(self, host: str, spoof: bool, category: str, source: str, detail: str = ""):
+    def __init__(self, host: str, spoof: bool, category: str, source: str, detail: str = "",
+                 ascii_host: Optional[str] = None):
         self.host = host
+        #: the Punycode form (Chromium's test input, or each label encoded)
+        self.ascii = ascii_host if ascii_host is not None else to_punycode(host)
         self.spoof = spoof
         self.category = category
         self.source = source
@@ -78,6 +82,13 @@ class Case:
         self.findings: List[str] = []
         self.icu = False
         self.icu_reasons: List[str] = []
+
+
+def to_punycode(host: str) -> str:
+    """``host`` with every non-ASCII label written as ``xn--`` + RFC 3492
+    Punycode (the hosts are NFC and lower case already, so no mapping)."""
+    return ".".join(label if label.isascii() else "xn--" + label.encode("punycode").decode("ascii")
+                    for label in host.split("."))
 
 
 def read_tsv(path: str, required: Sequence[str]) -> List[Dict[str, str]]:
@@ -117,7 +128,7 @@ def load_cases(chromium: str = CHROMIUM_CASES, legit: str = LEGIT_IDNS) -> List[
         if row["verdict"] not in ("legit", "spoof"):
             raise BenchError(f"{chromium}:{row['_line']}: verdict {row['verdict']!r} is not legit/spoof")
         cases.append(Case(row["host"], row["verdict"] == "spoof", row["category"], "chromium",
-                          row.get("group", "")))
+                          row.get("group", ""), row.get("ascii") or None))
     for row in read_tsv(legit, ("host", "script", "source")):
         cases.append(Case(row["host"], False, LEGIT_LIST_CATEGORY, "legit-list",
                           f"{row['script']}; {row['source']}"))
@@ -158,11 +169,11 @@ class IrilintJudge:
         text = f"http://{host}/\n"
         return [text[c.start:c.end] for c in self.scanner.scan(text)]
 
-    def judge(self, case: Case) -> None:
-        found = self.findings(case.host)
+    def judge(self, case: Case, host: str) -> None:
+        found = self.findings(host)
         case.findings = [f"{code} {name}: {msg}" for code, _fam, name, msg in found]
-        scanned = self.scanned_as(case.host)
-        if scanned != [f"http://{case.host}/"]:
+        scanned = self.scanned_as(host)
+        if scanned != [f"http://{host}/"]:
             case.findings.append(f"(the Markdown scanner read the link as {scanned!r})")
         case.irilint = any(fam in FLAG_FAMILIES and code not in NOT_A_FLAG
                            for code, fam, _name, _msg in found)
@@ -234,8 +245,8 @@ class IcuJudge:
                 out.append(f"skeleton of {label!r} is the ASCII {skeleton!r}")
         return out
 
-    def judge(self, case: Case) -> None:
-        case.icu_reasons = self.reasons(case.host)
+    def judge(self, case: Case, host: str) -> None:
+        case.icu_reasons = self.reasons(host)
         case.icu = bool(case.icu_reasons)
 
 
@@ -289,19 +300,21 @@ def listing(cases: List[Case], which: str, tool: str) -> str:
     out = [f"# {tool} {which.upper()}: {len(picked)}"]
     for c in sorted(picked, key=lambda c: (c.category, c.host)):
         out.append(f"{c.category}\t{c.host}\t{c.host.encode('unicode_escape').decode('ascii')}"
-                   f"\t[{c.source}: {c.detail}]")
+                   f"\t{c.ascii}\t[{c.source}: {c.detail}]")
         notes = c.findings if tool == "irilint" else c.icu_reasons
         for line in notes or ["(no finding)"]:
             out.append(f"    {line}")
     return "\n".join(out)
 
 
-def run(cases: List[Case]) -> Tuple[IrilintJudge, IcuJudge]:
-    """Both verdicts on every case; the judges, for their versions."""
+def run(cases: List[Case], form: str = "unicode") -> Tuple[IrilintJudge, IcuJudge]:
+    """Both verdicts on every case, its host written in ``form`` ("unicode"
+    or "punycode"); the judges, for their versions."""
     iri, icu = IrilintJudge(), IcuJudge()
     for case in cases:
-        iri.judge(case)
-        icu.judge(case)
+        host = case.host if form == "unicode" else case.ascii
+        iri.judge(case, host)
+        icu.judge(case, host)
     return iri, icu
 
 
@@ -313,6 +326,8 @@ def main(argv: Optional[List[str]] = None) -> int:
                     help="whose misses --list prints (default irilint)")
     ap.add_argument("--category", action="append", default=[],
                     help="only cases of this category (repeatable)")
+    ap.add_argument("--form", choices=("unicode", "punycode"), default="unicode",
+                    help="write each host in the document as Unicode (default) or as Punycode")
     ap.add_argument("--json", metavar="FILE", help="write every verdict and the scores to FILE")
     ap.add_argument("--chromium-cases", default=CHROMIUM_CASES, help=argparse.SUPPRESS)
     ap.add_argument("--legit", default=LEGIT_IDNS, help=argparse.SUPPRESS)
@@ -322,7 +337,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         cases = load_cases(args.chromium_cases, args.legit)
         if args.category:
             cases = [c for c in cases if c.category in args.category]
-        iri_judge, icu_judge = run(cases)
+        iri_judge, icu_judge = run(cases, args.form)
         judge_where, icu_version = iri_judge.where, icu_judge.version
     except BenchError as exc:
         print(f"idn_spoof: {exc}", file=sys.stderr)
@@ -330,7 +345,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     elapsed = time.perf_counter() - t0
     spoofs = sum(c.spoof for c in cases)
     print(f"irilint from {judge_where}; ICU {icu_version}; {len(cases)} hosts "
-          f"({spoofs} spoof, {len(cases) - spoofs} legit) in {elapsed:.1f}s")
+          f"({spoofs} spoof, {len(cases) - spoofs} legit) written as {args.form} in {elapsed:.1f}s")
     print(table(cases))
     for which in args.list:
         print()
@@ -339,10 +354,11 @@ def main(argv: Optional[List[str]] = None) -> int:
         payload = {
             "irilint": judge_where,
             "icu_version": icu_version,
+            "form": args.form,
             "overall": {"irilint": confusion(cases, "irilint"), "icu": confusion(cases, "icu")},
             "categories": {name: {"irilint": confusion(g, "irilint"), "icu": confusion(g, "icu")}
                            for name, g in by_category(cases).items()},
-            "cases": [{"host": c.host, "spoof": c.spoof, "category": c.category, "source": c.source,
+            "cases": [{"host": c.host, "ascii": c.ascii, "spoof": c.spoof, "category": c.category, "source": c.source,
                        "detail": c.detail, "irilint": c.irilint, "findings": c.findings,
                        "icu": c.icu, "icu_reasons": c.icu_reasons} for c in cases],
         }

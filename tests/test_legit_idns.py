@@ -319,3 +319,35 @@ def test_bench_without_icu_says_so_and_fails(monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "icu", None)   # makes `import icu` raise ImportError
     assert BENCH.main([]) == 2
     assert "cannot import icu" in capsys.readouterr().err
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_label, min_size=1, max_size=3))
+def test_bench_punycode_form_decodes_back(labels):
+    host = ".".join(labels)
+    ascii_form = BENCH.to_punycode(host)
+    assert ascii_form.isascii()
+    assert EXTRACT.decode_host(ascii_form) == host
+
+
+def test_bench_punycode_form_lints_the_xn_labels(tmp_path, capsys):
+    cases = tmp_path / "cases.tsv"
+    cases.write_text("ascii\thost\tverdict\tchromium\tcategory\tgroup\n"
+                     "xn--paypl-g9d.com\tpayp\u03b1l.com\tspoof\tkUnsafe\tmixed-script\tg\n",
+                     encoding="utf-8")
+    legit = tmp_path / "legit.tsv"
+    legit.write_text("host\tscript\tlanguage\tsource\n\u043e\u0441\u0430.\u0440\u0444\tCyrillic"
+                     "\tRussian\ttest\n", encoding="utf-8")
+    out_json = tmp_path / "out.json"
+    assert BENCH.main(["--chromium-cases", str(cases), "--legit", str(legit), "--form", "punycode",
+                       "--json", str(out_json)]) == 0
+    import json
+
+    data = json.loads(out_json.read_text(encoding="utf-8"))
+    by_ascii = {c["ascii"]: c for c in data["cases"]}
+    assert set(by_ascii) == {"xn--paypl-g9d.com", "xn--80a1aj.xn--p1ai"}
+    assert by_ascii["xn--paypl-g9d.com"]["irilint"] is True
+    # the Punycode form of a real name gets the IRI503 hint, which is not a flag
+    real = by_ascii["xn--80a1aj.xn--p1ai"]
+    assert any(f.startswith("IRI503") for f in real["findings"]) and real["irilint"] is False
+    assert "written as punycode" in capsys.readouterr().out
