@@ -122,7 +122,10 @@ def read_tsv(path: str, required: Sequence[str]) -> List[Dict[str, str]]:
     return rows
 
 
-def load_cases(chromium: str = CHROMIUM_CASES, legit: str = LEGIT_IDNS) -> List[Case]:
+def load_cases(chromium: str = CHROMIUM_CASES, legit: str = LEGIT_IDNS,
+               legit_by_script: bool = False) -> List[Case]:
+    """The cases of both files; with ``legit_by_script`` the legitimate list
+    is split into one category per script (``real-idn/Cyrillic``, ...)."""
     cases = []
     for row in read_tsv(chromium, ("host", "verdict", "category")):
         if row["verdict"] not in ("legit", "spoof"):
@@ -130,7 +133,9 @@ def load_cases(chromium: str = CHROMIUM_CASES, legit: str = LEGIT_IDNS) -> List[
         cases.append(Case(row["host"], row["verdict"] == "spoof", row["category"], "chromium",
                           row.get("group", ""), row.get("ascii") or None))
     for row in read_tsv(legit, ("host", "script", "source")):
-        cases.append(Case(row["host"], False, LEGIT_LIST_CATEGORY, "legit-list",
+        category = (f"{LEGIT_LIST_CATEGORY}/{row['script']}" if legit_by_script
+                    else LEGIT_LIST_CATEGORY)
+        cases.append(Case(row["host"], False, category, "legit-list",
                           f"{row['script']}; {row['source']}"))
     return cases
 
@@ -276,7 +281,8 @@ def _fmt(x: Optional[float]) -> str:
 
 
 def table(cases: List[Case]) -> str:
-    head = (f"{'category':<26}{'n':>5} | {'irilint TP  FP  FN  TN':>24} {'P':>6} {'R':>6}"
+    width = max([26] + [len(c.category) + 2 for c in cases])
+    head = (f"{'category':<{width}}{'n':>5} | {'irilint TP  FP  FN  TN':>24} {'P':>6} {'R':>6}"
             f" | {'ICU TP  FP  FN  TN':>20} {'P':>6} {'R':>6}")
     lines = [head, "-" * len(head)]
     rows = list(by_category(cases).items()) + [("OVERALL", cases)]
@@ -285,7 +291,7 @@ def table(cases: List[Case]) -> str:
             lines.append("-" * len(head))
         a, b = confusion(group, "irilint"), confusion(group, "icu")
         lines.append(
-            f"{name:<26}{len(group):>5} | {a['tp']:>11} {a['fp']:>3} {a['fn']:>3} {a['tn']:>3}"
+            f"{name:<{width}}{len(group):>5} | {a['tp']:>11} {a['fp']:>3} {a['fn']:>3} {a['tn']:>3}"
             f" {_fmt(a['precision']):>6} {_fmt(a['recall']):>6}"
             f" | {b['tp']:>7} {b['fp']:>3} {b['fn']:>3} {b['tn']:>3}"
             f" {_fmt(b['precision']):>6} {_fmt(b['recall']):>6}")
@@ -326,6 +332,8 @@ def main(argv: Optional[List[str]] = None) -> int:
                     help="whose misses --list prints (default irilint)")
     ap.add_argument("--category", action="append", default=[],
                     help="only cases of this category (repeatable)")
+    ap.add_argument("--legit-by-script", action="store_true",
+                    help="one table row per script of the legitimate list")
     ap.add_argument("--form", choices=("unicode", "punycode"), default="unicode",
                     help="write each host in the document as Unicode (default) or as Punycode")
     ap.add_argument("--json", metavar="FILE", help="write every verdict and the scores to FILE")
@@ -334,9 +342,17 @@ def main(argv: Optional[List[str]] = None) -> int:
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
     try:
-        cases = load_cases(args.chromium_cases, args.legit)
+        cases = load_cases(args.chromium_cases, args.legit, args.legit_by_script)
         if args.category:
-            cases = [c for c in cases if c.category in args.category]
+            known = {c.category for c in cases}
+            unknown = [cat for cat in args.category
+                       if not any(k == cat or k.startswith(cat + "/") for k in known)]
+            if unknown:
+                raise BenchError(f"no case has the category {', '.join(unknown)}; the categories: "
+                                 f"{', '.join(sorted(known))}")
+            cases = [c for c in cases
+                     if any(c.category == cat or c.category.startswith(cat + "/")
+                            for cat in args.category)]
         iri_judge, icu_judge = run(cases, args.form)
         judge_where, icu_version = iri_judge.where, icu_judge.version
     except BenchError as exc:

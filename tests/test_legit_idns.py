@@ -351,3 +351,16 @@ def test_bench_punycode_form_lints_the_xn_labels(tmp_path, capsys):
     real = by_ascii["xn--80a1aj.xn--p1ai"]
     assert any(f.startswith("IRI503") for f in real["findings"]) and real["irilint"] is False
     assert "written as punycode" in capsys.readouterr().out
+
+
+def test_bench_refuses_an_unknown_category(capsys):
+    assert BENCH.main(["--category", "no-such-category"]) == 2
+    err = capsys.readouterr().err
+    assert "no-such-category" in err and "mixed-script" in err
+
+
+def test_bench_splits_the_legit_list_by_script(capsys):
+    assert BENCH.main(["--legit-by-script", "--category", "real-idn"]) == 0
+    out = capsys.readouterr().out
+    assert "real-idn/Cyrillic" in out and "real-idn/Thaana" in out
+    assert "mixed-script" not in out
