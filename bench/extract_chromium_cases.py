@@ -18,7 +18,8 @@ is kept.  Every entry becomes one row:
     decoded with the plain Punycode algorithm (RFC 3492), *without* IDNA
     validation, so that hosts Chromium calls invalid are still shown to the
     checkers as a reader would see them.  A label is kept in Punycode when it
-    does not decode, or when it decodes to whitespace (a link cannot hold it).
+    does not decode, decodes to ASCII only (``xn--example-`` is not a
+    spelling of ``example``) or holds whitespace (a link cannot hold it).
 ``verdict``
     ``legit`` when Chromium shows the whole host as Unicode (``kSafe`` and
     every label of the expected output decoded), else ``spoof``: ``kUnsafe``,
@@ -108,14 +109,17 @@ def c_string(literals: str) -> str:
 
 def decode_label(label: str) -> str:
     """``label`` with an ``xn--`` prefix decoded by RFC 3492 alone; the
-    label unchanged when it does not decode or decodes to whitespace."""
+    label unchanged when it does not decode, decodes to ASCII only or holds
+    whitespace."""
     if not label.lower().startswith("xn--"):
         return label
     try:
         text = label[4:].encode("ascii").decode("punycode")
     except (UnicodeError, ValueError):
         return label
-    if not text or any(c.isspace() for c in text):
+    if text.isascii() or any(c.isspace() for c in text):
+        # an ACE label must hold a non-ASCII character: "xn--example-" is
+        # not another spelling of "example"
         return label
     return text
 

@@ -255,6 +255,15 @@ def test_extract_rows_verdicts_categories_and_branches():
     ]
 
 
+@pytest.mark.parametrize("ascii_host", [
+    "xn--example-.com",       # decodes to ASCII only: not a spelling of example.com
+    "xn--krank-kg706554a",    # decodes beyond U+10FFFF
+    "xn--p6j412gn7f.cn",      # decodes to a label ending in U+3000, a space
+])
+def test_extract_keeps_labels_that_are_no_unicode_spelling(ascii_host):
+    assert EXTRACT.decode_host(ascii_host) == ascii_host
+
+
 def test_extract_refuses_a_case_whose_unicode_does_not_match():
     bad = '{"xn--paypl-g9d.com", u"paypal.com", kUnsafe},'
     with pytest.raises(ValueError, match="xn--paypl-g9d.com"):
