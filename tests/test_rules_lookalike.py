@@ -246,37 +246,39 @@ DELIMITER_CASES = [
     ("\u2215", "/", "U+2215 DIVISION SLASH"),
     ("\u2044", "/", "U+2044 FRACTION SLASH"),
     ("\u29f8", "/", "U+29F8 BIG SOLIDUS"),
-    ("\uff0f", "/", "U+FF0F FULLWIDTH SOLIDUS"),
     ("\u2024", ".", "U+2024 ONE DOT LEADER"),
     ("\ufe52", ".", "U+FE52 SMALL FULL STOP"),
-    ("\uff0e", ".", "U+FF0E FULLWIDTH FULL STOP"),
     ("\u3002", ".", "U+3002 IDEOGRAPHIC FULL STOP"),
-    ("\uff61", ".", "U+FF61 HALFWIDTH IDEOGRAPHIC FULL STOP"),
     ("\u0589", ":", "U+0589 ARMENIAN FULL STOP"),
     ("\ua789", ":", "U+A789 MODIFIER LETTER COLON"),
-    ("\uff1a", ":", "U+FF1A FULLWIDTH COLON"),
     ("\u2236", ":", "U+2236 RATIO"),
     ("\ufe55", ":", "U+FE55 SMALL COLON"),
-    ("\uff03", "#", "U+FF03 FULLWIDTH NUMBER SIGN"),
     ("\ufe5f", "#", "U+FE5F SMALL NUMBER SIGN"),
-    ("\uff1f", "?", "U+FF1F FULLWIDTH QUESTION MARK"),
     ("\ufe56", "?", "U+FE56 SMALL QUESTION MARK"),
     ("\u0294", "?", "U+0294 LATIN LETTER GLOTTAL STOP"),
     ("\u2047", "?", "U+2047 DOUBLE QUESTION MARK"),
-    ("\uff20", "@", "U+FF20 FULLWIDTH COMMERCIAL AT"),
     ("\ufe6b", "@", "U+FE6B SMALL COMMERCIAL AT"),
-    ("\uff1d", "=", "U+FF1D FULLWIDTH EQUALS SIGN"),
     ("\u2e40", "=", "U+2E40 DOUBLE HYPHEN"),
-    ("\uff06", "&", "U+FF06 FULLWIDTH AMPERSAND"),
     ("\ufe60", "&", "U+FE60 SMALL AMPERSAND"),
     ("\ua778", "&", "U+A778 LATIN SMALL LETTER UM"),
-    ("\uff05", "%", "U+FF05 FULLWIDTH PERCENT SIGN"),
     ("\ufe6a", "%", "U+FE6A SMALL PERCENT SIGN"),
     ("\u2052", "%", "U+2052 COMMERCIAL MINUS SIGN"),
     ("\u0660", ".", "U+0660 ARABIC-INDIC DIGIT ZERO"),
     ("\u30ce", "/", "U+30CE KATAKANA LETTER NO"),
     ("\u2488", ".", "U+2488 DIGIT ONE FULL STOP"),
     ("\u2105", "/", "U+2105 CARE OF"),
+    ("\u037e", ";", "U+037E GREEK QUESTION MARK"),
+    ("\ufe54", ";", "U+FE54 SMALL SEMICOLON"),
+    ("\u201a", ",", "U+201A SINGLE LOW-9 QUOTATION MARK"),
+    ("\u201e", ",", "U+201E DOUBLE LOW-9 QUOTATION MARK"),
+    ("\u2e41", ",", "U+2E41 REVERSED COMMA"),
+    ("\ufe50", ",", "U+FE50 SMALL COMMA"),
+    ("\u0338", "/", "U+0338 COMBINING LONG SOLIDUS OVERLAY"),
+    ("\u0337", "/", "U+0337 COMBINING SHORT SOLIDUS OVERLAY"),
+    ("\u20e5", "/", "U+20E5 COMBINING REVERSE SOLIDUS OVERLAY"),
+    ("\u20eb", "/", "U+20EB COMBINING LONG DOUBLE SOLIDUS OVERLAY"),
+    ("\u3002", ".", "U+3002 IDEOGRAPHIC FULL STOP"),
+    ("\ufe12", ".", "U+FE12 PRESENTATION FORM FOR VERTICAL IDEOGRAPHIC FULL STOP"),
 ]
 
 
@@ -308,8 +310,12 @@ def test_delimiter_lookalike_in_host():
 def test_idna_dots_in_host_are_not_delimiter_lookalikes(dot):
     assert run("http://example" + dot + "com/", "delimiter-lookalike") == []
     assert run("http://例え" + dot + "テスト/", "delimiter-lookalike") == []
-    # ...but they are outside the host
-    assert len(run("http://example.com/index" + dot + "html", "delimiter-lookalike")) == 1
+    # ...but they are outside the host: U+3002 as a delimiter look-alike,
+    # the full-width and half-width ones as what they are
+    fs = run("http://example.com/index" + dot + "html", ("delimiter-lookalike", "fullwidth-form"))
+    assert [(f.rule.name, f.start, f.end) for f in fs] == [
+        ("delimiter-lookalike" if dot == "\u3002" else "fullwidth-form", 24, 25)]
+    assert "'.' (full stop)" in fs[0].message
 
 
 def test_delimiter_lookalike_percent_encoded_and_punycode():
@@ -326,11 +332,22 @@ def test_delimiter_lookalike_percent_encoded_and_punycode():
 
 
 def test_delimiter_lookalike_run_is_one_finding():
-    value = "http\uff1a\uff0f\uff0fevil.com"
+    value = "http\u0589\u2215\u2215evil.com"
     f = one(value, "delimiter-lookalike")
     assert (f.start, f.end) == (4, 7)
-    assert "U+FF1A FULLWIDTH COLON" in f.message and "U+FF0F FULLWIDTH SOLIDUS" in f.message
+    assert "U+0589 ARMENIAN FULL STOP" in f.message and "U+2215 DIVISION SLASH" in f.message
     assert f.fixes[1].edits[0].new_text == "://"
+
+
+def test_fullwidth_delimiter_run_is_one_fullwidth_finding_naming_the_delimiters():
+    value = "http\uff1a\uff0f\uff0fevil.com"
+    fs = run(value, ("delimiter-lookalike", "fullwidth-form"))
+    assert [(f.rule.name, f.start, f.end) for f in fs] == [("fullwidth-form", 4, 7)]
+    f = fs[0]
+    assert "U+FF1A FULLWIDTH COLON" in f.message and "U+FF0F FULLWIDTH SOLIDUS" in f.message
+    assert "the delimiters ':' (colon), '/' (slash)" in f.message
+    assert [fx.edits[0].new_text for fx in f.fixes] == ["%EF%BC%9A%EF%BC%8F%EF%BC%8F", "://"]
+    assert not any(fx.safe for fx in f.fixes) and "changes the IRI's structure" in f.fixes[1].title
 
 
 def test_delimiter_lookalike_multi_character_forms():
@@ -377,8 +394,8 @@ def test_fullwidth_punctuation_in_cjk_text():
     # leading into ASCII text it imitates the delimiter again
     value = "http://例え.jp/パス？q=1"
     f = one(value, both)
-    assert (f.rule.name, value[f.start:f.end]) == ("delimiter-lookalike", "？")
-    assert "U+FF1F FULLWIDTH QUESTION MARK" in f.message
+    assert (f.rule.name, value[f.start:f.end]) == ("fullwidth-form", "？")
+    assert "U+FF1F FULLWIDTH QUESTION MARK" in f.message and "the delimiter '?'" in f.message
     # full-width letters and digits in CJK text are still full-width forms
     f = one("http://example.jp/東京ＡＢＣ２", both)
     assert (f.rule.name, f.start, f.end) == ("fullwidth-form", 20, 24)
@@ -445,8 +462,11 @@ def test_each_fullwidth_ascii_is_reported_exactly_once(cp):
     fs = run(value, ("fullwidth-form", "delimiter-lookalike"))
     assert len(fs) == 1, [(f.rule.name, f.message) for f in fs]
     assert (fs[0].start, fs[0].end) == (20, 21)
-    imitates_delimiter = chr(cp - 0xFEE0) in "/?#:@.=&%"
-    assert fs[0].rule.name == ("delimiter-lookalike" if imitates_delimiter else "fullwidth-form")
+    # a full-width form first, whatever it imitates; the message names the
+    # delimiter it looks like
+    assert fs[0].rule.name == "fullwidth-form"
+    ascii_char = chr(cp - 0xFEE0)
+    assert ("looks like the delimiter '%s'" % ascii_char in fs[0].message) == (ascii_char in "/?#:@.=&%;,")
 
 
 @pytest.mark.parametrize("value", [
@@ -839,7 +859,7 @@ def test_ascii_lookalike_fires(value, span, name, reading):
     "http://mp3.com/", "http://web3.example/", "http://h2o.example/", "http://ipv6.example/",
     "http://html5.example/", "http://x86-64.example/", "http://l10n.example/", "http://a11y.example/",
     "https://1und1.de/", "https://1password.com/", "http://cafe01.example/", "http://s01e02.example/",
-    "http://192.168.0.1/", "http://[::1]/", "http://example.com/br0ken", "http://xn--br0ken-abc.example/",
+    "http://192.168.0.1/", "http://[::1]/", "http://xn--br0ken-abc.example/",
     "http://12345.example/",
 ])
 def test_ascii_lookalike_not_flagged(value):
