@@ -555,7 +555,10 @@ class RefContext:
         if o == PERCENT:
             return " (percent-encoded as %s)" % self.value[s:e]
         if o == PUNYCODE:
-            return " (hidden in the Punycode label %s)" % self.value[s:e]
+            # an A-label is ASCII; anything else in it (a soft hyphen UTS #46
+            # ignores) is shown by code point, not printed invisibly
+            label = "".join(c if c.isascii() else "<U+%04X>" % ord(c) for c in self.value[s:e])
+            return " (hidden in the Punycode label %s)" % label
         return ""
 
     def _escape_for_source(self, text: str) -> str:

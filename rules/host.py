@@ -28,8 +28,13 @@ One root cause, one finding
   A joiner in a context IDNA2008 allows (after a virama, between Arabic
   joining letters) is real text, and ``idna-deviation`` reports it because
   IDNA2003 would still delete it.
-* ASCII-only labels are not IDN labels: ``a_b`` or ``-x`` are questions of
-  DNS host-name syntax, which browsers accept; they are not reported.
+* ASCII-only labels are not IDN labels: the hyphen and length rules UTS #46
+  applies to them (CheckHyphens, VerifyDnsLength) and empty labels are
+  ``dns-label-syntax``'s; ``a_b`` (STD3 rules, which browsers do not apply)
+  is not reported.
+* Characters UTS #46 maps to nothing (U+00AD SOFT HYPHEN...) are removed
+  before a label is judged, as IDNA does: ``xn--80ak6aa<U+00AD>92e`` is the
+  A-label ``xn--80ak6aa92e``.  ``invisible-character`` reports them.
 * Labels whose percent-encoding is not UTF-8 are left to
   ``percent-encoded-non-utf8``; characters the RFC 3987 grammar rejects in
   a host (space, ``<``, private use...) are left to the syntax rules.
@@ -58,7 +63,7 @@ from irilint.unicode_security import (
 )
 
 from . import gates
-from .context import strip_uts46_ignored
+from .context import is_uts46_ignored, strip_uts46_ignored
 from .fastpath import FAST_HOST_GROUP
 from .registry import rule
 
@@ -230,8 +235,12 @@ def _origin_note(value: str, span: Tuple[int, int]) -> str:
 
 
 def _show(s: str) -> str:
-    """Text for a message, with invisible joiners made visible."""
-    return s.replace(_ZWJ, "<U+200D>").replace(_ZWNJ, "<U+200C>")
+    """Text for a message, with invisible characters (joiners, what UTS #46
+    ignores, other format characters) made visible."""
+    if s.isascii():
+        return s
+    return "".join("<U+%04X>" % ord(c) if unicodedata.category(c) == "Cf" or is_uts46_ignored(c) else c
+                   for c in s)
 
 
 # ---------------------------------------------------------------------------
@@ -264,8 +273,10 @@ def idn_invalid(ctx):
     Not reported here, to avoid two findings for one cause: Bidi Rule
     failures (``idn-bidi-rule``), ZWJ/ZWNJ out of context
     (``invisible-character``), ``xn--`` labels (``punycode-invalid``),
-    undecodable escapes (``percent-encoded-non-utf8``) and ASCII-only
-    labels (DNS syntax, which browsers accept).
+    undecodable escapes (``percent-encoded-non-utf8``), ASCII-only and
+    empty labels (``dns-label-syntax``).  Characters UTS #46 maps to
+    nothing are removed before the label is judged (``invisible-character``
+    reports them); a label that then starts with ``xn--`` is an A-label.
 
     ## Example
     ``http://⒈example.com/`` (U+2488 DIGIT ONE FULL STOP);
@@ -731,7 +742,7 @@ def _host_syntax_problems(host: str) -> Tuple[Tuple[int, int, str], ...]:
             if written:
                 out.append((s, e, "host label '%s' holds only characters that UTS #46 maps to nothing (%s): "
                                   "IDNA turns it into an empty label, which a DNS name cannot hold"
-                            % (_show_invisible(written), ", ".join(describe(c) for c in dict.fromkeys(written)))))
+                            % (_show(written), ", ".join(describe(c) for c in dict.fromkeys(written)))))
             else:  # point at the dots around the empty label
                 out.append((s - 1 if k else s, e + 1, "empty host label%s: a DNS name cannot hold one"
                             % (" (the host starts with a dot)" if k == 0 else " between two dots")))
@@ -747,10 +758,6 @@ def _host_syntax_problems(host: str) -> Tuple[Tuple[int, int, str], ...]:
         out.append((0, len(host), "the host name has %d octets in A-label form, more than the %d a DNS name may "
                                   "hold" % (octets, _MAX_NAME_OCTETS)))
     return tuple(out)
-
-
-def _show_invisible(s: str) -> str:
-    return "".join("<U+%04X>" % ord(c) if not c.isascii() else c for c in s)
 
 
 def _fast_dns_host(value: str, fast) -> Optional[Tuple[int, int]]:

@@ -328,22 +328,29 @@ def _imitates_delimiter(c: str) -> bool:
 @rule(name="delimiter-lookalike", code="IRI201", family="lookalike", severity="error",
       fix="unsafe", needs=_VIEW_TRAITS, gate=_imitates_delimiter)
 def delimiter_lookalike(ctx):
-    """A character that looks like a delimiter (``/ ? # : @ . = & %``) but is not one.
+    """A character that looks like a delimiter (``/ ? # : @ . = & % ; ,``) but is not one.
 
     ## What it does
     Flags characters such as U+2215 DIVISION SLASH, U+2044 FRACTION SLASH,
-    U+FF0F FULLWIDTH SOLIDUS, U+2024 ONE DOT LEADER, U+FF1A FULLWIDTH COLON,
-    U+0589 ARMENIAN FULL STOP, U+FF03 FULLWIDTH NUMBER SIGN or U+FE6B SMALL
-    COMMERCIAL AT, literal, percent-encoded or inside an ``xn--`` label.
+    U+2024 ONE DOT LEADER, U+0589 ARMENIAN FULL STOP, U+FE6B SMALL
+    COMMERCIAL AT, U+037E GREEK QUESTION MARK (``;``) or U+201A SINGLE
+    LOW-9 QUOTATION MARK (``,``), literal, percent-encoded or inside an
+    ``xn--`` label.
 
     The set is derived from the data, not listed by hand: every non-ASCII
     character whose UTS #39 skeleton, NFKC form, or skeleton of its NFKC
-    form is ASCII text holding one of the nine delimiters.  That includes
+    form is ASCII text holding one of the eleven delimiters.  That includes
     characters NFKC expands, such as U+2488 DIGIT ONE FULL STOP (``1.``)
-    and U+2105 CARE OF (``c/o``).  Added by hand: U+3002 IDEOGRAPHIC FULL
-    STOP and U+FF61 HALFWIDTH IDEOGRAPHIC FULL STOP, U+2052 COMMERCIAL
-    MINUS SIGN, and U+066A ARABIC PERCENT SIGN when two hex digits follow
-    it (a fake escape).  The ellipses U+2026 and U+FE19 are left out.
+    and U+2105 CARE OF (``c/o``).  Also derived: the ideographic full stops
+    (U+3002 and what NFKC makes one of: U+FE12, U+FF61), which imitate
+    ``.``, and the combining overlays that draw a slash through the
+    character before them (canonical combining class 1 with SOLIDUS in the
+    name: U+0337, U+0338, U+20EB, and U+20E5 REVERSE SOLIDUS OVERLAY, a
+    backslash, which browsers read as ``/``).  Added by hand: U+2052
+    COMMERCIAL MINUS SIGN, U+201E DOUBLE LOW-9 QUOTATION MARK (``,,``),
+    U+2E41 REVERSED COMMA, and U+066A ARABIC PERCENT SIGN when two hex
+    digits follow it (a fake escape).  The ellipses U+2026 and U+FE19 are
+    left out.
 
     Not flagged:
 
@@ -357,12 +364,15 @@ def delimiter_lookalike(ctx):
       delimiters they are flagged.  Latin and Common characters (U+0294
       LATIN LETTER GLOTTAL STOP, U+A789 MODIFIER LETTER COLON) are always
       flagged.
-    * Full-width punctuation used as CJK punctuation: next to Han, kana,
+    * The ideographic full stop used as CJK punctuation: next to Han, kana,
       Hangul or Bopomofo, and not leading into ASCII letters or digits
-      (``なぜ？``, ``你好，世界``).  ``パス？q=1`` is flagged.
+      (``日本語の文。``).  ``ファイル。pdf`` is flagged: there it stands for
+      the dot of a file name.
 
-    Consecutive look-alikes are reported together.  Full-width and
-    half-width delimiters are reported here, not by ``fullwidth-form``.
+    Consecutive look-alikes are reported together.  One finding per
+    character: full-width and half-width forms of delimiters (``／``,
+    ``：``, ``｡``) are reported by ``fullwidth-form``, which names the
+    delimiter they imitate, not here.
 
     ## Why
     Delimiters decide what a reader believes the IRI is.
@@ -469,8 +479,11 @@ def fullwidth_form(ctx):
     Flags full-width ASCII (U+FF01-U+FF5E, such as ``ｅｘａｍｐｌｅ``) and
     half-width forms (U+FF61-U+FFDC, U+FFE8-U+FFEE, such as half-width
     katakana ``ﾃｽﾄ``), literal or percent-encoded.  A run of them is one
-    finding.  Full-width delimiters (``／``, ``：``, ``＃``...) are
-    reported by ``delimiter-lookalike`` instead.  In a host this includes
+    finding.  Full-width and half-width delimiters (``／``, ``：``,
+    ``＃``, ``｡``...) are reported here, not by ``delimiter-lookalike``:
+    one finding per character, and the message names the delimiter each
+    imitates (with a percent-encoding fix, as ``delimiter-lookalike``
+    offers).  In a host this includes
     U+FF0E FULLWIDTH FULL STOP and U+FF61 HALFWIDTH IDEOGRAPHIC FULL STOP,
     which IDNA turns into label separators.
 
@@ -727,6 +740,13 @@ def mixed_script_rule(ctx):
     Bopomofo, Latin with Han and Hangul, Latin with one other Recommended
     script except Cyrillic and Greek.  Scripts listed in ``allowed-scripts``
     never make a mixture.
+
+    In a word of the userinfo, path, query or fragment (not a host label),
+    Latin with one other Recommended script is reported too when a
+    character of that script reads as a Latin letter (its UTS #39 skeleton
+    is one): ``?fruit=օrange`` with U+0585 ARMENIAN SMALL LETTER OH.  The
+    unit is the word, so bilingual text (``?q=Москва+moscow``,
+    ``/Tbilisi/თბილისი``) stays quiet.
 
     ## Why
     Mixing is the classic homograph trick: ``pаypal`` with one Cyrillic
@@ -1391,6 +1411,17 @@ def invisible_character(ctx):
     * Mongolian free variation selectors U+180B-U+180D, U+180F after a
       Mongolian letter, U+180E between two.
 
+    In the host of a DNS scheme (or a ``//host`` reference), every
+    character the UTS #46 mapping table marks "ignored" is reported
+    whatever its context, since IDNA deletes it from the name: the set is
+    read from the table the ``idna`` package ships (U+00AD, U+034F,
+    U+180B-U+180F, U+200B, U+2060-U+2064, variation selectors U+FE00-U+FE0F
+    and U+E0100-U+E01EF, U+FEFF...).  That includes one written inside an
+    ``xn--`` label (``xn--80ak6aa<U+00AD>92e``): the host rules then judge
+    the label as the A-label it becomes, and the look-alike rules its
+    decoded form.  A label made only of such characters is reported by
+    ``dns-label-syntax`` as well.
+
     Bidi controls are reported by the bidi family, not here.
 
     ## Why
@@ -1564,33 +1595,45 @@ def _swap_finding(ctx, start: int, token: str, s: int, e: int, where: str):
 
 @rule(name="ascii-lookalike", code="IRI207", family="lookalike", severity="info", enabled=False)
 def ascii_lookalike(ctx):
-    """A digit that stands in for a letter in a host name (``br0ken``, ``1ame``).
+    """A digit that stands in for a letter in a host or path word (``br0ken``, ``paypa1``).
 
     ## What it does
-    Off by default.  Looks at each hyphen-separated word of each ASCII
-    host label and flags a ``0`` (read as ``o``) or ``1`` (read as ``l`` or
-    ``i``) used as a letter:
+    Off by default.  Looks at each word (run of ASCII letters and digits)
+    of each ASCII host label and of each path segment, and flags a digit
+    run that, replaced by the letters it is drawn like (``0`` o, ``1`` l or
+    i, ``3`` e, ``4`` a, ``5`` s, ``7`` t, ``8`` b, ``9`` g), leaves a word
+    of letters only:
 
-    * inside a word, with letters on both sides, in words of at least four
-      letters: ``br0ken``, ``g00gle``, ``app1e``, ``micr0soft``;
+    * inside a word, with letters on both sides: ``0`` and ``1`` in words
+      of at least four letters (``br0ken``, ``g00gle``, ``app1e``,
+      ``micr0soft``), the other digits with at least two letters on each
+      side (``pa55word``);
     * at the start of a word of at least three more letters: ``0`` always
-      (``0range``), ``1`` before a vowel (``1ame``, ``1ogin``).
+      (``0range``), ``1`` before a vowel (``1ame``, ``1ogin``);
+    * at the end, a single ``1`` after at least four letters ending in
+      ``a`` or ``i``, which completes an "-al" or "-il" word (``paypa1``,
+      ``gmai1``).
 
-    Not flagged, to keep false positives low: other digits (``web3``,
-    ``mp3``, ``h2o``, ``ipv6``, ``html5``, ``x86``), digits at the end of a
-    word (numbered hosts: ``ns1``, ``web01``, ``win10``), words with more
-    than two digits or more than one digit run (``1und1``, ``s01e02``),
-    words of hexadecimal digits only (``cafe01``), short numeronyms
-    (``l10n``, ``a11y``), ``xn--`` labels, IP addresses, and paths (which
-    are full of identifiers).
+    Not flagged, to keep false positives low: common alphanumeric tokens
+    -- ``2`` and ``6``, which look like no letter (``b2b``, ``p2p``,
+    ``h264``); digits after a stem that names something numbered
+    (versions, formats, products, numbered hosts and pages: ``v2``,
+    ``utf8``, ``mp3player``, ``html5``, ``win10pro``, ``python3``,
+    ``server1``, ``beta1``, ``page01``); units and ordinals (``3d``,
+    ``4k``, ``5g``, ``1080p``, ``2fa``, ``8gb``, ``1st``, ``4th``); other
+    final digits (``ns1``, ``node1``, ``video1``, ``slot0``); words with
+    fewer than three letters (``x86``, ``s3``, ``k8s``), more than two
+    digits or more than one digit run (``1und1``, ``s01e02``, ``i18n``,
+    ``l10n``); words of hexadecimal digits only (``cafe01``); ``xn--``
+    labels and IP addresses.
 
     ## Why
     RFC 3987 s7.5 warns about ASCII look-alikes: ``br0ken.example`` is not
     ``broken.example``, and ``1`` versus ``l`` is hard to see in many fonts.
 
     ## Example
-    ``http://paypa1-secure.example/`` is not flagged (a trailing digit),
-    but ``http://g00gle.com/`` is.
+    ``http://paypa1-secure.example/`` and ``http://g00gle.com/`` are
+    flagged; ``http://ns1.example/mp3/`` is not.
 
     ## Fix safety
     No fix: the digit may be part of the real name.
