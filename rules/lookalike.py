@@ -1488,14 +1488,14 @@ _VOWELS = frozenset("aeiouy")
 #: ``server1``, ``beta1``).
 _NUMBERED_STEMS = frozenset("""
     v ver version rev release build rc alpha beta gamma delta sigma omega kappa lambda theta zeta
-    html css es ecma php python py perl java js ruby lua net web ipv ip tls ssl http utf ucs iso win
-    windows mac ios android osx xp mp h x vp av avc hevc aac ac pcm flac ogg vorbis jpeg png ps xbox
-    wii gen mk mark model type level lvl tier step stage part phase round season episode ep chapter
-    ch vol volume track disc disk cd dvd page item no nr num number id user team group room area zone
+    html css es ecma php python py perl java js ruby lua net web ipv tls ssl http utf ucs iso win
+    windows mac ios android osx xp mp vp av avc hevc aac ac pcm flac ogg vorbis jpeg png ps xbox
+    wii gen mk mark model type level lvl tier step stage part phase round season episode chapter
+    vol volume track disc disk cd dvd page item num number user team group room area zone
     region cluster node host server srv db mysql redis data media mirror cdn edge proxy gateway gw
     router switch mail smtp imap pop ns dns mx www app api test dev prod staging demo sample example
     lab site blog shop store file image img photo pic video audio radio tv channel player game slot
-    port eth wlan core cpu gpu ram vm box pc unit block sector floor line bus route road street
+    port eth wlan core cpu gpu ram vm box unit block sector floor line bus route road street
     covid sars cve rfc ieee iec itu cat category class grade year day week month
 """.split())
 #: Units written right after a number: ``3d``, ``4k``, ``5g``, ``1080p``
@@ -1584,12 +1584,17 @@ def _path_words(value: str, segments) -> Iterable[Tuple[int, str]]:
 def _swap_finding(ctx, start: int, token: str, s: int, e: int, where: str):
     run = token[s:e]
     low = token.lower()
-    reading = low[:s] + "".join(_READS_AS[c] for c in run) + low[e:]
-    position = "between letters" if s > 0 and e < len(token) else "before letters" if s == 0 else "after letters"
-    letters = sorted({_READS_AS[c] for c in run})
-    message = ("%s %s in %s may be read as the letter%s '%s' ('%s')"
-               % (_list_chars(run), position, where, "s" if len(letters) > 1 else "",
-                  "' and '".join(letters), reading))
+    readings = [low[:s] + "".join(_READS_AS[c] for c in run) + low[e:]]
+    final = e == len(token)
+    if "1" in run and not final:  # 1 is drawn like l and like I: both readings
+        readings.append(low[:s] + "".join("i" if c == "1" else _READS_AS[c] for c in run) + low[e:])
+    position = "between letters" if s > 0 and not final else "before letters" if s == 0 else "after letters"
+    letters = list(dict.fromkeys(_READS_AS[c] for c in run))
+    if len(readings) > 1:
+        letters.append("i")
+    message = ("%s %s in %s may be read as the letter %s (%s)"
+               % (_list_chars(run), position, where, " or ".join("'%s'" % c for c in letters),
+                  " or ".join("'%s'" % r for r in readings)))
     return ctx.report(start + s, start + e, message)
 
 

@@ -1070,11 +1070,12 @@ def test_lookalike_partner_letter_needs_a_latin_word():
     ("http://example.com/acc0unt/settings", (22, 23), "account"),
     ("http://example.com/reset-pa55word", (27, 29), "password"),
     ("http://example.com/static/paypa1.html", (31, 32), "paypal"),
+    ("http://ch1na-post.example/", (9, 10), "china"),          # 1 read as i as well as l
 ])
 def test_ascii_lookalike_digit_for_letter_in_hosts_and_paths(value, span, reading):
     f = one(value, "ascii-lookalike")
     assert (f.start, f.end) == span, value[f.start:f.end]
-    assert "('%s')" % reading in f.message
+    assert "'%s'" % reading in f.message
     where = "host label" if span[0] < value.index("/", 8) else "path word"
     assert where in f.message
 
