@@ -359,8 +359,8 @@ def delimiter_lookalike(ctx):
       one, and is flagged in a host.)
     * A letter, digit, mark or punctuation of a specific non-Latin script
       next to a letter of the same script: KATAKANA LETTER NO in ノート,
-      DEVANAGARI SIGN VISARGA in दुःख, ARABIC-INDIC DIGIT ZERO in ٢٠١٠, the
-      ideographic full stop after Japanese text.  Next to Latin letters or
+      DEVANAGARI SIGN VISARGA in दुःख, ARABIC-INDIC DIGIT ZERO in ٢٠١٠,
+      ARABIC DECIMAL SEPARATOR in ٣٫١٤.  Next to Latin letters or
       delimiters they are flagged.  Latin and Common characters (U+0294
       LATIN LETTER GLOTTAL STOP, U+A789 MODIFIER LETTER COLON) are always
       flagged.

@@ -464,6 +464,9 @@ def test_uts46_ignored_set_is_read_from_the_idna_table():
         assert cp in cps, hex(cp)
     for cp in cps:  # the table maps every one of them to nothing
         assert idna.uts46_remap(chr(cp), std3_rules=False) == "", hex(cp)
+    # invisible-character's gate lets only default-ignorable characters in
+    from irilint.unicode_security import is_default_ignorable
+    assert all(is_default_ignorable(chr(cp)) for cp in cps)
     for ch in "a-\u00e9\u200c\u200d\u0301\u3002":
         assert not is_uts46_ignored(ch)
 

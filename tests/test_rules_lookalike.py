@@ -1111,3 +1111,13 @@ def test_ascii_lookalike_in_a_markdown_document():
     fs = run_markdown(text, ("ascii-lookalike",))
     assert [text[f.start:f.end] for f in fs] == ["1", "0"]
     assert "'paypal'" in fs[0].message and "'broken'" in fs[1].message
+
+
+@pytest.mark.parametrize("value", [
+    "https://ar.example/\u0663\u066b\u0661\u0664",                  # ٣٫١٤: the Arabic decimal separator
+    "https://fa.example/\u0645\u062b\u0627\u0644\u060c\u0645\u062b\u0627\u0644",   # Arabic comma, not derived
+    "https://el.example/\u03c4\u03b9;",                              # Greek text ends a question with ';'
+    "http://example.com/a,b;c=d",                                   # the real sub-delimiters
+])
+def test_native_commas_and_semicolons_stay_clean(value):
+    assert run(value, ("delimiter-lookalike", "fullwidth-form")) == []
