@@ -718,13 +718,17 @@ def _ascii_label_problem(label: str) -> Optional[str]:
     return None
 
 
+#: Where an ASCII host may break a label rule: a hyphen at a label's start
+#: or end, "--" in positions 3-4 (A-labels too: judged in full), an empty
+#: label, 64 characters without a dot.  No match and at most 253
+#: characters: nothing to find, the usual case, judged without a call.
+_SUSPECT_ASCII_HOST = re.compile(r"(?:^|\.)-|-(?:\.|$)|(?:^|\.)[^.]{2}--|\.\.|^\.|[^.]{64}").search
+
+
 @lru_cache(maxsize=4096)
 def _host_syntax_problems(host: str) -> Tuple[Tuple[int, int, str], ...]:
     """(start, end, message) of the label and name problems of a reg-name
     host, offsets relative to the host (the host holds no escapes)."""
-    if "-" not in host and ".." not in host and not host.startswith(".") and len(host) <= _MAX_LABEL_OCTETS \
-            and host.isascii():
-        return ()  # the usual host: nothing to find
     spans = []
     start = 0
     for m in LABEL_SPLIT_RE.finditer(host):
@@ -829,5 +833,7 @@ def dns_label_syntax(doc):
             host = ctx.value[start:end]
             if "%" in host:
                 continue  # escapes in a host: the percent and host rules judge those
+        if len(host) <= _MAX_NAME_OCTETS and host.isascii() and _SUSPECT_ASCII_HOST(host) is None:
+            continue
         for s, e, message in _host_syntax_problems(host):
             yield doc.report(ctx, start + s, start + e, message)
