@@ -1364,6 +1364,7 @@ def _ignored_in_alabels(ctx):
     (``xn--80ak6aa<U+00AD>92e``): the view shows the U-label without them,
     so they are reported here, on the value."""
     value = ctx.value
+    view = ctx.view
     for lab in ctx.ref.host_labels:
         label = value[lab.start:lab.end]
         if label.isascii():
@@ -1371,6 +1372,8 @@ def _ignored_in_alabels(ctx):
         positions = uts46_ignored_positions(label)
         if not positions or strip_uts46_ignored(label)[:4].lower() != "xn--":
             continue
+        if view.origins[view.index_of(lab.start)] != PUNYCODE:
+            continue  # not decoded: the view holds the characters, reported there
         stripped = strip_uts46_ignored(label)
         for k in positions:
             c = label[k]

@@ -600,3 +600,18 @@ def test_dns_label_syntax_on_fast_path_references_in_a_document():
     fs = in_document(text, ["dns-label-syntax"])
     assert [(text[f.start:f.end], f.start) for f in fs] == [("-shop", text.index("-shop")),
                                                             ("..", text.index(".."))]
+
+
+@pytest.mark.parametrize("value,span", [
+    ("http://xn--zz\u00adzzzzzzzzzzzz.com/", (13, 14)),     # not Punycode even without it
+    ("http://x\u00adn--80ak6aa92e.com/", (8, 9)),             # inside the prefix
+    ("http://xn--80ak6aa\u00ad\u00ad92e.com/", (18, 20)),
+])
+def test_each_ignored_character_is_reported_once(value, span):
+    fs = findings(value, "invisible-character")
+    assert [(f.start, f.end) for f in fs] == [(k, k + 1) for k in range(*span)]
+
+
+def test_invalid_alabel_with_an_ignored_character_is_judged_without_it():
+    f = one("http://xn--zz\u00adzzzzzzzzzzzz.com/", "punycode-invalid")
+    assert "'xn--zzzzzzzzzzzzzz' is not Punycode" in f.message and "\u00ad" not in f.message
