@@ -273,12 +273,17 @@ def _cjk_punctuation(text: str, i: int) -> bool:
     punctuation: next to Han, kana, Hangul or Bopomofo on one side, and on
     the other side the same or anything but an ASCII letter or digit
     (你好，世界, なぜ？, （中文）, 日本語の文。).  ``パス？q=1`` and
-    ``ファイル。pdf`` are not: the punctuation leads into ASCII text."""
+    ``ファイル。pdf`` are not: the punctuation leads into ASCII text.  An
+    ideographic full stop may follow a Latin word (これはPython。次は)."""
     if not _is_cjk_punctuation_char(text[i]):
         return False
     left, right = _cjk_side(text, i, -1), _cjk_side(text, i, 1)
     lc = left is not None and not _scripts_of(left).isdisjoint(_CJK)
     rc = right is not None and not _scripts_of(right).isdisjoint(_CJK)
+    if _is_ideographic_stop(text[i]):
+        # A full stop ends what comes before it, whatever its script
+        # (これはPython。次は); it stands for a dot when ASCII follows.
+        return (lc or rc) and not (right is not None and right.isascii() and right.isalnum())
     if lc and rc:
         return True
     if lc:

@@ -961,6 +961,7 @@ def test_ideographic_full_stop_outside_cjk_text(value, span):
     "http://example.com/\u306a\u305c\uff1f",                               # なぜ？
     "http://example.com/\u4f60\u597d\uff0c\u4e16\u754c",                    # 你好，世界
     "http://example.com/\u300c\u6771\u4eac\u300d\u3002",                    # 「東京」。
+    "http://example.com/?q=\u3053\u308c\u306fPython\u3002\u6b21\u306f",        # これはPython。次は
 ])
 def test_cjk_punctuation_stays_clean(value):
     assert run(value, ("delimiter-lookalike", "fullwidth-form")) == []
