@@ -1122,3 +1122,15 @@ def test_ascii_lookalike_in_a_markdown_document():
 ])
 def test_native_commas_and_semicolons_stay_clean(value):
     assert run(value, ("delimiter-lookalike", "fullwidth-form")) == []
+
+
+def test_path_and_query_lookalikes_in_an_html_document():
+    text = ('<p>Order <a href="http://shop.example/cart?item=1\u037eadmin=true">here</a> or '
+            '<a href="http://shop.example/?fruit=\u0585range">there</a>, '
+            '<a href="http://example.com\uff0flogin.evil.net/">login</a>, '
+            '<a href="http://example.com/?q=\u041c\u043e\u0441\u043a\u0432\u0430+moscow">news</a>.</p>\n')
+    result = Engine().check_text(text, path="page.html",
+                                 settings=_settings(("delimiter-lookalike", "fullwidth-form", "mixed-script")))
+    assert result.errors == []
+    got = [(f.rule.name, text[f.start:f.end]) for f in result.findings]
+    assert got == [("delimiter-lookalike", "\u037e"), ("mixed-script", "\u0585range"), ("fullwidth-form", "\uff0f")]
