@@ -28,6 +28,46 @@ _PCT_RUN_RE = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
 LITERAL, PERCENT, PUNYCODE = "literal", "percent", "punycode"
 
 
+def _uts46_ignored_ranges() -> Tuple[Tuple[int, int], ...]:
+    """The code point ranges the UTS #46 mapping table marks "ignored"
+    (mapped to nothing: U+00AD SOFT HYPHEN, U+200B ZERO WIDTH SPACE,
+    variation selectors...), read from the table the ``idna`` package
+    ships, in either of the layouts its versions use."""
+    from idna import uts46data
+
+    if hasattr(uts46data, "uts46_starts"):
+        rows = list(zip(uts46data.uts46_starts, (chr(b) for b in uts46data.uts46_statuses)))
+    else:  # idna < 3.8: a tuple of (start, status[, mapping]) rows
+        rows = [(row[0], row[1]) for row in uts46data.uts46data]
+    out = []
+    for k, (start, status) in enumerate(rows):
+        if status == "I":
+            end = rows[k + 1][0] - 1 if k + 1 < len(rows) else 0x10FFFF
+            out.append((start, end))
+    return tuple(out)
+
+
+UTS46_IGNORED_RANGES = _uts46_ignored_ranges()
+_UTS46_IGNORED_RE = re.compile("[%s]" % "".join(
+    "%s-%s" % (re.escape(chr(a)), re.escape(chr(b))) for a, b in UTS46_IGNORED_RANGES))
+
+
+def is_uts46_ignored(ch: str) -> bool:
+    """Does UTS #46 map ``ch`` to nothing (status "ignored")?"""
+    cp = ord(ch)
+    return cp >= 0xAD and any(a <= cp <= b for a, b in UTS46_IGNORED_RANGES)
+
+
+def strip_uts46_ignored(text: str) -> str:
+    """``text`` without the characters UTS #46 maps to nothing: the label
+    IDNA judges."""
+    return text if text.isascii() else _UTS46_IGNORED_RE.sub("", text)
+
+
+def uts46_ignored_positions(text: str) -> List[int]:
+    return [] if text.isascii() else [m.start() for m in _UTS46_IGNORED_RE.finditer(text)]
+
+
 class DecodedView:
     """The reference with percent-encoded UTF-8 and A-labels decoded.
 
@@ -128,7 +168,9 @@ def _decode_view(value: str, ref: IRIReference) -> DecodedView:
     # A-labels in a reg-name host, by start offset.
     labels: Dict[int, Tuple[int, str]] = {}
     for lab in ref.host_labels:
-        s = value[lab.start:lab.end]
+        # Characters UTS #46 maps to nothing are gone before IDNA reads the
+        # label: "xn--80ak6aa<SOFT HYPHEN>92e" is the A-label xn--80ak6aa92e.
+        s = strip_uts46_ignored(value[lab.start:lab.end])
         if s[:4].lower() == "xn--":
             # "XN--" is only case: show what the lowercase label encodes.
             u = idna_to_unicode(s) or idna_to_unicode(s.lower()) or _lenient_punycode(s.lower())
@@ -513,7 +555,10 @@ class RefContext:
         if o == PERCENT:
             return " (percent-encoded as %s)" % self.value[s:e]
         if o == PUNYCODE:
-            return " (hidden in the Punycode label %s)" % self.value[s:e]
+            # an A-label is ASCII; anything else in it (a soft hyphen UTS #46
+            # ignores) is shown by code point, not printed invisibly
+            label = "".join(c if c.isascii() else "<U+%04X>" % ord(c) for c in self.value[s:e])
+            return " (hidden in the Punycode label %s)" % label
         return ""
 
     def _escape_for_source(self, text: str) -> str:

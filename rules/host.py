@@ -28,8 +28,13 @@ One root cause, one finding
   A joiner in a context IDNA2008 allows (after a virama, between Arabic
   joining letters) is real text, and ``idna-deviation`` reports it because
   IDNA2003 would still delete it.
-* ASCII-only labels are not IDN labels: ``a_b`` or ``-x`` are questions of
-  DNS host-name syntax, which browsers accept; they are not reported.
+* ASCII-only labels are not IDN labels: the hyphen and length rules UTS #46
+  applies to them (CheckHyphens, VerifyDnsLength) and empty labels are
+  ``dns-label-syntax``'s; ``a_b`` (STD3 rules, which browsers do not apply)
+  is not reported.
+* Characters UTS #46 maps to nothing (U+00AD SOFT HYPHEN...) are removed
+  before a label is judged, as IDNA does: ``xn--80ak6aa<U+00AD>92e`` is the
+  A-label ``xn--80ak6aa92e``.  ``invisible-character`` reports them.
 * Labels whose percent-encoding is not UTF-8 are left to
   ``percent-encoded-non-utf8``; characters the RFC 3987 grammar rejects in
   a host (space, ``<``, private use...) are left to the syntax rules.
@@ -58,6 +63,8 @@ from irilint.unicode_security import (
 )
 
 from . import gates
+from .context import is_uts46_ignored, strip_uts46_ignored
+from .fastpath import FAST_HOST_GROUP
 from .registry import rule
 
 _PCT_RUN_RE = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
@@ -91,7 +98,9 @@ def _dns_host(ref) -> bool:
 
 
 def _is_alabel(text: str) -> bool:
-    return text[:4].lower() == "xn--"
+    """An A-label once the characters UTS #46 maps to nothing are gone
+    (``xn--80ak6aa<U+00AD>92e`` is the A-label ``xn--80ak6aa92e``)."""
+    return strip_uts46_ignored(text)[:4].lower() == "xn--"
 
 
 def _decode_label(value: str, start: int, end: int) -> Optional[_LabelChars]:
@@ -226,8 +235,12 @@ def _origin_note(value: str, span: Tuple[int, int]) -> str:
 
 
 def _show(s: str) -> str:
-    """Text for a message, with invisible joiners made visible."""
-    return s.replace(_ZWJ, "<U+200D>").replace(_ZWNJ, "<U+200C>")
+    """Text for a message, with invisible characters (joiners, what UTS #46
+    ignores, other format characters) made visible."""
+    if s.isascii():
+        return s
+    return "".join("<U+%04X>" % ord(c) if unicodedata.category(c) == "Cf" or is_uts46_ignored(c) else c
+                   for c in s)
 
 
 # ---------------------------------------------------------------------------
@@ -260,8 +273,10 @@ def idn_invalid(ctx):
     Not reported here, to avoid two findings for one cause: Bidi Rule
     failures (``idn-bidi-rule``), ZWJ/ZWNJ out of context
     (``invisible-character``), ``xn--`` labels (``punycode-invalid``),
-    undecodable escapes (``percent-encoded-non-utf8``) and ASCII-only
-    labels (DNS syntax, which browsers accept).
+    undecodable escapes (``percent-encoded-non-utf8``), ASCII-only and
+    empty labels (``dns-label-syntax``).  Characters UTS #46 maps to
+    nothing are removed before the label is judged (``invisible-character``
+    reports them); a label that then starts with ``xn--`` is an A-label.
 
     ## Example
     ``http://⒈example.com/`` (U+2488 DIGIT ONE FULL STOP);
@@ -292,8 +307,8 @@ def idn_invalid(ctx):
         if decoded is None:
             continue
         text, spans = decoded
-        if text.isascii() or "." in text:
-            continue  # not an IDN label / an encoded dot changes the structure
+        if text.isascii() or "." in text or _is_alabel(text):
+            continue  # not an IDN label / an encoded dot changes the structure / punycode-invalid's
         out.extend(_check_unicode_label(ctx, lab, text, spans))
     return out
 
@@ -482,7 +497,9 @@ def punycode_invalid(ctx):
         label = value[lab.start:lab.end]
         if not _is_alabel(label) or "%" in label:
             continue
-        why = _punycode_problem(label)
+        # judged as the A-label it becomes (invisible-character reports
+        # what UTS #46 removed)
+        why = _punycode_problem(strip_uts46_ignored(label))
         if why is not None:
             out.append(ctx.report(lab.start, lab.end, why))
     return out
@@ -542,13 +559,16 @@ def punycode_label(ctx):
     value = ctx.value
     out = []
     for lab in ref.host_labels:
-        label = value[lab.start:lab.end]
-        if not _is_alabel(label):
+        written = value[lab.start:lab.end]
+        if not _is_alabel(written):
             continue
+        label = strip_uts46_ignored(written)
         u = idna_to_unicode(label.lower())
         if u is None:
             continue  # punycode-invalid reports it
         why = _unsafe_reason(u)
+        if why is None and label != written:
+            why = "it also drops the invisible characters written in the label"
         if why is None:
             fix = ctx.replace("Replace with the U-label '%s'" % u, lab.start, lab.end, u, True)
             msg = "%s is the A-label of '%s': an IRI can show the name itself" % (label, u)
@@ -618,7 +638,7 @@ def idna_deviation(ctx):
         pos = lab.end
         label = value[lab.start:lab.end]
         if _is_alabel(label):
-            u = idna_to_unicode(label.lower())
+            u = idna_to_unicode(strip_uts46_ignored(label).lower())
             if u is None:
                 shown.append(label)
                 mapped.append(label)
@@ -657,3 +677,163 @@ def idna_deviation(ctx):
                        "%s%s \u2192 %s under IDNA2003 and UTS #46 transitional processing (%s), while "
                        "IDNA2008 keeps %s: the two may lead to different sites"
                        % (_show(before), written, _show(after), how, _show(before)))]
+
+
+# ---------------------------------------------------------------------------
+# IRI505 dns-label-syntax
+# ---------------------------------------------------------------------------
+
+#: RFC 1035 s2.3.4 / RFC 5890 s2.3.2.1 (label), UTS #46 VerifyDnsLength (name,
+#: without the root's trailing dot).
+_MAX_LABEL_OCTETS = 63
+_MAX_NAME_OCTETS = 253
+
+
+def _dns_label_octets(label: str) -> int:
+    """Octets of the label as DNS carries it: ASCII as written, an IDN label
+    as its A-label (after UTS #46 mapping, when it maps)."""
+    label = strip_uts46_ignored(label)
+    if label.isascii():
+        return len(label)
+    try:
+        mapped = unicodedata.normalize("NFC", idna.uts46_remap(label, std3_rules=False))
+    except (idna.IDNAError, ValueError):
+        mapped = label
+    if mapped.isascii():
+        return len(mapped)
+    return 4 + len(mapped.encode("punycode"))
+
+
+def _ascii_label_problem(label: str) -> Optional[str]:
+    """The UTS #46 CheckHyphens and VerifyDnsLength problem of a non-empty
+    ASCII label that is not an A-label, or None."""
+    if label.startswith("-"):
+        return "starts with a hyphen"
+    if label.endswith("-"):
+        return "ends with a hyphen"
+    if label[2:4] == "--":
+        return "has hyphens in the 3rd and 4th positions, which are reserved for A-labels such as 'xn--'"
+    if len(label) > _MAX_LABEL_OCTETS:
+        return "has %d characters, more than the %d a DNS label may hold" % (len(label), _MAX_LABEL_OCTETS)
+    return None
+
+
+#: Where an ASCII host may break a label rule: a hyphen at a label's start
+#: or end, "--" in positions 3-4 (A-labels too: judged in full), an empty
+#: label, 64 characters without a dot.  No match and at most 253
+#: characters: nothing to find, the usual case, judged without a call.
+_SUSPECT_ASCII_HOST = re.compile(r"(?:^|\.)-|-(?:\.|$)|(?:^|\.)[^.]{2}--|\.\.|^\.|[^.]{64}").search
+
+
+@lru_cache(maxsize=4096)
+def _host_syntax_problems(host: str) -> Tuple[Tuple[int, int, str], ...]:
+    """(start, end, message) of the label and name problems of a reg-name
+    host, offsets relative to the host (the host holds no escapes)."""
+    spans = []
+    start = 0
+    for m in LABEL_SPLIT_RE.finditer(host):
+        spans.append((start, m.start()))
+        start = m.end()
+    spans.append((start, len(host)))
+    out = []
+    last = len(spans) - 1
+    for k, (s, e) in enumerate(spans):
+        written = host[s:e]
+        label = strip_uts46_ignored(written)
+        if not label:
+            if k == last and k > 0 and not written:
+                continue  # the trailing dot of a fully qualified name
+            if written:
+                out.append((s, e, "host label '%s' holds only characters that UTS #46 maps to nothing (%s): "
+                                  "IDNA turns it into an empty label, which a DNS name cannot hold"
+                            % (_show(written), ", ".join(describe(c) for c in dict.fromkeys(written)))))
+            else:  # point at the dots around the empty label
+                out.append((s - 1 if k else s, e + 1, "empty host label%s: a DNS name cannot hold one"
+                            % (" (the host starts with a dot)" if k == 0 else " between two dots")))
+            continue
+        if not written.isascii() or _is_alabel(label):
+            continue  # idn-invalid and punycode-invalid judge those
+        why = _ascii_label_problem(label)
+        if why is not None:
+            out.append((s, e, "host label '%s' %s (UTS #46 with CheckHyphens and VerifyDnsLength)" % (label, why)))
+    name_spans = spans[:-1] if len(spans) > 1 and not host[spans[-1][0]:] else spans
+    octets = sum(_dns_label_octets(host[s:e]) for s, e in name_spans) + len(name_spans) - 1
+    if octets > _MAX_NAME_OCTETS:
+        out.append((0, len(host), "the host name has %d octets in A-label form, more than the %d a DNS name may "
+                                  "hold" % (octets, _MAX_NAME_OCTETS)))
+    return tuple(out)
+
+
+def _fast_dns_host(value: str, fast) -> Optional[Tuple[int, int]]:
+    """The host span of a fast-path reference when it goes through IDNA."""
+    start, end = fast.span(FAST_HOST_GROUP)
+    if start < 0 or start >= end:
+        return None
+    colon = value.find(":", 0, start)
+    if colon >= 0 and value[:colon] not in DNS_SCHEMES:
+        return None
+    return start, end
+
+
+@rule(name="dns-label-syntax", code="IRI505", family="host", severity="warning", scope="document")
+def dns_label_syntax(doc):
+    """A host that is not a valid DNS name: empty labels, hyphens, lengths.
+
+    ## What it does
+    Checks the reg-name host of a DNS scheme (``http``, ``https``,
+    ``ftp``...) or of a ``//host`` reference the way UTS #46 does with
+    CheckHyphens and VerifyDnsLength, which IDNA2008 registration and
+    STD3 host names require:
+
+    * an empty label: ``a..b``, a host starting with a dot (a trailing dot,
+      the DNS root, is fine), and a label that holds only characters
+      UTS #46 maps to nothing (``a.<U+00AD>.com``), which IDNA turns into an
+      empty one;
+    * an ASCII label that starts or ends with a hyphen (``-shop``),
+      or has ``--`` in its 3rd and 4th positions without being an
+      ``xn--`` A-label (``ab--cd``);
+    * an ASCII label longer than 63 characters;
+    * a name longer than 253 octets once every label is in A-label form.
+
+    Characters UTS #46 maps to nothing are removed first, as IDNA does
+    (``invisible-character`` reports them).  Non-ASCII labels and
+    ``xn--`` labels are judged by ``idn-invalid`` and ``punycode-invalid``,
+    which apply the same hyphen and length rules to them.
+
+    ## Why
+    Such a name cannot be registered or resolved: DNS has no empty labels
+    and no label over 63 octets, and hyphens at the ends or in positions
+    3-4 are reserved.  Browsers accept some of them leniently (they do not
+    check hyphens), so a link may work in one client and fail in another;
+    an empty label made of invisible characters looks like a real one.
+
+    ## Example
+    ``http://-shop.example/`` and ``http://www..example.com/``.
+
+    ## Fix safety
+    No fix: the intended name cannot be known.
+
+    ## Reference
+    UTS #46 s4.1 (CheckHyphens, VerifyDnsLength) and s4.2; RFC 5891 s4.2.3.1;
+    RFC 1034 s3.1; RFC 1035 s2.3.4; RFC 3987 s3.1.
+    """
+    for ctx in doc.refs:
+        fast = ctx.fast
+        if fast is not None:  # the engine's fast path: no parse needed
+            span = _fast_dns_host(ctx.value, fast)
+            if span is None:
+                continue
+            start, end = span
+            host = ctx.value[start:end]
+        else:
+            ref = ctx.ref
+            if not _dns_host(ref) or ref.host.start == ref.host.end:
+                continue
+            start, end = ref.host.start, ref.host.end
+            host = ctx.value[start:end]
+            if "%" in host:
+                continue  # escapes in a host: the percent and host rules judge those
+        if len(host) <= _MAX_NAME_OCTETS and host.isascii() and _SUSPECT_ASCII_HOST(host) is None:
+            continue
+        for s, e, message in _host_syntax_problems(host):
+            yield doc.report(ctx, start + s, start + e, message)

@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
 
 from irilint.chars import is_bidi_control, positions_of
-from irilint.convert import idna_to_unicode, percent_encode
+from irilint.convert import DNS_SCHEMES, idna_to_unicode, percent_encode
 from irilint.iri import IDNA_DOTS, LABEL_SPLIT_RE
 from irilint.unicode_security import (
     COMMON,
@@ -23,8 +23,10 @@ from irilint.unicode_security import (
     is_default_ignorable,
     is_extended_pictographic,
     joining_type,
+    RestrictionLevel,
     mixed_script,
     resolved_script_set,
+    restriction_level,
     script_code,
     script_extensions,
     script_name,
@@ -34,7 +36,15 @@ from irilint.unicode_security import (
 )
 
 from . import gates
-from .context import LITERAL, PERCENT, PUNYCODE, Component
+from .context import (
+    LITERAL,
+    PERCENT,
+    PUNYCODE,
+    Component,
+    is_uts46_ignored,
+    strip_uts46_ignored,
+    uts46_ignored_positions,
+)
 from .fastpath import FAST_HOST_GROUP
 from .registry import rule
 
@@ -142,31 +152,47 @@ def _replacement(ctx, i: int, j: int, new_view_text: Sequence[str]) -> Optional[
 # ---------------------------------------------------------------------------
 
 #: The ASCII delimiters a look-alike may imitate, with names for messages.
+#: ``,`` and ``;`` are sub-delimiters: ``;`` separates query parameters and
+#: path parameters, ``,`` lists values.
 DELIMITERS: Dict[str, str] = {
     "/": "slash", "?": "question mark", "#": "number sign", ":": "colon",
     "@": "commercial at", ".": "full stop", "=": "equals sign",
-    "&": "ampersand", "%": "percent sign",
+    "&": "ampersand", "%": "percent sign", ";": "semicolon", ",": "comma",
 }
 
-#: Look-alikes that the confusable and NFKC data do not give: the ideographic
-#: full stops (IDNA label separators; look-alikes outside a host), U+2052
-#: COMMERCIAL MINUS SIGN and U+066A ARABIC PERCENT SIGN.
-_EXTRA_LOOKALIKES = {0x3002: ".", 0xFF61: ".", 0x2052: "%", 0x066A: "%"}
+#: Look-alikes that the confusable and NFKC data do not give: U+2052
+#: COMMERCIAL MINUS SIGN, U+066A ARABIC PERCENT SIGN, and the quotation
+#: marks drawn as commas on the baseline (U+201E looks like ``,,``; U+2E41
+#: REVERSED COMMA).
+_EXTRA_LOOKALIKES = {0x2052: ("%", "%"), 0x066A: ("%", "%"), 0x201E: (",,", ","), 0x2E41: (",", ",")}
 
 #: Ellipses: ordinary punctuation in titles, and "..." means nothing in a URI.
 _NOT_LOOKALIKES = frozenset((0x2026, 0xFE19))
+
+#: Canonical_Combining_Class 1: marks drawn through the character before them.
+_OVERLAY_CLASS = 1
+
+
+def _overlay_slash(ch: str) -> bool:
+    """A combining overlay that draws a slash through the character before
+    it: U+0337, U+0338, U+20EB (solidus overlays) and U+20E5 (a reverse
+    solidus, which browsers read as '/' in http and https URLs)."""
+    return unicodedata.combining(ch) == _OVERLAY_CLASS and "SOLIDUS" in unicodedata.name(ch, "")
 
 
 @lru_cache(maxsize=4096)
 def delimiter_imitated(ch: str) -> Optional[Tuple[str, str]]:
     """``(looks_like, delimiter)`` when the non-ASCII ``ch`` looks like (or
-    NFKC/IDNA turn it into) text holding one of ``/ ? # : @ . = & %``.
+    NFKC/IDNA turn it into) text holding one of :data:`DELIMITERS`.
 
     The set is derived from the data: a character qualifies when its UTS #39
     skeleton, its NFKC form or the skeleton of its NFKC form is ASCII and
     holds a delimiter -- U+2215 DIVISION SLASH ('/'), U+FF1A FULLWIDTH
-    COLON (':'), U+2488 DIGIT ONE FULL STOP ('1.'), U+2105 CARE OF ('c/o')
-    -- plus :data:`_EXTRA_LOOKALIKES`; the ellipses are left out.
+    COLON (':'), U+2488 DIGIT ONE FULL STOP ('1.'), U+2105 CARE OF ('c/o'),
+    U+037E GREEK QUESTION MARK (';'), U+201A SINGLE LOW-9 QUOTATION MARK
+    (',') -- or when its NFKC form is an IDNA full stop (U+FE12), or it is a
+    combining overlay that draws a slash (U+0338), plus
+    :data:`_EXTRA_LOOKALIKES`; the ellipses are left out.
     Context (own-script neighbours, hosts) is judged by the rule.
     """
     if ch.isascii():
@@ -174,10 +200,14 @@ def delimiter_imitated(ch: str) -> Optional[Tuple[str, str]]:
     cp = ord(ch)
     extra = _EXTRA_LOOKALIKES.get(cp)
     if extra is not None:
-        return extra, extra
+        return extra
     if cp in _NOT_LOOKALIKES:
         return None
+    if _overlay_slash(ch):
+        return "/", "/"
     nfkc = unicodedata.normalize("NFKC", ch)
+    if nfkc in IDNA_DOTS:
+        return ".", "."
     for form in (nfkc, skeleton(ch), skeleton(nfkc) if nfkc != ch else ""):
         if form and form.isascii() and form.isprintable():
             for c in form:
@@ -214,28 +244,46 @@ def _is_fullwidth_punctuation(c: str) -> bool:
     return 0xFF01 <= cp <= 0xFF5E and not chr(cp - 0xFEE0).isalnum()
 
 
+@lru_cache(maxsize=256)
+def _is_ideographic_stop(c: str) -> bool:
+    """U+3002 IDEOGRAPHIC FULL STOP and the characters NFKC makes one of
+    (U+FE12 for vertical text, U+FF61 half-width): the full stop of
+    Chinese and Japanese text, and an IDNA label separator."""
+    return not c.isascii() and unicodedata.normalize("NFKC", c) == "\u3002"
+
+
+def _is_cjk_punctuation_char(c: str) -> bool:
+    return _is_fullwidth_punctuation(c) or _is_ideographic_stop(c)
+
+
 def _cjk_side(text: str, i: int, step: int) -> Optional[str]:
     """The nearest character from ``i`` in direction ``step``, skipping
     marks and other full-width punctuation; None at either end."""
     k = i + step
     while 0 <= k < len(text):
         c = text[k]
-        if not (_is_fullwidth_punctuation(c) or unicodedata.category(c).startswith("M")):
+        if not (_is_cjk_punctuation_char(c) or unicodedata.category(c).startswith("M")):
             return c
         k += step
     return None
 
 
 def _cjk_punctuation(text: str, i: int) -> bool:
-    """Full-width ASCII punctuation used as CJK punctuation: next to Han,
-    kana, Hangul or Bopomofo on one side, and on the other side the same or
-    anything but an ASCII letter or digit (你好，世界, なぜ？, （中文）).
-    ``パス？q=1`` is not: the ``？`` leads into ASCII text."""
-    if not _is_fullwidth_punctuation(text[i]):
+    """Full-width ASCII punctuation or an ideographic full stop used as CJK
+    punctuation: next to Han, kana, Hangul or Bopomofo on one side, and on
+    the other side the same or anything but an ASCII letter or digit
+    (你好，世界, なぜ？, （中文）, 日本語の文。).  ``パス？q=1`` and
+    ``ファイル。pdf`` are not: the punctuation leads into ASCII text.  An
+    ideographic full stop may follow a Latin word (これはPython。次は)."""
+    if not _is_cjk_punctuation_char(text[i]):
         return False
     left, right = _cjk_side(text, i, -1), _cjk_side(text, i, 1)
     lc = left is not None and not _scripts_of(left).isdisjoint(_CJK)
     rc = right is not None and not _scripts_of(right).isdisjoint(_CJK)
+    if _is_ideographic_stop(text[i]):
+        # A full stop ends what comes before it, whatever its script
+        # (これはPython。次は); it stands for a dot when ASCII follows.
+        return (lc or rc) and not (right is not None and right.isascii() and right.isalnum())
     if lc and rc:
         return True
     if lc:
@@ -246,8 +294,9 @@ def _cjk_punctuation(text: str, i: int) -> bool:
 
 
 def _delimiter_at(ctx, text: str, i: int) -> Optional[Tuple[str, str]]:
-    """What view character ``i`` imitates, if delimiter-lookalike reports it
-    (``text`` is the view's text)."""
+    """What view character ``i`` imitates, in its context (``text`` is the
+    view's text).  Full-width and half-width forms are judged here too, but
+    reported by fullwidth-form (see :func:`_delimiter_finding_at`)."""
     ch = text[i]
     if ch < "\x80":
         return None
@@ -258,9 +307,23 @@ def _delimiter_at(ctx, text: str, i: int) -> Optional[Tuple[str, str]]:
         return None  # a label separator there: IDNA maps it to "."
     if ord(ch) == 0x066A:  # ARABIC PERCENT SIGN: only as a fake escape
         return imit if text[i + 1:i + 2] in _HEX and text[i + 2:i + 3] in _HEX else None
-    if _native_neighbour(text, i) or _cjk_punctuation(text, i):
+    if _cjk_punctuation(text, i):
+        return None
+    if not _is_ideographic_stop(ch) and _native_neighbour(text, i):
+        # (an ideographic full stop is judged by its CJK context alone: in
+        # ファイル。pdf it stands for the dot of a file name)
         return None
     return imit
+
+
+def _delimiter_finding_at(ctx, text: str, i: int) -> Optional[Tuple[str, str]]:
+    """What view character ``i`` imitates, if delimiter-lookalike reports
+    it: one finding per character, and a full-width or half-width form is
+    reported as such by fullwidth-form, which names the delimiter it
+    imitates (a full-width solidus is a full-width form first)."""
+    if is_fullwidth_form(ord(text[i])):
+        return None
+    return _delimiter_at(ctx, text, i)
 
 
 def _imitates_delimiter(c: str) -> bool:
@@ -270,22 +333,29 @@ def _imitates_delimiter(c: str) -> bool:
 @rule(name="delimiter-lookalike", code="IRI201", family="lookalike", severity="error",
       fix="unsafe", needs=_VIEW_TRAITS, gate=_imitates_delimiter)
 def delimiter_lookalike(ctx):
-    """A character that looks like a delimiter (``/ ? # : @ . = & %``) but is not one.
+    """A character that looks like a delimiter (``/ ? # : @ . = & % ; ,``) but is not one.
 
     ## What it does
     Flags characters such as U+2215 DIVISION SLASH, U+2044 FRACTION SLASH,
-    U+FF0F FULLWIDTH SOLIDUS, U+2024 ONE DOT LEADER, U+FF1A FULLWIDTH COLON,
-    U+0589 ARMENIAN FULL STOP, U+FF03 FULLWIDTH NUMBER SIGN or U+FE6B SMALL
-    COMMERCIAL AT, literal, percent-encoded or inside an ``xn--`` label.
+    U+2024 ONE DOT LEADER, U+0589 ARMENIAN FULL STOP, U+FE6B SMALL
+    COMMERCIAL AT, U+037E GREEK QUESTION MARK (``;``) or U+201A SINGLE
+    LOW-9 QUOTATION MARK (``,``), literal, percent-encoded or inside an
+    ``xn--`` label.
 
     The set is derived from the data, not listed by hand: every non-ASCII
     character whose UTS #39 skeleton, NFKC form, or skeleton of its NFKC
-    form is ASCII text holding one of the nine delimiters.  That includes
+    form is ASCII text holding one of the eleven delimiters.  That includes
     characters NFKC expands, such as U+2488 DIGIT ONE FULL STOP (``1.``)
-    and U+2105 CARE OF (``c/o``).  Added by hand: U+3002 IDEOGRAPHIC FULL
-    STOP and U+FF61 HALFWIDTH IDEOGRAPHIC FULL STOP, U+2052 COMMERCIAL
-    MINUS SIGN, and U+066A ARABIC PERCENT SIGN when two hex digits follow
-    it (a fake escape).  The ellipses U+2026 and U+FE19 are left out.
+    and U+2105 CARE OF (``c/o``).  Also derived: the ideographic full stops
+    (U+3002 and what NFKC makes one of: U+FE12, U+FF61), which imitate
+    ``.``, and the combining overlays that draw a slash through the
+    character before them (canonical combining class 1 with SOLIDUS in the
+    name: U+0337, U+0338, U+20EB, and U+20E5 REVERSE SOLIDUS OVERLAY, a
+    backslash, which browsers read as ``/``).  Added by hand: U+2052
+    COMMERCIAL MINUS SIGN, U+201E DOUBLE LOW-9 QUOTATION MARK (``,,``),
+    U+2E41 REVERSED COMMA, and U+066A ARABIC PERCENT SIGN when two hex
+    digits follow it (a fake escape).  The ellipses U+2026 and U+FE19 are
+    left out.
 
     Not flagged:
 
@@ -294,17 +364,20 @@ def delimiter_lookalike(ctx):
       one, and is flagged in a host.)
     * A letter, digit, mark or punctuation of a specific non-Latin script
       next to a letter of the same script: KATAKANA LETTER NO in ノート,
-      DEVANAGARI SIGN VISARGA in दुःख, ARABIC-INDIC DIGIT ZERO in ٢٠١٠, the
-      ideographic full stop after Japanese text.  Next to Latin letters or
+      DEVANAGARI SIGN VISARGA in दुःख, ARABIC-INDIC DIGIT ZERO in ٢٠١٠,
+      ARABIC DECIMAL SEPARATOR in ٣٫١٤.  Next to Latin letters or
       delimiters they are flagged.  Latin and Common characters (U+0294
       LATIN LETTER GLOTTAL STOP, U+A789 MODIFIER LETTER COLON) are always
       flagged.
-    * Full-width punctuation used as CJK punctuation: next to Han, kana,
+    * The ideographic full stop used as CJK punctuation: next to Han, kana,
       Hangul or Bopomofo, and not leading into ASCII letters or digits
-      (``なぜ？``, ``你好，世界``).  ``パス？q=1`` is flagged.
+      (``日本語の文。``).  ``ファイル。pdf`` is flagged: there it stands for
+      the dot of a file name.
 
-    Consecutive look-alikes are reported together.  Full-width and
-    half-width delimiters are reported here, not by ``fullwidth-form``.
+    Consecutive look-alikes are reported together.  One finding per
+    character: full-width and half-width forms of delimiters (``／``,
+    ``：``, ``｡``) are reported by ``fullwidth-form``, which names the
+    delimiter they imitate, not here.
 
     ## Why
     Delimiters decide what a reader believes the IRI is.
@@ -339,20 +412,24 @@ def delimiter_lookalike(ctx):
         if start < i:
             continue  # already part of a reported run
         i = start
-        imit = _delimiter_at(ctx, text, i)
+        imit = _delimiter_finding_at(ctx, text, i)
         if imit is None:
             continue
         run = [(i, imit)]
         j = i + 1
         while j < n:
-            nxt = _delimiter_at(ctx, text, j)
+            nxt = _delimiter_finding_at(ctx, text, j)
             if nxt is None:
                 break
             run.append((j, nxt))
             j += 1
         parts = []
         for k, (look, delim) in run:
-            if look == delim:
+            if _overlay_slash(text[k]):
+                parts.append("%s, drawn through %s, looks like the delimiter '%s' (%s)%s"
+                             % (describe(text[k]), _show(text[k - 1]) if k else "nothing", delim,
+                                DELIMITERS[delim], ctx.origin_note(k)))
+            elif look == delim:
                 parts.append("%s looks like the delimiter '%s' (%s)%s"
                              % (describe(text[k]), delim, DELIMITERS[delim], ctx.origin_note(k)))
             else:
@@ -386,9 +463,12 @@ _FULLWIDTH_RE = re.compile("[\uff01-\uff5e\uff61-\uffdc\uffe8-\uffee]")
 
 
 def _fullwidth_reported(ctx, text: str, i: int) -> bool:
-    if not is_fullwidth_form(ord(text[i])):
+    c = text[i]
+    if not is_fullwidth_form(ord(c)):
         return False
-    return _delimiter_at(ctx, text, i) is None and not _cjk_punctuation(text, i)
+    # Only full-width punctuation is the ordinary form in CJK text; a
+    # half-width form (U+FF61 among them) is reported wherever it stands.
+    return not (_is_fullwidth_punctuation(c) and _cjk_punctuation(text, i))
 
 
 def _is_fullwidth_char(c: str) -> bool:
@@ -404,8 +484,11 @@ def fullwidth_form(ctx):
     Flags full-width ASCII (U+FF01-U+FF5E, such as ``ｅｘａｍｐｌｅ``) and
     half-width forms (U+FF61-U+FFDC, U+FFE8-U+FFEE, such as half-width
     katakana ``ﾃｽﾄ``), literal or percent-encoded.  A run of them is one
-    finding.  Full-width delimiters (``／``, ``：``, ``＃``...) are
-    reported by ``delimiter-lookalike`` instead.  In a host this includes
+    finding.  Full-width and half-width delimiters (``／``, ``：``,
+    ``＃``, ``｡``...) are reported here, not by ``delimiter-lookalike``:
+    one finding per character, and the message names the delimiter each
+    imitates (with a percent-encoding fix, as ``delimiter-lookalike``
+    offers).  In a host this includes
     U+FF0E FULLWIDTH FULL STOP and U+FF61 HALFWIDTH IDEOGRAPHIC FULL STOP,
     which IDNA turns into label separators.
 
@@ -458,17 +541,37 @@ def fullwidth_form(ctx):
         kind = "full-width" if full == len(run) else "half-width" if not full else "full-width and half-width"
         what = "%s (%s)" % ("a %s form" % kind if len(run) == 1 else "written in %s forms" % kind,
                             _list_chars(run))
-        if host:
+        if host and any(c in DELIMITERS and c != "." for c in mapped):
+            # UTS #46 maps a full-width '/' or ':' to the ASCII delimiter,
+            # which no host name may hold: the name is not the one it shows.
+            tail = "IDNA maps %s to '%s', which a host name cannot hold: a parser that maps first sees " \
+                "a different IRI" % ("it" if len(run) == 1 else "them", mapped)
+        elif host:
             tail = "IDNA maps %s to '%s', so the host is the same, but the IRI's text is not what it seems" % (
                 "it" if len(run) == 1 else "them", mapped)
         else:
             tail = "nothing maps %s: this is a different URI from one with '%s'" % (
                 "it" if len(run) == 1 else "them", mapped)
+        imitated = [(text[k], _delimiter_at(ctx, text, k)) for k in range(i, j)]
+        imitated = [(c, imit[1]) for c, imit in imitated if imit is not None]
+        if imitated:
+            delims = []
+            for _c, d in imitated:
+                if d not in delims:
+                    delims.append(d)
+            tail += "; %s like the delimiter%s %s, but %s" % (
+                "it looks" if len(run) == 1 else "%s look" % _list_chars(c for c, _ in imitated),
+                "s" if len(delims) > 1 else "", ", ".join("'%s' (%s)" % (d, DELIMITERS[d]) for d in delims),
+                "it is not one" if len(imitated) == 1 else "they are not")
         message = "%s in %s is %s%s; %s" % (_show(run), where, what, ctx.origin_note(i), tail)
         fixes = []
         if view.origins[i:j] == [LITERAL] * (j - i):
             s, e = view.value_span(i, j)
-            fixes.append(ctx.replace("Replace with NFKC '%s' (unsafe)" % mapped, s, e, mapped, False))
+            if imitated and not host:
+                enc = percent_encode(run)
+                fixes.append(ctx.replace("Percent-encode as %s to show it (unsafe)" % enc, s, e, enc, False))
+            fixes.append(ctx.replace("Replace with NFKC '%s' (unsafe%s)" % (
+                mapped, ": changes the IRI's structure" if imitated else ""), s, e, mapped, False))
         else:
             new = _replacement(ctx, i, j, [unicodedata.normalize("NFKC", c) for c in run])
             if new is not None:
@@ -568,6 +671,35 @@ def _mixes(text: str, allowed: Tuple[str, ...]) -> bool:
     return mixed_script(text, allowed).mixed
 
 
+@lru_cache(maxsize=8192)
+def _latin_lookalike_mix(text: str, allowed: Tuple[str, ...]) -> bool:
+    """Latin with one other script that UTS #39 Moderately Restrictive
+    allows (Armenian, Georgian, Hebrew...), where a character of that other
+    script has a Latin letter for skeleton: Armenian ``օ`` in ``օrange``.
+    Bilingual text mixes scripts word by word, not inside one word, and an
+    ordinary word of the other script next to Latin in one word is rare;
+    a letter that reads as a Latin one there is the homograph trick."""
+    if restriction_level(text, identifier_profile=False) != RestrictionLevel.MODERATELY_RESTRICTIVE:
+        return False
+    for c in dict.fromkeys(text):
+        if c.isascii():
+            continue
+        scripts = _scripts_of(c)
+        if not scripts or LATIN in scripts or not scripts.isdisjoint(allowed):
+            continue
+        sk = skeleton(c)
+        if sk.isascii() and sk.isalpha():
+            return True
+    return False
+
+
+def _word_mixes(text: str, allowed: Tuple[str, ...]) -> bool:
+    """Does a word of a path, query, fragment or userinfo mix scripts:
+    beyond Moderately Restrictive, or Latin with Latin look-alikes of a
+    Moderately Restrictive partner script (see :func:`_latin_lookalike_mix`)."""
+    return _mixes(text, allowed) or _latin_lookalike_mix(text, allowed)
+
+
 def _may_mix_words(ctx, allowed: Tuple[str, ...]) -> bool:
     """Can mixed-script find something in a reference whose view is its
     value?  It judges each host label whole and each word of the other
@@ -590,7 +722,7 @@ def _may_mix_words(ctx, allowed: Tuple[str, ...]) -> bool:
         if part.isascii():
             continue
         for word in find(part):
-            if not word.isascii() and _mixes(word, allowed):
+            if not word.isascii() and _word_mixes(word, allowed):
                 return True
     return False
 
@@ -613,6 +745,13 @@ def mixed_script_rule(ctx):
     Bopomofo, Latin with Han and Hangul, Latin with one other Recommended
     script except Cyrillic and Greek.  Scripts listed in ``allowed-scripts``
     never make a mixture.
+
+    In a word of the userinfo, path, query or fragment (not a host label),
+    Latin with one other Recommended script is reported too when a
+    character of that script reads as a Latin letter (its UTS #39 skeleton
+    is one): ``?fruit=օrange`` with U+0585 ARMENIAN SMALL LETTER OH.  The
+    unit is the word, so bilingual text (``?q=Москва+moscow``,
+    ``/Tbilisi/თბილისი``) stays quiet.
 
     ## Why
     Mixing is the classic homograph trick: ``pаypal`` with one Cyrillic
@@ -637,7 +776,7 @@ def mixed_script_rule(ctx):
     if text.isascii():
         return
     allowed = _allowed_scripts(ctx)
-    if not _mixes(_script_key(text, view.non_ascii_chars), allowed):
+    if not _word_mixes(_script_key(text, view.non_ascii_chars), allowed):
         return  # no part of a string mixes scripts if the whole does not
     if gates.ENABLED and not view.decoded_any and not _may_mix_words(ctx, allowed):
         return
@@ -649,9 +788,11 @@ def mixed_script_rule(ctx):
             word = text[i:j]
             if word.isascii():
                 continue
-            result = mixed_script(word, allowed)
-            if not result.mixed:
-                continue
+            lookalike_only = False
+            if not mixed_script(word, allowed).mixed:
+                if comp.kind == "host-label" or not _latin_lookalike_mix(word, allowed):
+                    continue
+                lookalike_only = True
             codes = [c for c in scripts_in(word) if c not in allowed]
             if len(codes) < 2:  # pragma: no cover - mixed implies two scripts
                 codes = scripts_in(word)
@@ -662,6 +803,8 @@ def mixed_script_rule(ctx):
             note = ctx.origin_note(i + offsets[0]) if offsets else ""
             message = "%s mixes scripts (%s); the %s characters are %s%s" % (
                 what, ", ".join(script_name(c) for c in codes), script_name(minor), _list_chars(chars), note)
+            if lookalike_only:
+                message += ", and the word reads as the Latin '%s'" % latin_reading(word)
             yield ctx.report_view(i, j, message)
 
 
@@ -1207,6 +1350,44 @@ def invisible_problem(text: str, i: int, tag_ok: FrozenSet[int] = frozenset()) -
     return "is invisible (Default_Ignorable_Code_Point)"
 
 
+_IGNORED_IN_HOST = ("is invisible, and UTS #46 maps it to nothing: IDNA removes it, so the host is "
+                    "the name without it, while the text shows another")
+
+
+def _dns_reg_name(ctx) -> bool:
+    """Does the reference's reg-name host go through IDNA (a DNS scheme or
+    a ``//host`` reference)?"""
+    ref = ctx.ref
+    if ref.host is None or ref.host_kind != "reg-name":
+        return False
+    scheme = ref.scheme_lower
+    return scheme is None or scheme in DNS_SCHEMES
+
+
+def _ignored_in_alabels(ctx):
+    """Characters UTS #46 maps to nothing, written inside an A-label
+    (``xn--80ak6aa<U+00AD>92e``): the view shows the U-label without them,
+    so they are reported here, on the value."""
+    value = ctx.value
+    view = ctx.view
+    for lab in ctx.ref.host_labels:
+        label = value[lab.start:lab.end]
+        if label.isascii():
+            continue
+        positions = uts46_ignored_positions(label)
+        if not positions or strip_uts46_ignored(label)[:4].lower() != "xn--":
+            continue
+        if view.origins[view.index_of(lab.start)] != PUNYCODE:
+            continue  # not decoded: the view holds the characters, reported there
+        stripped = strip_uts46_ignored(label)
+        for k in positions:
+            c = label[k]
+            message = "%s in the A-label %s %s; the label is %s" % (
+                describe(c), _show(label), _IGNORED_IN_HOST, stripped)
+            fix = ctx.replace("Remove %s (unsafe)" % describe(c), lab.start + k, lab.start + k + 1, "", False)
+            yield ctx.report(lab.start + k, lab.start + k + 1, message, [fix])
+
+
 @rule(name="invisible-character", code="IRI206", family="lookalike", severity="error",
       fix="unsafe", needs=_VIEW_TRAITS, gate=_may_be_invisible)
 def invisible_character(ctx):
@@ -1238,6 +1419,17 @@ def invisible_character(ctx):
     * Mongolian free variation selectors U+180B-U+180D, U+180F after a
       Mongolian letter, U+180E between two.
 
+    In the host of a DNS scheme (or a ``//host`` reference), every
+    character the UTS #46 mapping table marks "ignored" is reported
+    whatever its context, since IDNA deletes it from the name: the set is
+    read from the table the ``idna`` package ships (U+00AD, U+034F,
+    U+180B-U+180F, U+200B, U+2060-U+2064, variation selectors U+FE00-U+FE0F
+    and U+E0100-U+E01EF, U+FEFF...).  That includes one written inside an
+    ``xn--`` label (``xn--80ak6aa<U+00AD>92e``): the host rules then judge
+    the label as the A-label it becomes, and the look-alike rules its
+    decoded form.  A label made only of such characters is reported by
+    ``dns-label-syntax`` as well.
+
     Bidi controls are reported by the bidi family, not here.
 
     ## Why
@@ -1259,6 +1451,9 @@ def invisible_character(ctx):
     """
     view = ctx.view
     text = view.text
+    dns = _dns_reg_name(ctx)
+    if dns and not ctx.value.isascii():
+        yield from _ignored_in_alabels(ctx)
     if text.isascii():
         return
     tag_ok = _emoji_tag_positions(text) if _BLACK_FLAG in text else frozenset()
@@ -1267,7 +1462,12 @@ def invisible_character(ctx):
     candidates = frozenset(c for c in view.non_ascii_chars if _may_be_invisible(c))
     for i in positions_of(text, candidates):
         c = text[i]
-        why = invisible_problem(text, i, tag_ok)
+        if dns and is_uts46_ignored(c) and _in_host(ctx, i):
+            # IDNA deletes it whatever its neighbours: in a host name even a
+            # variation selector after a Han ideograph selects nothing.
+            why = _IGNORED_IN_HOST
+        else:
+            why = invisible_problem(text, i, tag_ok)
         if why is None:
             continue
         message = "%s in %s %s%s" % (describe(c), _where(ctx, i), why, ctx.origin_note(i))
@@ -1280,14 +1480,66 @@ def invisible_character(ctx):
 # ---------------------------------------------------------------------------
 
 _DIGIT_RUN_RE = re.compile(r"[0-9]+")
-_READS_AS = {"0": "o", "1": "l"}
+_ALNUM_RUN_RE = re.compile(r"[A-Za-z0-9]+")
+_ESCAPE_RE = re.compile(r"%[0-9A-Fa-f]{2}")
+#: The letter each digit is drawn like: 0 and o, 1 and l (or I), 3 and a
+#: reversed E, 4 and A, 5 and S, 7 and T, 8 and B, 9 and g.
+_READS_AS = {"0": "o", "1": "l", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "9": "g"}
+#: Digits that pass for a letter on their own in any word; the others only
+#: between letters (see :func:`_digit_swaps`).
+_LETTER_DIGITS = frozenset("01")
 _VOWELS = frozenset("aeiouy")
+
+#: Letters that name something numbered, so that digits after them are a
+#: number, not a letter: versions, formats, codecs, products, numbered
+#: hosts and pages (``html5game``, ``mp3player``, ``python3app``,
+#: ``server1``, ``beta1``).
+_NUMBERED_STEMS = frozenset("""
+    v ver version rev release build rc alpha beta gamma delta sigma omega kappa lambda theta zeta
+    html css es ecma php python py perl java js ruby lua net web ipv tls ssl http utf ucs iso win
+    windows mac ios android osx xp mp vp av avc hevc aac ac pcm flac ogg vorbis jpeg png ps xbox
+    wii gen mk mark model type level lvl tier step stage part phase round season episode chapter
+    vol volume track disc disk cd dvd page item num number user team group room area zone
+    region cluster node host server srv db mysql redis data media mirror cdn edge proxy gateway gw
+    router switch mail smtp imap pop ns dns mx www app api test dev prod staging demo sample example
+    lab site blog shop store file image img photo pic video audio radio tv channel player game slot
+    port eth wlan core cpu gpu ram vm box unit block sector floor line bus route road street
+    covid sars cve rfc ieee iec itu cat category class grade year day week month
+""".split())
+#: Units written right after a number: ``3d``, ``4k``, ``5g``, ``1080p``
+#: (the whole rest of the word) and ``2fa``, ``5ghz``, ``8gb`` (its start).
+_UNITS_ALONE = frozenset("dkgpx")
+_UNIT_PREFIXES = ("fa", "hz", "khz", "mhz", "ghz", "kb", "mb", "gb", "tb")
+
+
+def _ordinal_suffix(run: str) -> str:
+    last = run[-1]
+    if run[-2:-1] == "1":
+        return "th"  # 11th, 12th, 13th
+    return {"1": "st", "2": "nd", "3": "rd"}.get(last, "th")
+
+
+def _is_numbering(before: str, run: str, after: str) -> bool:
+    """Do the letters around a digit run make it a number: after a
+    numbered stem (``mp3player``, ``win10``, ``server1``), before a unit
+    (``3d``, ``8gb``) or as an ordinal (``1st``, ``4th``)?  ``before`` and
+    ``after`` are the letters on each side, lower-case.  A single letter
+    after the run is spelling, not a word: ``app1e``."""
+    if len(after) != 1 and (before in _NUMBERED_STEMS or any(
+            len(stem) >= 3 and before.endswith(stem) for stem in _NUMBERED_STEMS)):
+        return True
+    if (after in _UNITS_ALONE and not before) or after.startswith(_UNIT_PREFIXES):
+        return True
+    return after.startswith(_ordinal_suffix(run))
 
 
 def _digit_swaps(token: str) -> List[Tuple[int, int]]:
-    """Spans of ``0``/``1`` runs in ``token`` that read as letters."""
+    """Spans of digit runs in the ASCII word ``token`` that read as letters:
+    replacing them by the letters they are drawn like gives a word of
+    letters only, and the word is not a common alphanumeric token."""
     if not token.isalnum():
         return []
+    token = token.lower()
     letters = sum(c.isalpha() for c in token)
     digits = len(token) - letters
     if not digits or letters < 3 or digits > 2:
@@ -1299,46 +1551,102 @@ def _digit_swaps(token: str) -> List[Tuple[int, int]]:
         return []  # 1und1, s01e02, a1b2: numbering, not spelling
     m = runs[0]
     s, e = m.span()
-    if any(c not in "01" for c in m.group()):
+    run = m.group()
+    if any(c not in _READS_AS for c in run):
+        return []  # 2 and 6 look like no letter: b2b, p2p, x264
+    before, after = token[:s], token[e:]
+    if _is_numbering(before, run, after):
         return []
-    if 0 < s and e < len(token):
-        return [(s, e)] if letters >= 4 else []
-    if s == 0 and e < len(token) and e - s == 1:
-        rest = token[e:]
-        if letters >= 3 and (m.group() == "0" or rest[0] in _VOWELS):
+    if before and after:
+        # Between letters: 0 and 1 in words of four letters or more
+        # (br0ken, app1e); the other digits with two letters on each side
+        # (s3cure is "s3" + "cure", s3bucket is a product name).
+        if all(c in _LETTER_DIGITS for c in run):
+            return [(s, e)] if letters >= 4 else []
+        return [(s, e)] if len(before) >= 2 and len(after) >= 2 else []
+    if after and len(run) == 1:
+        # At the start: 0 always (0range), 1 before a vowel (1ogin; not
+        # 1password).
+        if run == "0" or (run == "1" and after[0] in _VOWELS):
             return [(s, e)]
+        return []
+    if before and run == "1" and len(before) >= 4 and before[-1] in "ai":
+        # At the end, only a 1 that completes an "-al" or "-il" word
+        # (paypa1, gmai1): other final digits are numbering (ns1, web01,
+        # node1, slot0, video1), which no spelling rule can tell apart.
+        return [(s, e)]
     return []
+
+
+def _path_words(value: str, segments) -> Iterable[Tuple[int, str]]:
+    """(value offset, word) of the ASCII letter-and-digit runs of the path
+    segments; escapes separate words."""
+    for seg in segments:
+        text = value[seg.start:seg.end]
+        if "%" in text:
+            text = _ESCAPE_RE.sub(lambda m: "   ", text)
+        for m in _ALNUM_RUN_RE.finditer(text):
+            yield seg.start + m.start(), m.group()
+
+
+def _swap_finding(ctx, start: int, token: str, s: int, e: int, where: str):
+    run = token[s:e]
+    low = token.lower()
+    readings = [low[:s] + "".join(_READS_AS[c] for c in run) + low[e:]]
+    final = e == len(token)
+    if "1" in run and not final:  # 1 is drawn like l and like I: both readings
+        readings.append(low[:s] + "".join("i" if c == "1" else _READS_AS[c] for c in run) + low[e:])
+    position = "between letters" if s > 0 and not final else "before letters" if s == 0 else "after letters"
+    letters = list(dict.fromkeys(_READS_AS[c] for c in run))
+    if len(readings) > 1:
+        letters.append("i")
+    message = ("%s %s in %s may be read as the letter %s (%s)"
+               % (_list_chars(run), position, where, " or ".join("'%s'" % c for c in letters),
+                  " or ".join("'%s'" % r for r in readings)))
+    return ctx.report(start + s, start + e, message)
 
 
 @rule(name="ascii-lookalike", code="IRI207", family="lookalike", severity="info", enabled=False)
 def ascii_lookalike(ctx):
-    """A digit that stands in for a letter in a host name (``br0ken``, ``1ame``).
+    """A digit that stands in for a letter in a host or path word (``br0ken``, ``paypa1``).
 
     ## What it does
-    Off by default.  Looks at each hyphen-separated word of each ASCII
-    host label and flags a ``0`` (read as ``o``) or ``1`` (read as ``l`` or
-    ``i``) used as a letter:
+    Off by default.  Looks at each word (run of ASCII letters and digits)
+    of each ASCII host label and of each path segment, and flags a digit
+    run that, replaced by the letters it is drawn like (``0`` o, ``1`` l or
+    i, ``3`` e, ``4`` a, ``5`` s, ``7`` t, ``8`` b, ``9`` g), leaves a word
+    of letters only:
 
-    * inside a word, with letters on both sides, in words of at least four
-      letters: ``br0ken``, ``g00gle``, ``app1e``, ``micr0soft``;
+    * inside a word, with letters on both sides: ``0`` and ``1`` in words
+      of at least four letters (``br0ken``, ``g00gle``, ``app1e``,
+      ``micr0soft``), the other digits with at least two letters on each
+      side (``pa55word``);
     * at the start of a word of at least three more letters: ``0`` always
-      (``0range``), ``1`` before a vowel (``1ame``, ``1ogin``).
+      (``0range``), ``1`` before a vowel (``1ame``, ``1ogin``);
+    * at the end, a single ``1`` after at least four letters ending in
+      ``a`` or ``i``, which completes an "-al" or "-il" word (``paypa1``,
+      ``gmai1``).
 
-    Not flagged, to keep false positives low: other digits (``web3``,
-    ``mp3``, ``h2o``, ``ipv6``, ``html5``, ``x86``), digits at the end of a
-    word (numbered hosts: ``ns1``, ``web01``, ``win10``), words with more
-    than two digits or more than one digit run (``1und1``, ``s01e02``),
-    words of hexadecimal digits only (``cafe01``), short numeronyms
-    (``l10n``, ``a11y``), ``xn--`` labels, IP addresses, and paths (which
-    are full of identifiers).
+    Not flagged, to keep false positives low: common alphanumeric tokens
+    -- ``2`` and ``6``, which look like no letter (``b2b``, ``p2p``,
+    ``h264``); digits after a stem that names something numbered
+    (versions, formats, products, numbered hosts and pages: ``v2``,
+    ``utf8``, ``mp3player``, ``html5``, ``win10pro``, ``python3``,
+    ``server1``, ``beta1``, ``page01``); units and ordinals (``3d``,
+    ``4k``, ``5g``, ``1080p``, ``2fa``, ``8gb``, ``1st``, ``4th``); other
+    final digits (``ns1``, ``node1``, ``video1``, ``slot0``); words with
+    fewer than three letters (``x86``, ``s3``, ``k8s``), more than two
+    digits or more than one digit run (``1und1``, ``s01e02``, ``i18n``,
+    ``l10n``); words of hexadecimal digits only (``cafe01``); ``xn--``
+    labels and IP addresses.
 
     ## Why
     RFC 3987 s7.5 warns about ASCII look-alikes: ``br0ken.example`` is not
     ``broken.example``, and ``1`` versus ``l`` is hard to see in many fonts.
 
     ## Example
-    ``http://paypa1-secure.example/`` is not flagged (a trailing digit),
-    but ``http://g00gle.com/`` is.
+    ``http://paypa1-secure.example/`` and ``http://g00gle.com/`` are
+    flagged; ``http://ns1.example/mp3/`` is not.
 
     ## Fix safety
     No fix: the digit may be part of the real name.
@@ -1347,25 +1655,20 @@ def ascii_lookalike(ctx):
     RFC 3987 s7.5; UTS #39 s4.
     """
     ref = ctx.ref
-    if ref.host is None or ref.host_kind != "reg-name":
-        return
     value = ctx.value
-    host = value[ref.host.start:ref.host.end]
-    if not host.isascii() or ("0" not in host and "1" not in host):
-        return
-    for lab in ref.host_labels:
-        label = value[lab.start:lab.end].lower()
-        if label.startswith("xn--") or ("0" not in label and "1" not in label):
-            continue
-        pos = 0
-        for token in label.split("-"):
-            for s, e in _digit_swaps(token):
-                run = token[s:e]
-                reading = token[:s] + "".join(_READS_AS[c] for c in run) + token[e:]
-                start = lab.start + pos + s
-                where = "between letters" if s > 0 else "before letters"
-                message = ("%s %s in the host label '%s' may be read as the letter '%s' ('%s')"
-                           % (_list_chars(run), where, value[lab.start:lab.end],
-                              "' and '".join(sorted({_READS_AS[c] for c in run})), reading))
-                yield ctx.report(start, start + (e - s), message)
-            pos += len(token) + 1
+    if ref.host is not None and ref.host_kind == "reg-name":
+        host = value[ref.host.start:ref.host.end]
+        if host.isascii():
+            for lab in ref.host_labels:
+                label = value[lab.start:lab.end]
+                if label[:4].lower() == "xn--":
+                    continue
+                where = "the host label '%s'" % label
+                for m in _ALNUM_RUN_RE.finditer(label):
+                    for s, e in _digit_swaps(m.group()):
+                        yield _swap_finding(ctx, lab.start + m.start(), m.group(), s, e, where)
+    segments = ref.segments
+    if segments:
+        for start, word in _path_words(value, segments):
+            for s, e in _digit_swaps(word):
+                yield _swap_finding(ctx, start, word, s, e, "the path word '%s'" % word)

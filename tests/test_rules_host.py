@@ -72,8 +72,8 @@ def test_legit_a_labels_only_get_the_hint(host):
     "http://example.com/",
     "https://www.w3.org/TR/?x=%C3%A9#frag",
     "http://Example.COM:8080/a%20b",
-    "http://a_b.example.com/",  # ASCII labels are DNS syntax, not IDNA
-    "http://-x.example.com/",
+    "http://a_b.example.com/",  # not IDNA's (STD3 rules are off, as in browsers)
+    "http://x-y.example.com/", "http://ok.example.com./",
     "http://127.0.0.1/",
     "http://[::1]/",
     "http://[2001:db8::\u00e9]/",
@@ -438,3 +438,180 @@ def test_host_rules_never_fail(host, form):
     for f in result.findings:
         assert 0 <= f.start <= f.end <= len(value)
         assert f.message
+
+
+# ---------------------------------------------------------------------------
+# UTS #46 details: ignored characters, CheckHyphens, VerifyDnsLength
+# ---------------------------------------------------------------------------
+
+from hypothesis import given, settings as hsettings, strategies as st  # noqa: E402
+
+from irilint.config import Settings  # noqa: E402
+from irilint.engine import Engine  # noqa: E402
+
+
+def in_document(text, select, path="doc.md"):
+    result = Engine().check_text(text, path=path, settings=Settings(select=tuple(select)))
+    assert result.errors == []
+    return result.findings
+
+
+def test_uts46_ignored_set_is_read_from_the_idna_table():
+    from irilint.rules.context import UTS46_IGNORED_RANGES, is_uts46_ignored
+
+    cps = [cp for a, b in UTS46_IGNORED_RANGES for cp in range(a, b + 1)]
+    for cp in (0x00AD, 0x034F, 0x180B, 0x180C, 0x180D, 0x180F, 0x200B, 0xFE00, 0xFE0F, 0xE0100, 0xE01EF):
+        assert cp in cps, hex(cp)
+    for cp in cps:  # the table maps every one of them to nothing
+        assert idna.uts46_remap(chr(cp), std3_rules=False) == "", hex(cp)
+    # invisible-character's gate lets only default-ignorable characters in
+    from irilint.unicode_security import is_default_ignorable
+    assert all(is_default_ignorable(chr(cp)) for cp in cps)
+    for ch in "a-\u00e9\u200c\u200d\u0301\u3002":
+        assert not is_uts46_ignored(ch)
+
+
+@hsettings(max_examples=200, deadline=None)
+@given(st.text(alphabet="ab-x\u00e9\u00ad\u034f\u180b\u200b\ufe0f\U000e0100\u200d", max_size=16))
+def test_strip_uts46_ignored_is_what_the_mapping_removes(text):
+    from irilint.rules.context import is_uts46_ignored, strip_uts46_ignored
+
+    stripped = strip_uts46_ignored(text)
+    assert stripped == "".join(c for c in text if idna.uts46_remap(c, std3_rules=False) != "")
+    assert not any(is_uts46_ignored(c) for c in stripped)
+    assert strip_uts46_ignored(stripped) == stripped
+
+
+def test_ignored_character_inside_an_alabel_is_judged_as_that_alabel():
+    value = "http://xn--80ak6aa\u00ad92e.com/"
+    select = ["punycode-invalid", "invisible-character", "whole-script-confusable", "idn-invalid"]
+    fs = check_reference(value, select=select)
+    got = sorted((f.rule.name, f.start, f.end) for f in fs)
+    # no "invalid A-label": the soft hyphen is reported, and the label is
+    # judged as xn--80ak6aa92e (Cyrillic аррӏе)
+    assert got == [("invisible-character", 18, 19), ("whole-script-confusable", 7, 22)]
+    inv = [f for f in fs if f.rule.name == "invisible-character"][0]
+    assert "U+00AD SOFT HYPHEN" in inv.message and "xn--80ak6aa92e" in inv.message
+    assert "UTS #46 maps it to nothing" in inv.message
+    assert inv.fixes and not inv.fixes[0].safe and inv.fixes[0].edits[0].new_text == ""
+    wsc = [f for f in fs if f.rule.name == "whole-script-confusable"][0]
+    assert "\u00ad" not in wsc.message  # shown as <U+00AD>
+    # the hint shows the U-label, unsafely: it also drops the soft hyphen
+    f = one("http://xn--bcher\u00ad-kva.de/", "punycode-label")
+    assert f.fixes[0].edits[0].new_text == "b\u00fccher" and not f.fixes[0].safe
+
+
+def test_ignored_character_before_an_alabel_prefix():
+    value = "http://\u00adxn--80ak6aa92e.com/"
+    assert findings(value, "idn-invalid") == []      # not "hyphens in positions 3-4"
+    assert findings(value, "punycode-invalid") == []
+    f = one(value, "invisible-character")
+    assert (f.start, f.end) == (7, 8)
+
+
+@pytest.mark.parametrize("value,span,name", [
+    ("http://\u4e2d\ufe00\u6587.com/", (8, 9), "U+FE00 VARIATION SELECTOR-1"),        # after Han
+    ("http://\u1820\u180b\u1821.mn/", (8, 9), "U+180B MONGOLIAN FREE VARIATION SELECTOR ONE"),
+    ("http://\u845b\U000e0100.jp/", (8, 9), "U+E0100 VARIATION SELECTOR-17"),
+    ("http://ex\u034fample.com/", (9, 10), "U+034F COMBINING GRAPHEME JOINER"),
+    ("http://ex%C2%ADample.com/", (9, 15), "U+00AD SOFT HYPHEN"),
+    ("//pay\u200bpal.com/", (5, 6), "U+200B ZERO WIDTH SPACE"),
+])
+def test_ignored_characters_in_a_host_are_invisible_whatever_their_context(value, span, name):
+    f = one(value, "invisible-character")
+    assert (f.start, f.end) == span and name in f.message
+    assert "UTS #46 maps it to nothing" in f.message and "host label" in f.message
+
+
+@pytest.mark.parametrize("value", [
+    "http://example.com/\u4e2d\ufe00\u6587",          # a Han variant in a path selects a glyph
+    "http://example.com/\u1820\u180b\u1821",
+    "mailto:\u4e2d\ufe00\u6587@example.com",
+])
+def test_ignored_characters_keep_their_valid_contexts_outside_dns_hosts(value):
+    assert findings(value, "invisible-character") == []
+
+
+def test_a_label_of_only_ignored_characters_becomes_empty():
+    value = "http://www.\u00ad\u200b.example.com/"
+    fs = check_reference(value, select=["dns-label-syntax", "invisible-character", "idn-invalid"])
+    got = sorted((f.rule.name, f.start, f.end) for f in fs)
+    assert got == [("dns-label-syntax", 11, 13), ("invisible-character", 11, 12),
+                   ("invisible-character", 12, 13)]
+    f = [f for f in fs if f.rule.name == "dns-label-syntax"][0]
+    assert "empty label" in f.message and "U+00AD SOFT HYPHEN, U+200B ZERO WIDTH SPACE" in f.message
+    assert "\u00ad" not in f.message
+
+
+def test_dns_label_syntax_is_registered():
+    r = get_rule("dns-label-syntax")
+    assert (r.code, r.family, r.severity, r.scope, r.enabled) == ("IRI505", "host", Severity.WARNING,
+                                                                  "document", True)
+    assert r.fix == "none"
+
+
+LONG = "a" * 64
+
+
+@pytest.mark.parametrize("value,span,words", [
+    ("http://-shop.example/", (7, 12), "starts with a hyphen"),
+    ("http://shop-.example/", (7, 12), "ends with a hyphen"),
+    ("https://ab--cd.example/", (8, 14), "3rd and 4th positions"),
+    ("http://www.%s.com/" % LONG, (11, 75), "64 characters"),
+    ("http://www..example.com/", (10, 12), "empty host label between two dots"),
+    ("http://.example.com/", (7, 8), "the host starts with a dot"),
+    ("//-x.example/", (2, 4), "starts with a hyphen"),
+    ("ftp://files-.example.org/", (6, 12), "ends with a hyphen"),
+])
+def test_dns_label_syntax(value, span, words):
+    f = one(value, "dns-label-syntax")
+    assert (f.code, f.start, f.end) == ("IRI505", ) + span
+    assert words in f.message and f.fixes == []
+
+
+def test_dns_name_length_counts_idn_labels_as_alabels():
+    # 5 ASCII labels of 46 letters + "com": 5*47 + 3 = 238 octets: fine
+    ok = "http://" + ".".join(["a" * 46] * 5) + ".com/"
+    assert findings(ok, "dns-label-syntax") == []
+    # the same length in Unicode, but each "é" label takes 53 octets as an
+    # A-label (xn--, 45 letters, "-", 3 more): 5*54 + 3 = 273 octets
+    long_idn = "http://" + ".".join(["\u00e9" + "a" * 45] * 5) + ".com/"
+    assert len(idna.encode("\u00e9" + "a" * 45)) == 53
+    f = one(long_idn, "dns-label-syntax")
+    assert (f.start, f.end) == (7, len(long_idn) - 1)
+    assert "octets in A-label form" in f.message and "253" in f.message
+
+
+@pytest.mark.parametrize("value", [
+    "http://example.com./",                 # the root's trailing dot
+    "http://xn--bcher-kva.example/",        # A-labels have "--" in positions 3-4
+    "http://x-y.example/", "http://a--b.example/",
+    "mailto:-x@-x.example", "urn:-x:y", "file:///-x/",
+    "http://%s.example/" % ("a" * 63),
+    "http://127.0.0.1/", "http://[::1]/",
+])
+def test_dns_label_syntax_quiet(value):
+    assert findings(value, "dns-label-syntax") == []
+
+
+def test_dns_label_syntax_on_fast_path_references_in_a_document():
+    text = ("Links: <http://-shop.example/a> and <https://www.example.org/> and [x](https://ok.example/) "
+            "and <https://a..b.example/>\n")
+    fs = in_document(text, ["dns-label-syntax"])
+    assert [(text[f.start:f.end], f.start) for f in fs] == [("-shop", text.index("-shop")),
+                                                            ("..", text.index(".."))]
+
+
+@pytest.mark.parametrize("value,span", [
+    ("http://xn--zz\u00adzzzzzzzzzzzz.com/", (13, 14)),     # not Punycode even without it
+    ("http://x\u00adn--80ak6aa92e.com/", (8, 9)),             # inside the prefix
+    ("http://xn--80ak6aa\u00ad\u00ad92e.com/", (18, 20)),
+])
+def test_each_ignored_character_is_reported_once(value, span):
+    fs = findings(value, "invisible-character")
+    assert [(f.start, f.end) for f in fs] == [(k, k + 1) for k in range(*span)]
+
+
+def test_invalid_alabel_with_an_ignored_character_is_judged_without_it():
+    f = one("http://xn--zz\u00adzzzzzzzzzzzz.com/", "punycode-invalid")
+    assert "'xn--zzzzzzzzzzzzzz' is not Punycode" in f.message and "\u00ad" not in f.message

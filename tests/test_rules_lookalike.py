@@ -246,37 +246,39 @@ DELIMITER_CASES = [
     ("\u2215", "/", "U+2215 DIVISION SLASH"),
     ("\u2044", "/", "U+2044 FRACTION SLASH"),
     ("\u29f8", "/", "U+29F8 BIG SOLIDUS"),
-    ("\uff0f", "/", "U+FF0F FULLWIDTH SOLIDUS"),
     ("\u2024", ".", "U+2024 ONE DOT LEADER"),
     ("\ufe52", ".", "U+FE52 SMALL FULL STOP"),
-    ("\uff0e", ".", "U+FF0E FULLWIDTH FULL STOP"),
     ("\u3002", ".", "U+3002 IDEOGRAPHIC FULL STOP"),
-    ("\uff61", ".", "U+FF61 HALFWIDTH IDEOGRAPHIC FULL STOP"),
     ("\u0589", ":", "U+0589 ARMENIAN FULL STOP"),
     ("\ua789", ":", "U+A789 MODIFIER LETTER COLON"),
-    ("\uff1a", ":", "U+FF1A FULLWIDTH COLON"),
     ("\u2236", ":", "U+2236 RATIO"),
     ("\ufe55", ":", "U+FE55 SMALL COLON"),
-    ("\uff03", "#", "U+FF03 FULLWIDTH NUMBER SIGN"),
     ("\ufe5f", "#", "U+FE5F SMALL NUMBER SIGN"),
-    ("\uff1f", "?", "U+FF1F FULLWIDTH QUESTION MARK"),
     ("\ufe56", "?", "U+FE56 SMALL QUESTION MARK"),
     ("\u0294", "?", "U+0294 LATIN LETTER GLOTTAL STOP"),
     ("\u2047", "?", "U+2047 DOUBLE QUESTION MARK"),
-    ("\uff20", "@", "U+FF20 FULLWIDTH COMMERCIAL AT"),
     ("\ufe6b", "@", "U+FE6B SMALL COMMERCIAL AT"),
-    ("\uff1d", "=", "U+FF1D FULLWIDTH EQUALS SIGN"),
     ("\u2e40", "=", "U+2E40 DOUBLE HYPHEN"),
-    ("\uff06", "&", "U+FF06 FULLWIDTH AMPERSAND"),
     ("\ufe60", "&", "U+FE60 SMALL AMPERSAND"),
     ("\ua778", "&", "U+A778 LATIN SMALL LETTER UM"),
-    ("\uff05", "%", "U+FF05 FULLWIDTH PERCENT SIGN"),
     ("\ufe6a", "%", "U+FE6A SMALL PERCENT SIGN"),
     ("\u2052", "%", "U+2052 COMMERCIAL MINUS SIGN"),
     ("\u0660", ".", "U+0660 ARABIC-INDIC DIGIT ZERO"),
     ("\u30ce", "/", "U+30CE KATAKANA LETTER NO"),
     ("\u2488", ".", "U+2488 DIGIT ONE FULL STOP"),
     ("\u2105", "/", "U+2105 CARE OF"),
+    ("\u037e", ";", "U+037E GREEK QUESTION MARK"),
+    ("\ufe54", ";", "U+FE54 SMALL SEMICOLON"),
+    ("\u201a", ",", "U+201A SINGLE LOW-9 QUOTATION MARK"),
+    ("\u201e", ",", "U+201E DOUBLE LOW-9 QUOTATION MARK"),
+    ("\u2e41", ",", "U+2E41 REVERSED COMMA"),
+    ("\ufe50", ",", "U+FE50 SMALL COMMA"),
+    ("\u0338", "/", "U+0338 COMBINING LONG SOLIDUS OVERLAY"),
+    ("\u0337", "/", "U+0337 COMBINING SHORT SOLIDUS OVERLAY"),
+    ("\u20e5", "/", "U+20E5 COMBINING REVERSE SOLIDUS OVERLAY"),
+    ("\u20eb", "/", "U+20EB COMBINING LONG DOUBLE SOLIDUS OVERLAY"),
+    ("\u3002", ".", "U+3002 IDEOGRAPHIC FULL STOP"),
+    ("\ufe12", ".", "U+FE12 PRESENTATION FORM FOR VERTICAL IDEOGRAPHIC FULL STOP"),
 ]
 
 
@@ -308,8 +310,12 @@ def test_delimiter_lookalike_in_host():
 def test_idna_dots_in_host_are_not_delimiter_lookalikes(dot):
     assert run("http://example" + dot + "com/", "delimiter-lookalike") == []
     assert run("http://例え" + dot + "テスト/", "delimiter-lookalike") == []
-    # ...but they are outside the host
-    assert len(run("http://example.com/index" + dot + "html", "delimiter-lookalike")) == 1
+    # ...but they are outside the host: U+3002 as a delimiter look-alike,
+    # the full-width and half-width ones as what they are
+    fs = run("http://example.com/index" + dot + "html", ("delimiter-lookalike", "fullwidth-form"))
+    assert [(f.rule.name, f.start, f.end) for f in fs] == [
+        ("delimiter-lookalike" if dot == "\u3002" else "fullwidth-form", 24, 25)]
+    assert "'.' (full stop)" in fs[0].message
 
 
 def test_delimiter_lookalike_percent_encoded_and_punycode():
@@ -326,11 +332,22 @@ def test_delimiter_lookalike_percent_encoded_and_punycode():
 
 
 def test_delimiter_lookalike_run_is_one_finding():
-    value = "http\uff1a\uff0f\uff0fevil.com"
+    value = "http\u0589\u2215\u2215evil.com"
     f = one(value, "delimiter-lookalike")
     assert (f.start, f.end) == (4, 7)
-    assert "U+FF1A FULLWIDTH COLON" in f.message and "U+FF0F FULLWIDTH SOLIDUS" in f.message
+    assert "U+0589 ARMENIAN FULL STOP" in f.message and "U+2215 DIVISION SLASH" in f.message
     assert f.fixes[1].edits[0].new_text == "://"
+
+
+def test_fullwidth_delimiter_run_is_one_fullwidth_finding_naming_the_delimiters():
+    value = "http\uff1a\uff0f\uff0fevil.com"
+    fs = run(value, ("delimiter-lookalike", "fullwidth-form"))
+    assert [(f.rule.name, f.start, f.end) for f in fs] == [("fullwidth-form", 4, 7)]
+    f = fs[0]
+    assert "U+FF1A FULLWIDTH COLON" in f.message and "U+FF0F FULLWIDTH SOLIDUS" in f.message
+    assert "the delimiters ':' (colon), '/' (slash)" in f.message
+    assert [fx.edits[0].new_text for fx in f.fixes] == ["%EF%BC%9A%EF%BC%8F%EF%BC%8F", "://"]
+    assert not any(fx.safe for fx in f.fixes) and "changes the IRI's structure" in f.fixes[1].title
 
 
 def test_delimiter_lookalike_multi_character_forms():
@@ -377,8 +394,8 @@ def test_fullwidth_punctuation_in_cjk_text():
     # leading into ASCII text it imitates the delimiter again
     value = "http://例え.jp/パス？q=1"
     f = one(value, both)
-    assert (f.rule.name, value[f.start:f.end]) == ("delimiter-lookalike", "？")
-    assert "U+FF1F FULLWIDTH QUESTION MARK" in f.message
+    assert (f.rule.name, value[f.start:f.end]) == ("fullwidth-form", "？")
+    assert "U+FF1F FULLWIDTH QUESTION MARK" in f.message and "the delimiter '?'" in f.message
     # full-width letters and digits in CJK text are still full-width forms
     f = one("http://example.jp/東京ＡＢＣ２", both)
     assert (f.rule.name, f.start, f.end) == ("fullwidth-form", 20, 24)
@@ -445,8 +462,11 @@ def test_each_fullwidth_ascii_is_reported_exactly_once(cp):
     fs = run(value, ("fullwidth-form", "delimiter-lookalike"))
     assert len(fs) == 1, [(f.rule.name, f.message) for f in fs]
     assert (fs[0].start, fs[0].end) == (20, 21)
-    imitates_delimiter = chr(cp - 0xFEE0) in "/?#:@.=&%"
-    assert fs[0].rule.name == ("delimiter-lookalike" if imitates_delimiter else "fullwidth-form")
+    # a full-width form first, whatever it imitates; the message names the
+    # delimiter it looks like
+    assert fs[0].rule.name == "fullwidth-form"
+    ascii_char = chr(cp - 0xFEE0)
+    assert ("looks like the delimiter '%s'" % ascii_char in fs[0].message) == (ascii_char in "/?#:@.=&%;,")
 
 
 @pytest.mark.parametrize("value", [
@@ -839,7 +859,7 @@ def test_ascii_lookalike_fires(value, span, name, reading):
     "http://mp3.com/", "http://web3.example/", "http://h2o.example/", "http://ipv6.example/",
     "http://html5.example/", "http://x86-64.example/", "http://l10n.example/", "http://a11y.example/",
     "https://1und1.de/", "https://1password.com/", "http://cafe01.example/", "http://s01e02.example/",
-    "http://192.168.0.1/", "http://[::1]/", "http://example.com/br0ken", "http://xn--br0ken-abc.example/",
+    "http://192.168.0.1/", "http://[::1]/", "http://xn--br0ken-abc.example/",
     "http://12345.example/",
 ])
 def test_ascii_lookalike_not_flagged(value):
@@ -867,3 +887,250 @@ def test_joining_type_and_extended_pictographic():
     assert joining_type("\u06cc") == "D"   # FARSI YEH
     assert is_extended_pictographic("\u2764") and is_extended_pictographic("\U0001F600")
     assert not is_extended_pictographic("a") and not is_extended_pictographic("1")
+
+
+# ---------------------------------------------------------------------------
+# Look-alikes in paths, queries and fragments (delimiters, scripts, digits)
+# ---------------------------------------------------------------------------
+
+from hypothesis import given, settings as hsettings, strategies as st  # noqa: E402
+
+
+def run_markdown(text, select):
+    """Findings of a Markdown document read by the real scanners."""
+    result = Engine().check_text(text, path="doc.md", settings=_settings(select))
+    assert result.errors == []
+    return result.findings
+
+
+def test_greek_question_mark_in_a_query_imitates_the_parameter_separator():
+    # NFC turns U+037E into ';', which separates query parameters
+    value = "http://example.com/?item=1\u037eadmin=true"
+    f = one(value, "delimiter-lookalike")
+    assert (f.start, f.end) == (26, 27)
+    assert "U+037E GREEK QUESTION MARK" in f.message and "';' (semicolon)" in f.message
+    assert "query value" in f.message
+    assert [fx.edits[0].new_text for fx in f.fixes] == ["%CD%BE", ";"]
+    assert not any(fx.safe for fx in f.fixes)
+
+
+def test_low_quotation_marks_imitate_commas():
+    fs = run("http://example.com/list?ids=1\u201a2\u201a3", "delimiter-lookalike")
+    assert [(g.start, g.end) for g in fs] == [(29, 30), (31, 32)]
+    assert all("U+201A SINGLE LOW-9 QUOTATION MARK" in g.message and "',' (comma)" in g.message for g in fs)
+    f = one("http://example.com/a\u201eb", "delimiter-lookalike")
+    assert "looks like ',,'" in f.message and "U+201E DOUBLE LOW-9 QUOTATION MARK" in f.message
+
+
+def test_slash_overlay_names_the_character_it_is_drawn_through():
+    value = "http://bank.com\u0338login.evil.net/"
+    f = one(value, "delimiter-lookalike")
+    assert (f.start, f.end) == (15, 16)
+    assert "U+0338 COMBINING LONG SOLIDUS OVERLAY, drawn through 'm'" in f.message
+    assert "'/' (slash)" in f.message and "host label" in f.message
+    assert f.fixes == []  # no fix inside a host
+
+
+def test_overlays_that_draw_no_slash_are_not_delimiter_lookalikes():
+    from irilint.rules.lookalike import delimiter_imitated
+
+    for mark in ("\u0334", "\u0335", "\u0336", "\u20d2", "\u20d8", "\u0301"):
+        assert delimiter_imitated(mark) is None, hex(ord(mark))
+    for mark in ("\u0337", "\u0338", "\u20e5", "\u20eb"):
+        assert delimiter_imitated(mark) == ("/", "/")
+    assert delimiter_imitated("\u037e") == (";", ";")
+    assert delimiter_imitated("\ufe12") == (".", ".")
+
+
+@pytest.mark.parametrize("value,span", [
+    ("http://example.com/\u30d5\u30a1\u30a4\u30eb\u3002pdf", (23, 24)),   # ファイル。pdf: a file-name dot
+    ("http://example.com/index\u3002html", (24, 25)),
+    ("http://example.com/a\ufe12b", (20, 21)),
+    ("http://example.com/?q=\u6771\u4eac\u3002com", (24, 25)),             # 東京。com
+])
+def test_ideographic_full_stop_outside_cjk_text(value, span):
+    f = one(value, "delimiter-lookalike")
+    assert (f.start, f.end) == span and "'.' (full stop)" in f.message
+
+
+@pytest.mark.parametrize("value", [
+    "http://example.com/\u65e5\u672c\u8a9e\u306e\u6587\u3002",             # 日本語の文。
+    "http://example.com/\u6771\u4eac\u3002\u5927\u962a",                    # 東京。大阪
+    "http://example.com/?q=\u4f60\u597d\u3002\u4e16\u754c",                 # 你好。世界
+    "http://example.com/#\uc11c\uc6b8\u3002",                              # 서울。
+    "http://example.com/\u306a\u305c\uff1f",                               # なぜ？
+    "http://example.com/\u4f60\u597d\uff0c\u4e16\u754c",                    # 你好，世界
+    "http://example.com/\u300c\u6771\u4eac\u300d\u3002",                    # 「東京」。
+    "http://example.com/?q=\u3053\u308c\u306fPython\u3002\u6b21\u306f",        # これはPython。次は
+])
+def test_cjk_punctuation_stays_clean(value):
+    assert run(value, ("delimiter-lookalike", "fullwidth-form")) == []
+
+
+def test_cjk_punctuation_in_a_markdown_document():
+    text = (
+        "# \u65e5\u672c\u8a9e\u306e\u30da\u30fc\u30b8\n\n"
+        "\u8a73\u3057\u304f\u306f [\u89e3\u8aac](https://ja.wikipedia.org/wiki/\u65e5\u672c\u8a9e\u3002) "
+        "\u3092\u8aad\u3093\u3067\u304f\u3060\u3055\u3044\u3002\n\n"
+        "\u8cc7\u6599: <https://example.jp/\u8cc7\u6599/\u30d5\u30a1\u30a4\u30eb\u3002pdf>\n"
+    )
+    fs = run_markdown(text, ("delimiter-lookalike", "fullwidth-form"))
+    assert [(f.rule.name, text[f.start:f.end]) for f in fs] == [("delimiter-lookalike", "\u3002")]
+    assert text[fs[0].start - 4:fs[0].start] == "\u30d5\u30a1\u30a4\u30eb"
+
+
+@pytest.mark.parametrize("ch", ["\uff0f", "\uff1a", "\uff1f", "\uff03", "\uff20", "\uff0e", "\uff1b", "\uff0c",
+                                "\uff61"])
+def test_fullwidth_and_halfwidth_delimiters_are_full_width_forms_first(ch):
+    value = "http://example.com/a" + ch + "b"
+    fs = run(value, ("delimiter-lookalike", "fullwidth-form"))
+    assert [(f.rule.name, f.start, f.end) for f in fs] == [("fullwidth-form", 20, 21)]
+    assert "looks like the delimiter" in fs[0].message
+    assert fs[0].fixes[0].edits[0].new_text.startswith("%")
+
+
+def test_fullwidth_delimiter_in_a_host_says_what_idna_makes_of_it():
+    value = "http://example.com\uff0flogin.evil.net/"
+    fs = run(value, ("delimiter-lookalike", "fullwidth-form"))
+    assert [(f.rule.name, f.start, f.end) for f in fs] == [("fullwidth-form", 18, 19)]
+    assert "IDNA maps it to '/', which a host name cannot hold" in fs[0].message
+    assert [fx.edits[0].new_text for fx in fs[0].fixes] == ["/"]  # no percent-encoding in a host
+    assert "changes the IRI's structure" in fs[0].fixes[0].title and not fs[0].fixes[0].safe
+
+
+_LOOKALIKE_ALPHABET = ("ab/.\u2215\uff0f\uff0e\u3002\u037e\u201a\u0338\uff41\u6771\u30d5"
+                       "\u0430\u0585\u200b\uff1a\uff61")
+
+
+@hsettings(max_examples=150, deadline=None)
+@given(st.text(alphabet=_LOOKALIKE_ALPHABET, min_size=1, max_size=12))
+def test_one_finding_per_character_between_delimiter_and_fullwidth_rules(tail):
+    value = "http://example.com/" + tail
+    fs = run(value, ("delimiter-lookalike", "fullwidth-form"))
+    covered = set()
+    for f in fs:
+        span = set(range(f.start, f.end))
+        assert not span & covered, [(g.rule.name, g.start, g.end) for g in fs]
+        covered |= span
+        for k in span:  # each rule reports the characters it names
+            full = 0xFF01 <= ord(value[k]) <= 0xFF5E or 0xFF61 <= ord(value[k]) <= 0xFFDC
+            assert full == (f.rule.name == "fullwidth-form"), (value, k, f.rule.name)
+    for f in fs:  # every fix is unsafe and its percent-encoding decodes back
+        for fx in f.fixes:
+            assert not fx.safe
+            new = fx.edits[0].new_text
+            if new.startswith("%"):
+                from urllib.parse import unquote
+                assert unquote(new) == value[f.start:f.end]
+
+
+@pytest.mark.parametrize("value,span,word", [
+    ("http://example.com/?fruit=\u0585range", (26, 32), "orange"),
+    ("http://example.com/\u0585range/juice", (19, 25), "orange"),
+    ("http://example.com/#s\u0585cial", (20, 26), "social"),
+    ("http://example.com/?q=%D6%85range", (22, 33), "orange"),
+    ("http://example.com/login?next=acc\u0585unt", (30, 37), "account"),
+])
+def test_latin_word_with_a_lookalike_letter_of_another_script(value, span, word):
+    f = one(value, "mixed-script")
+    assert (f.start, f.end) == span
+    assert "Armenian" in f.message and "U+0585 ARMENIAN SMALL LETTER OH" in f.message
+    assert "reads as the Latin '%s'" % word in f.message
+
+
+@pytest.mark.parametrize("value", [
+    "http://example.com/?q=\u041c\u043e\u0441\u043a\u0432\u0430+moscow",        # Москва+moscow
+    "http://example.com/?q=\u0535\u0580\u0587\u0561\u0576+yerevan",              # Երևան yerevan
+    "http://example.com/Tbilisi/\u10d7\u10d1\u10d8\u10da\u10d8\u10e1\u10d8",      # თბილისი
+    "http://example.com/T\u30b7\u30e3\u30c4",                                    # Tシャツ
+    "http://example.com/?q=iPhone\u00a0\u10e5\u10d0\u10e0\u10d7\u10e3\u10da\u10d8",
+    "http://example.com/wiki/\u05e2\u05d1\u05e8\u05d9\u05ea_Hebrew",            # עברית_Hebrew
+    "https://hy.wikipedia.org/wiki/\u0540\u0561\u0575\u0561\u057d\u057f\u0561\u0576",
+])
+def test_bilingual_text_is_mixed_by_word_not_inside_one(value):
+    assert run(value, "mixed-script") == []
+
+
+def test_lookalike_partner_letter_needs_a_latin_word():
+    from irilint.rules.lookalike import _latin_lookalike_mix
+
+    assert _latin_lookalike_mix("\u0585range", ())
+    assert not _latin_lookalike_mix("\u0585range", ("Armn",))        # allowed-scripts
+    assert not _latin_lookalike_mix("\u0540\u0561\u0575", ())        # Armenian alone
+    assert not _latin_lookalike_mix("T\u30b7\u30e3\u30c4", ())       # Highly Restrictive
+    assert not _latin_lookalike_mix("a\u10d7\u10d1", ())             # Georgian letters that look like no Latin one
+    assert run("http://example.com/?fruit=\u0585range", "mixed-script", allowed_scripts=("Armenian",)) == []
+
+
+@pytest.mark.parametrize("value,span,reading", [
+    ("http://paypa1.example/", (12, 13), "paypal"),
+    ("http://secure-paypa1.com/login", (19, 20), "paypal"),
+    ("http://gmai1.example/", (11, 12), "gmail"),
+    ("http://faceb00k.example/", (12, 14), "facebook"),
+    ("http://example.com/br0ken", (21, 22), "broken"),
+    ("http://example.com/acc0unt/settings", (22, 23), "account"),
+    ("http://example.com/reset-pa55word", (27, 29), "password"),
+    ("http://example.com/static/paypa1.html", (31, 32), "paypal"),
+    ("http://ch1na-post.example/", (9, 10), "china"),          # 1 read as i as well as l
+])
+def test_ascii_lookalike_digit_for_letter_in_hosts_and_paths(value, span, reading):
+    f = one(value, "ascii-lookalike")
+    assert (f.start, f.end) == span, value[f.start:f.end]
+    assert "'%s'" % reading in f.message
+    where = "host label" if span[0] < value.index("/", 8) else "path word"
+    assert where in f.message
+
+
+@pytest.mark.parametrize("word", [
+    "utf8", "utf16", "x86", "x64", "arm64", "mp3", "mp4", "h264", "h265", "v2", "v10", "b2b", "p2p", "e2e",
+    "k8s", "i18n", "l10n", "a11y", "ipv4", "ipv6", "html5", "css3", "web3", "es6", "win10", "win11",
+    "mp3player", "html5game", "python3app", "win10pro", "s3bucket", "ec2", "3d", "4k", "5g", "2fa", "1080p",
+    "8gb", "1st", "2nd", "3rd", "4th", "ns1", "web01", "node1", "server1", "host01", "beta1", "alpha1",
+    "data1", "media1", "video1", "demo1", "slot0", "eth0", "page1", "chapter10", "season1episode2",
+    "covid19", "area51", "route66", "rfc3986", "iso8859", "cafe01", "deadbeef", "1password", "1und1",
+    "s01e02", "12345", "2023", "20231124", "abc123", "a1b2c3", "x1", "g5", "t3",
+])
+def test_ascii_lookalike_leaves_common_alphanumeric_tokens_alone(word):
+    assert run("http://%s.example/%s/%s.html" % (word, word, word), "ascii-lookalike") == []
+
+
+@hsettings(max_examples=200, deadline=None)
+@given(st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789", min_size=1, max_size=14))
+def test_ascii_lookalike_reading_is_a_word_of_letters(word):
+    from irilint.rules.lookalike import _READS_AS, _digit_swaps
+
+    swaps = _digit_swaps(word)
+    if not any(c.isdigit() for c in word) or not any(c.isalpha() for c in word):
+        assert swaps == []
+    for s, e in swaps:
+        reading = word[:s] + "".join(_READS_AS[c] for c in word[s:e]) + word[e:]
+        assert reading.isalpha() and len(reading) == len(word)
+
+
+def test_ascii_lookalike_in_a_markdown_document():
+    text = "Pay at [our shop](https://paypa1-secure.example/checkout) or read <https://example.com/br0ken>.\n"
+    fs = run_markdown(text, ("ascii-lookalike",))
+    assert [text[f.start:f.end] for f in fs] == ["1", "0"]
+    assert "'paypal'" in fs[0].message and "'broken'" in fs[1].message
+
+
+@pytest.mark.parametrize("value", [
+    "https://ar.example/\u0663\u066b\u0661\u0664",                  # ٣٫١٤: the Arabic decimal separator
+    "https://fa.example/\u0645\u062b\u0627\u0644\u060c\u0645\u062b\u0627\u0644",   # Arabic comma, not derived
+    "https://el.example/\u03c4\u03b9;",                              # Greek text ends a question with ';'
+    "http://example.com/a,b;c=d",                                   # the real sub-delimiters
+])
+def test_native_commas_and_semicolons_stay_clean(value):
+    assert run(value, ("delimiter-lookalike", "fullwidth-form")) == []
+
+
+def test_path_and_query_lookalikes_in_an_html_document():
+    text = ('<p>Order <a href="http://shop.example/cart?item=1\u037eadmin=true">here</a> or '
+            '<a href="http://shop.example/?fruit=\u0585range">there</a>, '
+            '<a href="http://example.com\uff0flogin.evil.net/">login</a>, '
+            '<a href="http://example.com/?q=\u041c\u043e\u0441\u043a\u0432\u0430+moscow">news</a>.</p>\n')
+    result = Engine().check_text(text, path="page.html",
+                                 settings=_settings(("delimiter-lookalike", "fullwidth-form", "mixed-script")))
+    assert result.errors == []
+    got = [(f.rule.name, text[f.start:f.end]) for f in result.findings]
+    assert got == [("delimiter-lookalike", "\u037e"), ("mixed-script", "\u0585range"), ("fullwidth-form", "\uff0f")]
