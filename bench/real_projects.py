@@ -551,7 +551,8 @@ def render_findings_json(projects: Sequence[Project], runs: Sequence[ProjectRun]
     return json.dumps(data, ensure_ascii=False, indent=1) + "\n"
 
 
-def print_counts(runs: Sequence[ProjectRun], stream=sys.stdout) -> None:
+def print_counts(runs: Sequence[ProjectRun], stream=None) -> None:
+    stream = stream or sys.stdout  # looked up per call, not bound at import
     for selection in SELECTIONS:
         sel = [r for r in runs if r.selection == selection]
         if not sel:

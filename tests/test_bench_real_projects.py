@@ -292,3 +292,47 @@ def test_check_project_sees_files_of_a_git_ignored_corpus(tmp_path):
         ("docs/a.txt", 2, 13, "IRI602")]
     assert default.findings[0].context == "see: http://⟦EXAMPLE.com⟧/x"
     assert runs[1].findings == []
+
+
+def _manifest_for_tiny(tmp_path: Path) -> Path:
+    manifest = tmp_path / "projects.toml"
+    manifest.write_text(GOOD.split("[[project]]")[0] + "[[project]]" + GOOD.split("[[project]]")[1].replace(
+        'name = "django"', 'name = "tiny"'), encoding="utf-8")
+    return manifest
+
+
+def test_main_no_fetch_refuses_a_project_not_unpacked(tmp_path, capsys):
+    manifest = _manifest_for_tiny(tmp_path)
+    code = rp.main(["--manifest", str(manifest), "--corpus", str(tmp_path / "corpus"), "--no-fetch"])
+    assert code == 1
+    assert "not unpacked at the pinned version" in capsys.readouterr().err
+
+
+def test_main_only_names_unknown_projects(tmp_path, capsys):
+    manifest = _manifest_for_tiny(tmp_path)
+    assert rp.main(["--manifest", str(manifest), "--only", "tiny,nope", "--no-fetch"]) == 2
+    assert "--only: not in" in capsys.readouterr().err
+
+
+def test_main_bad_manifest_exits_2_naming_it(tmp_path, capsys):
+    manifest = tmp_path / "broken.toml"
+    manifest.write_text("[[project]]\nname = 1\n", encoding="utf-8")
+    assert rp.main(["--manifest", str(manifest), "--no-fetch"]) == 2
+    assert "broken.toml: project #1: 'name' must be a non-empty string" in capsys.readouterr().err
+
+
+def test_main_checks_an_unpacked_project_and_writes_both_files(tmp_path, capsys):
+    manifest = _manifest_for_tiny(tmp_path)
+    corpus = tmp_path / "corpus"
+    folder = _tiny_project(corpus)
+    (folder / rp.FETCHED_MARK).write_text(json.dumps({"version": "5.2.8"}), encoding="utf-8")
+    assert rp.main(["--manifest", str(manifest), "--corpus", str(corpus), "--no-fetch", "--jobs", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "default rules: findings per project\n  tiny" in out
+    assert "  IRI602 uppercase-host" in out
+    md = (corpus / "findings.md").read_text(encoding="utf-8")
+    assert "- **IRI602-1** tiny `docs/a.txt:2:13` info:" in md
+    data = json.loads((corpus / "findings.json").read_text(encoding="utf-8"))
+    assert [(f["id"], f["path"], f["selection"]) for f in data["findings"]] == [("IRI602-1", "docs/a.txt", "default")]
+    # the marker file is hidden, so irilint does not check it
+    assert all(r["not_checked"] == [] for r in data["runs"])
