@@ -269,7 +269,7 @@ def fetch(project: Project, corpus: Path = CORPUS) -> Path:
             if got != project.version:
                 raise FetchError(f"{deb}: version {got}, manifest pins {project.version}")
             _run(["dpkg-deb", "-x", str(deb), str(unpacked)])
-            _remove_symlinks(unpacked)
+            _remove_symlinks(unpacked)  # before unzipping: a page may link to another
             _gunzip_man_pages(unpacked)
         else:
             _run(["npm", "pack", "--silent", f"{project.package}@{project.version}"], cwd=download)
