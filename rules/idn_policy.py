@@ -30,7 +30,7 @@ from irilint.idn_display import (
 )
 
 from .context import Component
-from .lookalike import _allowed_scripts, _show, delimiter_imitated
+from .lookalike import _allowed_scripts, _delimiter_at, _show
 from .registry import rule
 
 _VIEW_TRAITS = ("non_ascii", "percent", "punycode")
@@ -70,6 +70,15 @@ def _span(comp: Component, mapped: str, issue: Issue) -> Tuple[int, int]:
     if issue.positions and len(mapped) == len(comp.text):
         return comp.view_start + min(issue.positions), comp.view_start + max(issue.positions) + 1
     return comp.view_start, comp.view_end
+
+
+def _delimiter_reported(ctx, comp: Component, mapped: str, issue: Issue) -> bool:
+    """Are all the characters at fault reported by ``delimiter-lookalike``
+    (one root cause, one finding)?"""
+    if not issue.positions or len(mapped) != len(comp.text):
+        return False
+    text = ctx.view.text
+    return all(_delimiter_at(ctx, text, comp.view_start + p) is not None for p in issue.positions)
 
 
 def _report(ctx, comp: Component, mapped: str, issue: Issue, what: str):
@@ -122,9 +131,7 @@ def idn_restricted_character(ctx):
     IDN display policy (allowed character set).
     """
     for comp, mapped, issue in _issues(ctx, RESTRICTED_RULE):
-        # One finding per root cause: a delimiter look-alike is reported as one.
-        if issue.positions and len(mapped) == len(comp.text) and all(
-                delimiter_imitated(mapped[p]) is not None for p in issue.positions):
+        if _delimiter_reported(ctx, comp, mapped, issue):
             continue
         yield _report(ctx, comp, mapped, issue, "identifier status")
 
@@ -206,6 +213,8 @@ def idn_dangerous_pattern(ctx):
     patterns); UTS #39 s5.4 (optional detection: non-spacing marks).
     """
     for comp, mapped, issue in _issues(ctx, PATTERN_RULE):
+        if _delimiter_reported(ctx, comp, mapped, issue):
+            continue
         yield _report(ctx, comp, mapped, issue, "dangerous pattern")
 
 

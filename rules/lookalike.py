@@ -18,8 +18,10 @@ from irilint.idn_display import (
     TLD_SCRIPTS,  # noqa: F401  (re-exported: the table moved to irilint.idn_display)
     host_label_mixing,
     imitation,
+    is_digit_label,
     latin_lookalike_script,
     map_label,
+    scx_names,
     tld_allows_script,
 )
 from irilint.iri import IDNA_DOTS, LABEL_SPLIT_RE
@@ -681,16 +683,30 @@ def mixed_script_rule(ctx):
                             _show(comp.text), why, _looks_like(map_label(word)), ctx.origin_note(i)))
                 continue
             codes = [c for c in scripts_in(word) if c not in allowed]
-            if len(codes) < 2:  # pragma: no cover - mixed implies two scripts
-                codes = scripts_in(word)
-            minor, offsets = _minority(word, codes)
-            chars = [word[k] for k in offsets]
             what = "the %s %s" % (comp.label, _show(comp.text)) if (i, j) == (comp.view_start, comp.view_end) \
                 else "the word %s of the %s %s" % (_show(word), comp.label, _show(comp.text))
+            looks = _looks_like(map_label(word)) if comp.kind == "host-label" else ""
+            if len(codes) < 2:
+                # One script, and a character that is no letter of any
+                # script (its Script is Common) but is used only by others:
+                # U+00B7 MIDDLE DOT in Cyrillic.
+                own = frozenset(codes)
+                offsets = [k for k, ch in enumerate(word) if not ch.isascii() and _scripts_of(ch)
+                           and _scripts_of(ch).isdisjoint(own)]
+                if offsets:
+                    odd = word[offsets[0]]
+                    message = "%s mixes scripts: %s is used only with %s, not with %s%s%s" % (
+                        what, describe(odd), scx_names(odd), " and ".join(script_name(c) for c in codes)
+                        or "its other characters", ctx.origin_note(i + offsets[0]), looks)
+                    yield ctx.report_view(i, j, message)
+                    continue
+                codes = scripts_in(word)  # pragma: no cover - mixed implies two scripts
+            minor, offsets = _minority(word, codes)
+            chars = [word[k] for k in offsets]
             note = ctx.origin_note(i + offsets[0]) if offsets else ""
             message = "%s mixes scripts (%s); the %s characters are %s%s%s" % (
                 what, ", ".join(script_name(c) for c in codes), script_name(minor), _list_chars(chars), note,
-                _looks_like(map_label(word)) if comp.kind == "host-label" else "")
+                looks)
             yield ctx.report_view(i, j, message)
 
 
@@ -842,8 +858,8 @@ def _whole_script_confusables(ctx, allowed: FrozenSet[str]):
         # Chromium's per-script lists: letters that read as Latin although
         # their UTS #39 prototype is not ASCII (Georgian ძ as 'd').
         by_list = latin_lookalike_script(map_label(comp.text)) if sk is None else None
-        if sk is None and by_list is None:
-            continue
+        if sk is None and by_list is None or is_digit_label(map_label(comp.text)):
+            continue  # a label of digit look-alikes is idn-digit-lookalike's
         scripts = resolved_script_set(label) or frozenset()
         if not scripts.isdisjoint(allowed) or _tld_exempt(scripts, tld):
             continue

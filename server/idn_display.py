@@ -58,8 +58,10 @@ __all__ = [
     "TLD_SCRIPTS",
     "map_label",
     "imitation",
+    "scx_names",
     "restricted_issues",
     "host_label_mixing",
+    "is_digit_label",
     "digit_issue",
     "pattern_issues",
     "latin_lookalike_script",
@@ -223,37 +225,50 @@ def _browser_excluded(cp: int) -> Optional[str]:
     return None
 
 
-def _char_script(c: str) -> str:
-    """The scripts of ``c`` for a message: its Script_Extensions, named in
-    full ("Latin", "Georgian, Greek, Latin and 13 more"), Common/Inherited
-    characters as such."""
-    scx = sorted(script_extensions(c))
-    names = [script_name(s) for s in scx]
-    if len(names) > 3:
-        return "%s and %d more" % (", ".join(names[:3]), len(names) - 3)
+def scx_names(c: str, limit: int = 4) -> str:
+    """The scripts that use ``c`` for a message: its Script_Extensions (not
+    one element of them), Recommended scripts first: "Cherokee", "Arabic
+    and Thaana", "Georgian, Greek, Han, Latin and 12 more"; "Common" or
+    "Inherited" for characters of every script."""
+    codes = sorted(script_extensions(c), key=lambda s: (s not in _data.RECOMMENDED_SCRIPTS, s))
+    names = [script_name(s) for s in codes]
+    if len(names) > limit:
+        return "%s and %d more" % (", ".join(names[:limit]), len(names) - limit)
+    if len(names) > 2:
+        return "%s and %s" % (", ".join(names[:-1]), names[-1])
     return " and ".join(names)
 
 
-def restricted_issues(label: str, skip: FrozenSet[str] = frozenset()) -> List[Issue]:
-    """Characters of ``label`` that are not Allowed (UTS #39 Identifier_Status)
-    or that browsers exclude.  ASCII (whose letters, digits and hyphen are
-    Allowed; the rest is a syntax question), default-ignorable characters
-    (``invisible-character``) and ``skip`` are left to other rules."""
-    out: List[Issue] = []
+_char_script = scx_names
+
+
+def restricted_issues(label: str) -> List[Issue]:
+    """The characters of ``label`` that are not Allowed (UTS #39
+    Identifier_Status) or that browsers exclude, as one issue per kind of
+    reason.  ASCII (whose letters, digits and hyphen are Allowed; the rest
+    is a syntax question) and default-ignorable characters
+    (``invisible-character``) are left to other rules."""
+    by_reason: Dict[str, List[int]] = {}
     for i, c in enumerate(label):
-        if c.isascii() or c in skip or is_default_ignorable(c):
+        if c.isascii() or is_default_ignorable(c):
             continue
-        cp = ord(c)
         if not identifier_allowed(c):
             types = sorted(identifier_type(c)) or ["Not_Character"]
-            why = ("not allowed in identifiers: its UTS #39 Identifier_Type is %s (%s)"
-                   % (", ".join(types), _char_script(c)))
+            why = "not allowed in identifiers (UTS #39 Identifier_Type %s)" % ", ".join(types)
         else:
-            excluded = _browser_excluded(cp)
+            excluded = _browser_excluded(ord(c))
             if excluded is None:
                 continue
-            why = "allowed by UTS #39 but excluded by browsers' IDN policy: %s" % excluded
-        out.append(Issue(RESTRICTED_RULE, "identifier status", (i,), "%s is %s" % (describe(c), why)))
+            why = "allowed by UTS #39 but excluded by browsers: %s" % excluded
+        by_reason.setdefault(why, []).append(i)
+    out: List[Issue] = []
+    for why, positions in by_reason.items():
+        chars = list(dict.fromkeys(label[i] for i in positions))
+        shown = ", ".join("%s (%s)" % (describe(c), _char_script(c)) for c in chars[:4])
+        if len(chars) > 4:
+            shown += " and %d more" % (len(chars) - 4)
+        out.append(Issue(RESTRICTED_RULE, "identifier status", tuple(positions),
+                         "%s %s %s" % (shown, "is" if len(chars) == 1 else "are", why)))
     return out
 
 
@@ -328,13 +343,19 @@ def _numbering_system(c: str) -> Optional[int]:
     return None if value is None else ord(c) - value
 
 
+def is_digit_label(label: str) -> bool:
+    """``label`` is made only of ASCII digits and digit look-alikes, with at
+    least one look-alike (``੨੨੨``, ``1շ``)."""
+    return not label.isascii() and all(c in "0123456789" or c in DIGIT_LOOKALIKES for c in label)
+
+
 def digit_issue(label: str) -> Optional[Issue]:
     """A label made only of ASCII digits and digit look-alikes, with at
     least one look-alike (``੨੨੨``, ``1շ``), or one that mixes decimal
     digits of different numbering systems (``1٢3``)."""
     if label.isascii():
         return None
-    if all(c in "0123456789" or c in DIGIT_LOOKALIKES for c in label):
+    if is_digit_label(label):
         pos = tuple(i for i, c in enumerate(label) if c in DIGIT_LOOKALIKES)
         reading = imitation(label)
         return Issue(DIGIT_RULE, "digit look-alikes", pos,
@@ -615,34 +636,33 @@ _MIDDLE_DOT = "\u00b7"
 
 
 def tld_character_issues(label: str, tld: str) -> List[Issue]:
-    """Characters of ``label`` that the registry of ``tld`` does not use."""
-    out: List[Issue] = []
+    """Characters of ``label`` that the registry of ``tld`` does not use,
+    one issue per character (with all its occurrences)."""
+    reasons: Dict[str, str] = {}
+    positions: Dict[str, List[int]] = {}
     n = len(label)
     for i, c in enumerate(label):
         if c.isascii():
             continue
+        why = None
         entry = TLD_CHARACTERS.get(c)
         if entry is not None:
             tlds, language = entry
             if tld not in tlds and n > 1:
-                out.append(Issue(TLD_CHAR_RULE, "TLD-specific character", (i,),
-                                 "%s is a letter of %s that registries allow only under %s, not under .%s"
-                                 % (describe(c), language, ", ".join("." + t for t in sorted(tlds)), tld)))
+                why = ("%s is a letter of %s that registries allow only under %s, not under .%s"
+                       % (describe(c), language, ", ".join("." + t for t in sorted(tlds)), tld))
         elif c == _MIDDLE_DOT:
             if tld != "cat" or not (0 < i < n - 1 and label[i - 1] == "l" and label[i + 1] == "l"):
-                out.append(Issue(TLD_CHAR_RULE, "TLD-specific character", (i,),
-                                 "%s is allowed only between two 'l' under .cat (Catalan ela geminada)"
-                                 % describe(c)))
+                why = "%s is allowed only between two 'l' under .cat (Catalan ela geminada)" % describe(c)
         elif c in "\u200c\u200d":
-            if tld in _JOINER_TLDS:
-                continue
             tld_scripts = resolved_script_set(tld) if not tld.isascii() else None
-            if tld_scripts and not tld_scripts.isdisjoint(_JOINER_SCRIPTS):
-                continue
-            out.append(Issue(TLD_CHAR_RULE, "TLD-specific character", (i,),
-                             "%s is used by Persian and Indic registries (.ir, .in ...), not under .%s"
-                             % (describe(c), tld)))
-    return out
+            if tld not in _JOINER_TLDS and not (tld_scripts and not tld_scripts.isdisjoint(_JOINER_SCRIPTS)):
+                why = ("%s is used by Persian and Indic registries (.ir, .in ...), not under .%s"
+                       % (describe(c), tld))
+        if why is not None:
+            reasons.setdefault(c, why)
+            positions.setdefault(c, []).append(i)
+    return [Issue(TLD_CHAR_RULE, "TLD-specific character", tuple(positions[c]), reasons[c]) for c in reasons]
 
 
 # ---------------------------------------------------------------------------
@@ -671,7 +691,8 @@ def label_issues(label: str, tld: str, allowed: Tuple[str, ...] = ()) -> Tuple[I
         out.append(d)
     out.extend(pattern_issues(label))
     resolved = resolved_script_set(label) or frozenset()
-    if resolved.isdisjoint(allowed) and (whole_script_confusable(label) is not None
+    # A label of digit look-alikes is one finding, of the digit step.
+    if not is_digit_label(label) and resolved.isdisjoint(allowed) and (whole_script_confusable(label) is not None
                                          or latin_lookalike_script(label) is not None):
         if not tld_allows_script(resolved, tld):
             im = imitation(label)
