@@ -653,7 +653,8 @@ def tld_character_issues(label: str, tld: str) -> List[Issue]:
                        % (describe(c), language, ", ".join("." + t for t in sorted(tlds)), tld))
         elif c == _MIDDLE_DOT:
             if tld != "cat" or not (0 < i < n - 1 and label[i - 1] == "l" and label[i + 1] == "l"):
-                why = "%s is allowed only between two 'l' under .cat (Catalan ela geminada)" % describe(c)
+                why = ("%s is allowed only under .cat, between two 'l' (Catalan ela geminada), not %s"
+                       % (describe(c), "under .%s" % tld if tld != "cat" else "here"))
         elif c in "\u200c\u200d":
             tld_scripts = resolved_script_set(tld) if not tld.isascii() else None
             if tld not in _JOINER_TLDS and not (tld_scripts and not tld_scripts.isdisjoint(_JOINER_SCRIPTS)):
@@ -698,8 +699,7 @@ def label_issues(label: str, tld: str, allowed: Tuple[str, ...] = ()) -> Tuple[I
             im = imitation(label)
             out.append(Issue(WSC_RULE, "whole-script confusable", (),
                              "it is written entirely in %s but %s"
-                             % (" and ".join(sorted(script_name(s) for s in resolved
-                                                    if s not in _CJK_PARTNERS)),
+                             % (" and ".join(script_name(s) for s in scripts_in(label)),
                                 "looks like the Latin '%s'" % im if im else "reads as Latin")))
     out.extend(tld_character_issues(label, tld))
     return tuple(out)
