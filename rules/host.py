@@ -49,7 +49,7 @@ import idna
 from idna import idnadata
 
 from irilint.convert import DNS_SCHEMES, idna_to_unicode
-from irilint.idn_display import display_verdict, imitation, map_label
+from irilint.idn_display import display_verdict, imitation, map_label, tld_uses_character
 from irilint.iri import LABEL_SPLIT_RE
 from irilint.unicode_security import (
     char_name,
@@ -609,6 +609,13 @@ def idna_deviation(ctx):
     after a virama); elsewhere the label is invalid anyway and
     ``invisible-character`` reports the stray joiner.
 
+    ß and ς are not reported under a TLD whose registry uses them (the
+    table of ``idn-tld-character``): ß under .de .at .ch .li .lu, ς under
+    .gr .ελ .cy .ευ .eu.  There the IDNA2008 name is the registered one,
+    and browsers show and resolve it; elsewhere ``idn-tld-character``
+    reports the letter too.  The joiners are reported under every TLD, as
+    browsers show labels holding them as Punycode.
+
     ## Example
     ``http://faß.de/``: ``faß.de`` becomes ``fass.de`` under IDNA2003.
 
@@ -632,6 +639,7 @@ def idna_deviation(ctx):
     hits: List[Tuple[int, int]] = []
     found: List[str] = []
     pos = h.start
+    tld = map_label(_tld_unicode(value, ref.host_labels))
     for lab in ref.host_labels:
         sep = value[pos:lab.start]
         shown.append(sep)
@@ -656,7 +664,9 @@ def idna_deviation(ctx):
         m = []
         for i, ch in enumerate(text):
             if ch in _DEVIATIONS:
-                if ch in _JOINERS and not _contextj_ok(text, i):
+                if ch in _JOINERS and not _contextj_ok(text, i) or tld_uses_character(ch, tld):
+                    # Its registry uses it (ß under .de, ς under .gr): the
+                    # name there is the IDNA2008 one.
                     m.append(ch)
                     continue
                 hits.append(spans[i])

@@ -236,8 +236,6 @@ def idn_tld_character(ctx):
     U+00DF ß                    .de .at .ch .li .lu
     U+03C2 ς                    .gr .ελ .cy .ευ .eu
     U+00B7 ·                    .cat, and only between two ``l`` (l·l)
-    U+200C ZWNJ, U+200D ZWJ     .ir .af .in .bd .lk .np .pk .tj and TLDs
-                                written in Arabic or an Indic script
     ==========================  ==============================================
 
     A one-letter label is not reported for ə, þ, ð, ß and ς.  The TLD is
@@ -246,7 +244,9 @@ def idn_tld_character(ctx):
     ## Why
     ``þ`` can pass for ``p`` or ``b``, ``ə`` for ``e``, ``·`` for a dot;
     where the registry does not use them, they serve only to imitate.
-    ß, ς and the joiners are also IDNA deviations (``idna-deviation``).
+    ß and ς are also IDNA deviations: ``idna-deviation`` reports them
+    outside their TLDs too, and the joiners ZWNJ/ZWJ under every TLD (as
+    browsers do), so they are not in this table.
 
     ## Example
     ``http://þayþal.com/`` is reported; ``http://þingvellir.is/`` is not.

@@ -66,6 +66,7 @@ __all__ = [
     "pattern_issues",
     "latin_lookalike_script",
     "tld_allows_script",
+    "tld_uses_character",
     "tld_character_issues",
     "label_issues",
     "display_verdict",
@@ -445,8 +446,10 @@ def _kana_issues(label: str) -> List[Issue]:
             out.append(Issue(PATTERN_RULE, "dangerous pattern", (i,),
                              "%s stands beside a Latin letter, where it looks like a dot" % describe(c)))
         elif c in _CJK_LATIN_LIKE:
-            # Digits beside them are read as numbers (一123), not as Latin.
-            sides = [s for s in (prev, nxt) if s is not None and s not in "0123456789-"]
+            # Digits after them make a number (一123); before them (d12一)
+            # the ideograph ends a Latin-looking name.
+            sides = [s for s in (prev, nxt if nxt is None or nxt not in "0123456789" else None)
+                     if s is not None]
             if any(not _in(s, _CJK) for s in sides):
                 out.append(Issue(PATTERN_RULE, "dangerous pattern", (i,),
                                  "%s looks like a Latin letter or punctuation and stands beside a non-CJK "
@@ -627,12 +630,16 @@ TLD_CHARACTERS: Dict[str, Tuple[FrozenSet[str], str]] = {
     "\u00df": (frozenset(("de", "at", "ch", "li", "lu")), "German"),
     "\u03c2": (frozenset(("gr", "\u03b5\u03bb", "cy", "\u03b5\u03c5", "eu")), "Greek"),
 }
-#: Scripts whose orthographies need ZWNJ/ZWJ (Arabic-script Persian, Indic
-#: scripts), and the ccTLDs whose registries allow them.
-_JOINER_SCRIPTS = frozenset(("Arab", "Deva", "Beng", "Guru", "Gujr", "Orya", "Taml", "Telu", "Knda",
-                             "Mlym", "Sinh"))
-_JOINER_TLDS = frozenset(("ir", "af", "in", "bd", "lk", "np", "pk", "tj"))
 _MIDDLE_DOT = "\u00b7"
+
+
+def tld_uses_character(c: str, tld: str) -> bool:
+    """Whether the registry of ``tld`` (Unicode form) uses ``c``, one of the
+    characters of :data:`TLD_CHARACTERS`: ß under .de, ς under .gr.  The
+    joiners ZWNJ and ZWJ are no such character: browsers treat them as
+    unsafe under every TLD (``idna-deviation`` reports them)."""
+    entry = TLD_CHARACTERS.get(c)
+    return entry is not None and tld in entry[0]
 
 
 def tld_character_issues(label: str, tld: str) -> List[Issue]:
@@ -655,11 +662,6 @@ def tld_character_issues(label: str, tld: str) -> List[Issue]:
             if tld != "cat" or not (0 < i < n - 1 and label[i - 1] == "l" and label[i + 1] == "l"):
                 why = ("%s is allowed only under .cat, between two 'l' (Catalan ela geminada), not %s"
                        % (describe(c), "under .%s" % tld if tld != "cat" else "here"))
-        elif c in "\u200c\u200d":
-            tld_scripts = resolved_script_set(tld) if not tld.isascii() else None
-            if tld not in _JOINER_TLDS and not (tld_scripts and not tld_scripts.isdisjoint(_JOINER_SCRIPTS)):
-                why = ("%s is used by Persian and Indic registries (.ir, .in ...), not under .%s"
-                       % (describe(c), tld))
         if why is not None:
             reasons.setdefault(c, why)
             positions.setdefault(c, []).append(i)
