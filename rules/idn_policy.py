@@ -48,8 +48,10 @@ def tld_of(labels: List[Component]) -> str:
 
 
 def _issues(ctx, rule_name: str) -> Iterator[Tuple[Component, str, Issue]]:
-    if ctx.view.text.isascii():
-        return
+    vref = ctx.view_ref
+    h = vref.host
+    if h is None or vref.host_kind != "reg-name" or ctx.view.text[h.start:h.end].isascii():
+        return  # only non-ASCII host labels are judged: no need for the components
     labels = host_label_components(ctx)
     if not labels:
         return
@@ -108,6 +110,10 @@ def idn_restricted_character(ctx):
     U+0338, U+058A, U+2010, U+2019, U+2027, U+30A0 and the blocks Latin
     Extended Additional (U+1E00-U+1E9B), Latin Extended-D, Greek Extended,
     Cyrillic Extended-B and -C.
+
+    One exception: the Hebrew points of standard Yiddish spelling (hiriq,
+    patah, qamats, dagesh, rafe; Uncommon_Use) on the letters of a label
+    written wholly in Hebrew, as in the IANA test name ``בײַשפּיל.טעסט``.
 
     Left to other rules: invisible (default-ignorable) characters
     (``invisible-character``), look-alikes of delimiters

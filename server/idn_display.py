@@ -243,6 +243,23 @@ def scx_names(c: str, limit: int = 4) -> str:
 _char_script = scx_names
 
 
+#: The Hebrew points of standard (YIVO) Yiddish spelling: hiriq, patah,
+#: qamats, dagesh, rafe.  UTS #39 types them Uncommon_Use, but in a label
+#: written wholly in Hebrew letters they are ordinary Yiddish (the IANA test
+#: name בײַשפּיל.טעסט) and imitate nothing.
+_YIDDISH_POINTS = frozenset("\u05b4\u05b7\u05b8\u05bc\u05bf")
+
+
+def _yiddish_point(label: str, i: int) -> bool:
+    if label[i] not in _YIDDISH_POINTS or i == 0:
+        return False
+    prev = label[i - 1]
+    if prev in _YIDDISH_POINTS:  # dagesh and a vowel point on one letter
+        return _yiddish_point(label, i - 1)
+    return unicodedata.category(prev) == "Lo" and _specific(prev) == {"Hebr"} and \
+        resolved_script_set(label) == frozenset(("Hebr",))
+
+
 def restricted_issues(label: str) -> List[Issue]:
     """The characters of ``label`` that are not Allowed (UTS #39
     Identifier_Status) or that browsers exclude, as one issue per kind of
@@ -254,6 +271,8 @@ def restricted_issues(label: str) -> List[Issue]:
         if c.isascii() or is_default_ignorable(c):
             continue
         if not identifier_allowed(c):
+            if _yiddish_point(label, i):
+                continue
             types = sorted(identifier_type(c)) or ["Not_Character"]
             why = "not allowed in identifiers (UTS #39 Identifier_Type %s)" % ", ".join(types)
         else:

@@ -106,6 +106,14 @@ def test_allowed_labels_are_not_restricted(value):
     assert run(value, "idn-restricted-character") == []
 
 
+def test_yiddish_points_on_hebrew_letters():
+    assert run("http://\u05d1\u05f2\u05b7\u05e9\u05e4\u05bc\u05d9\u05dc.\u05d8\u05e2\u05e1\u05d8/",
+               "idn-restricted-character") == []
+    # not on a Latin letter, and not other Uncommon_Use points (U+05B0 SHEVA)
+    assert len(run("http://\u05d0\u05b0\u05d1.com/", "idn-restricted-character")) == 1
+    assert len(run("http://a\u05b7b.com/", "idn-restricted-character")) == 1
+
+
 def test_delimiter_lookalikes_and_invisibles_are_left_to_their_rules():
     assert run("http://a\u2044b.com/", "idn-restricted-character") == []  # FRACTION SLASH: IRI201
     assert run("http://a\u00adb.com/", "idn-restricted-character") == []  # SOFT HYPHEN: IRI206
