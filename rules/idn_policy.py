@@ -7,7 +7,8 @@ report the steps of that policy that ``mixed-script`` (restriction levels)
 and ``whole-script-confusable`` do not: characters that are not Allowed,
 digit look-alikes, dangerous patterns and characters tied to a TLD.  The
 policy itself is :mod:`irilint.idn_display`; here each host label is
-mapped as IDNA does, judged, and the finding placed on its characters.
+mapped as IDNA does, judged (once per host and allowed scripts), and the
+finding placed on its characters.
 
 Each rule reads the decoded view, so a label written as ``xn--`` or
 percent-encoded is judged in its Unicode form and the finding points at
@@ -16,6 +17,8 @@ person can tell.
 """
 from __future__ import annotations
 
+import re
+from functools import lru_cache
 from typing import Iterator, List, Tuple
 
 from irilint.idn_display import (
@@ -29,66 +32,80 @@ from irilint.idn_display import (
     map_label,
 )
 
-from .context import Component
+from irilint.iri import IDNA_DOTS
+
 from .lookalike import _allowed_scripts, _delimiter_at, _show
 from .registry import rule
 
 _VIEW_TRAITS = ("non_ascii", "percent", "punycode")
 
 
-def host_label_components(ctx) -> List[Component]:
-    """The host labels of the reference's view (none unless the host is a
-    reg-name), without the empty label of a trailing dot."""
-    return [c for c in ctx.components() if c.kind == "host-label" and c.text]
+#: One judged label: its text in the view, where it starts in the host, its
+#: mapped form, and an issue of the policy.
+_Judged = Tuple[str, int, str, Issue]
 
 
-def tld_of(labels: List[Component]) -> str:
-    """The TLD (last label) in mapped Unicode form, e.g. ``рф``."""
-    return map_label(labels[-1].text) if labels else ""
+@lru_cache(maxsize=8192)
+def _judge_host(host: str, allowed: Tuple[str, ...]) -> Tuple[_Judged, ...]:
+    """Every policy issue of every non-ASCII label of ``host`` (the view's
+    host text), with the label's offset in the host.  Kept per host: a
+    document repeats its hosts, and the four rules ask for the same host."""
+    labels = [(m.start(), m.end()) for m in _LABEL_RE.finditer(host)]
+    if not labels:
+        return ()
+    tld = map_label(host[labels[-1][0]:labels[-1][1]])
+    out: List[_Judged] = []
+    for s, e in labels:
+        text = host[s:e]
+        if text.isascii():
+            continue
+        mapped = map_label(text)
+        for issue in label_issues(mapped, tld, allowed):
+            out.append((text, s, mapped, issue))
+    return tuple(out)
 
 
-def _issues(ctx, rule_name: str) -> Iterator[Tuple[Component, str, Issue]]:
+_LABEL_RE = re.compile("[^.%s]+" % IDNA_DOTS)
+
+
+def _issues(ctx, rule_name: str) -> Iterator[Tuple[str, int, str, Issue]]:
+    """(label text, view offset of the label, mapped label, issue) for the
+    issues of ``rule_name`` in the reference's host."""
     vref = ctx.view_ref
     h = vref.host
-    if h is None or vref.host_kind != "reg-name" or ctx.view.text[h.start:h.end].isascii():
-        return  # only non-ASCII host labels are judged: no need for the components
-    labels = host_label_components(ctx)
-    if not labels:
+    if h is None or vref.host_kind != "reg-name":
         return
-    tld = tld_of(labels)
-    allowed = _allowed_scripts(ctx)
-    for comp in labels:
-        if comp.text.isascii():
-            continue
-        mapped = map_label(comp.text)
-        for issue in label_issues(mapped, tld, allowed):
-            if issue.rule == rule_name:
-                yield comp, mapped, issue
+    host = ctx.view.text[h.start:h.end]
+    if host.isascii():
+        return  # only non-ASCII host labels are judged
+    for text, offset, mapped, issue in _judge_host(host, _allowed_scripts(ctx)):
+        if issue.rule == rule_name:
+            yield text, h.start + offset, mapped, issue
 
 
-def _span(comp: Component, mapped: str, issue: Issue) -> Tuple[int, int]:
+def _span(start: int, text: str, mapped: str, issue: Issue) -> Tuple[int, int]:
     """View span of the characters at fault: exact when IDNA mapping kept
     the label's length (so offsets correspond), else the whole label."""
-    if issue.positions and len(mapped) == len(comp.text):
-        return comp.view_start + min(issue.positions), comp.view_start + max(issue.positions) + 1
-    return comp.view_start, comp.view_end
+    if issue.positions and len(mapped) == len(text):
+        return start + min(issue.positions), start + max(issue.positions) + 1
+    return start, start + len(text)
 
 
-def _delimiter_reported(ctx, comp: Component, mapped: str, issue: Issue) -> bool:
+def _delimiter_reported(ctx, start: int, text: str, mapped: str, issue: Issue) -> bool:
     """Are all the characters at fault reported by ``delimiter-lookalike``
     (one root cause, one finding)?"""
-    if not issue.positions or len(mapped) != len(comp.text):
+    if not issue.positions or len(mapped) != len(text):
         return False
-    text = ctx.view.text
-    return all(_delimiter_at(ctx, text, comp.view_start + p) is not None for p in issue.positions)
+    view_text = ctx.view.text
+    return all(_delimiter_at(ctx, view_text, start + p) is not None for p in issue.positions)
 
 
-def _report(ctx, comp: Component, mapped: str, issue: Issue, what: str):
-    i, j = _span(comp, mapped, issue)
+def _report(ctx, start: int, text: str, mapped: str, issue: Issue, what: str):
+    i, j = _span(start, text, mapped, issue)
     looks = "" if "looks like" in issue.reason else (
         lambda im: "; the label looks like '%s'" % im if im else "")(imitation(mapped))
     message = "the host label %s fails the browsers' IDN display policy (%s): %s%s%s" % (
-        _show(comp.text), what, issue.reason, looks, ctx.origin_note(i))
+        _show(text), what, issue.reason, looks, ctx.origin_note(i))
     return ctx.report_view(i, j, message)
 
 
@@ -136,10 +153,10 @@ def idn_restricted_character(ctx):
     UTS #39 s3.1 (Identifier_Status, Identifier_Type); UTS #46; Chromium's
     IDN display policy (allowed character set).
     """
-    for comp, mapped, issue in _issues(ctx, RESTRICTED_RULE):
-        if _delimiter_reported(ctx, comp, mapped, issue):
+    for text, start, mapped, issue in _issues(ctx, RESTRICTED_RULE):
+        if _delimiter_reported(ctx, start, text, mapped, issue):
             continue
-        yield _report(ctx, comp, mapped, issue, "identifier status")
+        yield _report(ctx, start, text, mapped, issue, "identifier status")
 
 
 @rule(name=DIGIT_RULE, code="IRI209", family="lookalike", severity="warning",
@@ -173,8 +190,8 @@ def idn_digit_lookalike(ctx):
     Chromium's IDN display policy (digit look-alikes); UTS #39 s5.3
     (mixed numbers).
     """
-    for comp, mapped, issue in _issues(ctx, DIGIT_RULE):
-        yield _report(ctx, comp, mapped, issue, "digit look-alikes")
+    for text, start, mapped, issue in _issues(ctx, DIGIT_RULE):
+        yield _report(ctx, start, text, mapped, issue, "digit look-alikes")
 
 
 @rule(name=PATTERN_RULE, code="IRI210", family="lookalike", severity="warning",
@@ -218,10 +235,10 @@ def idn_dangerous_pattern(ctx):
     Chromium's IDN display policy and IDN spoof checker (dangerous
     patterns); UTS #39 s5.4 (optional detection: non-spacing marks).
     """
-    for comp, mapped, issue in _issues(ctx, PATTERN_RULE):
-        if _delimiter_reported(ctx, comp, mapped, issue):
+    for text, start, mapped, issue in _issues(ctx, PATTERN_RULE):
+        if _delimiter_reported(ctx, start, text, mapped, issue):
             continue
-        yield _report(ctx, comp, mapped, issue, "dangerous pattern")
+        yield _report(ctx, start, text, mapped, issue, "dangerous pattern")
 
 
 @rule(name=TLD_CHAR_RULE, code="IRI211", family="lookalike", severity="warning",
@@ -264,6 +281,6 @@ def idn_tld_character(ctx):
     Chromium's IDN display policy (TLD-specific characters); RFC 5892
     Appendix A.3 (MIDDLE DOT); UTS #46 s6 (deviations).
     """
-    for comp, mapped, issue in _issues(ctx, TLD_CHAR_RULE):
-        yield _report(ctx, comp, mapped, issue, "character tied to a TLD")
+    for text, start, mapped, issue in _issues(ctx, TLD_CHAR_RULE):
+        yield _report(ctx, start, text, mapped, issue, "character tied to a TLD")
 
