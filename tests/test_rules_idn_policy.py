@@ -424,3 +424,30 @@ def test_verdict_agrees_with_the_rules(label):
 def test_middle_dot_under_cat_only_between_two_l():
     f = one("http://a\u00b7b.cat/", "idn-tld-character")
     assert "between two 'l'" in f.message and "not here" in f.message
+
+
+def test_percent_encoded_character_is_pointed_at():
+    value = "http://ab%E2%B4%B0c.com/"  # U+2D30 TIFINAGH LETTER YA, encoded
+    f = one(value, "idn-restricted-character")
+    assert spanned(value, f) == "%E2%B4%B0" and "percent-encoded as %E2%B4%B0" in f.message
+
+
+_HOST_PIECES = st.one_of(
+    st.characters(exclude_categories=("Cs", "Cc", "Zs", "Zl", "Zp"), exclude_characters="/?#@[]:\\%"),
+    st.sampled_from(["xn--", "%C3%9F", "%E2%80%8D", "%D0%B0", ".", "\u3002", "-", "\u200d", "\u00df", "\u03c2",
+                     "\u0301", "\u0307", "\u0131", "\u30fc", "\u30ce", "\u4e00", "\u00b7", "\u0259", "\u0a68",
+                     "\u0430", "\u10eb", "\u05b7", "\u05d1", "a", "l", "1", "0"]),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_HOST_PIECES, min_size=1, max_size=10).map("".join),
+       st.sampled_from(["com", "\u0440\u0444", "de", "cat", "xn--p1ai", ""]))
+def test_policy_rules_never_fail_and_stay_in_the_host(host, tld):
+    value = "http://%s%s/p" % (host, "." + tld if tld else "")
+    result = Engine().check_text(value, settings=Settings(select=POLICY_RULES + (
+        "mixed-script", "whole-script-confusable", "punycode-label", "idna-deviation")), scanner=_OneRef())
+    assert result.errors == []
+    end = value.index("/", len("http://"))
+    for f in result.findings:
+        assert len("http://") <= f.start < f.end <= end, (f.rule.name, f.start, f.end, value)
