@@ -54,6 +54,7 @@ import idna
 from idna import idnadata
 
 from irilint.convert import DNS_SCHEMES, idna_to_unicode
+from irilint.idn_display import display_verdict, imitation, map_label, tld_uses_character
 from irilint.iri import LABEL_SPLIT_RE
 from irilint.unicode_security import (
     char_name,
@@ -505,22 +506,37 @@ def punycode_invalid(ctx):
     return out
 
 
-def _unsafe_reason(u: str) -> Optional[str]:
+def _unsafe_reason(u: str, tld: str = "") -> Optional[str]:
     """Why showing the U-label could mislead a reader (so the fix is not
-    safe), or None."""
+    safe), or None.  ``tld`` is the host's last label (Unicode or A-label)."""
     mixed, scripts = mixed_script(u)
     if mixed:
         return "it mixes the %s scripts" % " and ".join(scripts)
     looks = whole_script_confusable(u)
     if looks is not None:
         return "it is written in %s but looks like the Latin '%s'" % (
-            " and ".join(mixed_script(u).scripts) or "another script", looks)
+            " and ".join(mixed_script(u).scripts) or "another script", imitation(map_label(u)) or looks)
     dev = [c for c in u if c in _DEVIATIONS]
     if dev:
         return "%s is an IDNA deviation character, which IDNA2003 clients map differently" % describe(dev[0])
+    # The browsers' display policy (irilint.idn_display): a label they
+    # show as Punycode is never offered as safe to show.
+    refused = display_verdict(u, tld)
+    if refused is not None:
+        return "browsers show it as Punycode (%s)" % refused
     if any(unicodedata.bidirectional(c) in ("R", "AL", "AN") for c in u):
         return "it holds right-to-left characters, which reorder how the IRI is displayed"
     return None
+
+
+def _tld_unicode(value: str, labels) -> str:
+    """The host's last non-empty label, in Unicode form where it is a
+    valid A-label (``xn--p1ai`` -> ``рф``)."""
+    for lab in reversed(labels):
+        text = value[lab.start:lab.end]
+        if text:
+            return (idna_to_unicode(text.lower()) if _is_alabel(text) else None) or text.lower()
+    return ""
 
 
 @rule(name="punycode-label", code="IRI503", family="host", severity="hint",
@@ -545,7 +561,11 @@ def punycode_label(ctx):
     (``idna_to_unicode`` checks the round trip), so the URI does not
     change.  Offered as unsafe when showing the U-label could mislead a
     reader: it mixes scripts or is a whole-script confusable of a Latin
-    name (UTS #39), it holds an IDNA deviation character (ß, ς, ZWJ,
+    name (UTS #39), browsers would show it as Punycode (any step of their
+    IDN display policy fails: see ``idn-restricted-character``,
+    ``idn-digit-lookalike``, ``idn-dangerous-pattern``,
+    ``idn-tld-character``, the stricter host-label check of
+    ``mixed-script``), it holds an IDNA deviation character (ß, ς, ZWJ,
     ZWNJ: IDNA2003 clients would convert the U-label to another A-label),
     or it holds right-to-left characters, which reorder the displayed
     IRI (RFC 3987 s4).
@@ -558,6 +578,7 @@ def punycode_label(ctx):
         return None
     value = ctx.value
     out = []
+    tld = _tld_unicode(value, ref.host_labels)
     for lab in ref.host_labels:
         written = value[lab.start:lab.end]
         if not _is_alabel(written):
@@ -566,7 +587,7 @@ def punycode_label(ctx):
         u = idna_to_unicode(label.lower())
         if u is None:
             continue  # punycode-invalid reports it
-        why = _unsafe_reason(u)
+        why = _unsafe_reason(u, tld)
         if why is None and label != written:
             why = "it also drops the invisible characters written in the label"
         if why is None:
@@ -608,6 +629,13 @@ def idna_deviation(ctx):
     after a virama); elsewhere the label is invalid anyway and
     ``invisible-character`` reports the stray joiner.
 
+    ß and ς are not reported under a TLD whose registry uses them (the
+    table of ``idn-tld-character``): ß under .de .at .ch .li .lu, ς under
+    .gr .ελ .cy .ευ .eu.  There the IDNA2008 name is the registered one,
+    and browsers show and resolve it; elsewhere ``idn-tld-character``
+    reports the letter too.  The joiners are reported under every TLD, as
+    browsers show labels holding them as Punycode.
+
     ## Example
     ``http://faß.de/``: ``faß.de`` becomes ``fass.de`` under IDNA2003.
 
@@ -631,6 +659,7 @@ def idna_deviation(ctx):
     hits: List[Tuple[int, int]] = []
     found: List[str] = []
     pos = h.start
+    tld = map_label(_tld_unicode(value, ref.host_labels))
     for lab in ref.host_labels:
         sep = value[pos:lab.start]
         shown.append(sep)
@@ -655,7 +684,9 @@ def idna_deviation(ctx):
         m = []
         for i, ch in enumerate(text):
             if ch in _DEVIATIONS:
-                if ch in _JOINERS and not _contextj_ok(text, i):
+                if ch in _JOINERS and not _contextj_ok(text, i) or tld_uses_character(ch, tld):
+                    # Its registry uses it (ß under .de, ς under .gr): the
+                    # name there is the IDNA2008 one.
                     m.append(ch)
                     continue
                 hits.append(spans[i])

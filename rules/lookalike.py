@@ -14,6 +14,16 @@ from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
 
 from irilint.chars import is_bidi_control, positions_of
 from irilint.convert import DNS_SCHEMES, idna_to_unicode, percent_encode
+from irilint.idn_display import (
+    TLD_SCRIPTS,  # noqa: F401  (re-exported: the table moved to irilint.idn_display)
+    host_label_mixing,
+    imitation,
+    is_digit_label,
+    latin_lookalike_script,
+    map_label,
+    scx_names,
+    tld_allows_script,
+)
 from irilint.iri import IDNA_DOTS, LABEL_SPLIT_RE
 from irilint.unicode_security import (
     COMMON,
@@ -674,13 +684,16 @@ def _mixes(text: str, allowed: Tuple[str, ...]) -> bool:
 @lru_cache(maxsize=8192)
 def _latin_lookalike_mix(text: str, allowed: Tuple[str, ...]) -> bool:
     """Latin with one other script that UTS #39 Moderately Restrictive
-    allows (Armenian, Georgian, Hebrew...), where a character of that other
-    script has a Latin letter for skeleton: Armenian ``օ`` in ``օrange``.
-    Bilingual text mixes scripts word by word, not inside one word, and an
-    ordinary word of the other script next to Latin in one word is rare;
-    a letter that reads as a Latin one there is the homograph trick."""
+    allows (Armenian, Georgian, Hebrew...), where every character of that
+    other script has a Latin letter for skeleton, so the whole word reads
+    as Latin: Armenian ``օ`` in ``օrange``.  Bilingual text mixes scripts
+    word by word, not inside one word; a word that reads as Latin with a
+    letter of another script is the homograph trick, while a Latin letter
+    beside an ordinary word of another script (``aمثال``: ``م`` reads as no
+    Latin letter) is not."""
     if restriction_level(text, identifier_profile=False) != RestrictionLevel.MODERATELY_RESTRICTIVE:
         return False
+    found = False
     for c in dict.fromkeys(text):
         if c.isascii():
             continue
@@ -688,9 +701,10 @@ def _latin_lookalike_mix(text: str, allowed: Tuple[str, ...]) -> bool:
         if not scripts or LATIN in scripts or not scripts.isdisjoint(allowed):
             continue
         sk = skeleton(c)
-        if sk.isascii() and sk.isalpha():
-            return True
-    return False
+        if not (sk.isascii() and sk.isalpha()):
+            return False
+        found = True
+    return found
 
 
 def _word_mixes(text: str, allowed: Tuple[str, ...]) -> bool:
@@ -753,10 +767,19 @@ def mixed_script_rule(ctx):
     unit is the word, so bilingual text (``?q=Москва+moscow``,
     ``/Tbilisi/თბილისი``) stays quiet.
 
+    Host labels are held to the browsers' stricter level, UTS #39 Highly
+    Restrictive as Chromium applies it: Latin may stand only beside Han
+    with kana, Bopomofo or Hangul (``Tokyo東京``), so Latin with Arabic,
+    Thai or Armenian in one label is reported, and so is a non-ASCII Latin
+    letter beside a CJK script (``café東京``).  The message says what the
+    label looks like when it reads as ASCII (``pаypal``: "it looks like
+    'paypal'").
+
     ## Why
     Mixing is the classic homograph trick: ``pаypal`` with one Cyrillic
     ``а`` is another name that no reader can tell apart.  Browsers show
-    such a host label as Punycode.  Per-label and per-word checking keeps
+    such a host label as Punycode, and also ``gօօgle`` with Armenian օ,
+    which Moderately Restrictive would allow.  Per-label and per-word checking keeps
     real multilingual IRIs (``https://ru.wikipedia.org/wiki/Москва``,
     ``http://例え.jp/パス/page``) quiet.
 
@@ -769,19 +792,26 @@ def mixed_script_rule(ctx):
 
     ## Reference
     UTS #39 s5.1 (resolved script sets), s5.2 (restriction levels); UAX #24
-    (Script_Extensions); RFC 3987 s7.5.
+    (Script_Extensions); RFC 3987 s7.5; Chromium's IDN display policy and
+    Firefox's ``network.IDN.restriction_profile``.
     """
     view = ctx.view
     text = view.text
     if text.isascii():
         return
     allowed = _allowed_scripts(ctx)
-    if not _word_mixes(_script_key(text, view.non_ascii_chars), allowed):
+    # Host labels are held to the browsers' stricter level (Highly
+    # Restrictive): a text that does not mix at the Moderately Restrictive
+    # level (nor reads as Latin with look-alikes) can still hold such a
+    # label, and nothing else.
+    hosts_only = not _word_mixes(_script_key(text, view.non_ascii_chars), allowed)
+    if hosts_only and not _host_may_fail_policy(ctx, allowed):
         return  # no part of a string mixes scripts if the whole does not
-    if gates.ENABLED and not view.decoded_any and not _may_mix_words(ctx, allowed):
+    if not hosts_only and gates.ENABLED and not view.decoded_any and not _may_mix_words(ctx, allowed) \
+            and not _host_may_fail_policy(ctx, allowed):
         return
     for comp in ctx.components():
-        if comp.text.isascii():
+        if comp.text.isascii() or (hosts_only and comp.kind != "host-label"):
             continue
         spans = [(comp.view_start, comp.view_end)] if comp.kind == "host-label" else _words(comp)
         for i, j in spans:
@@ -789,46 +819,71 @@ def mixed_script_rule(ctx):
             if word.isascii():
                 continue
             lookalike_only = False
-            if not mixed_script(word, allowed).mixed:
-                if comp.kind == "host-label" or not _latin_lookalike_mix(word, allowed):
+            result = mixed_script(word, allowed)
+            if not result.mixed:
+                if comp.kind == "host-label":
+                    why = host_label_mixing(map_label(word), allowed)
+                    if why is not None:
+                        yield ctx.report_view(i, j, "the host label %s is not shown as Unicode by browsers: %s%s%s" % (
+                            _show(comp.text), why, _looks_like(map_label(word)), ctx.origin_note(i)))
+                    continue
+                if not _latin_lookalike_mix(word, allowed):
                     continue
                 lookalike_only = True
             codes = [c for c in scripts_in(word) if c not in allowed]
-            if len(codes) < 2:  # pragma: no cover - mixed implies two scripts
-                codes = scripts_in(word)
-            minor, offsets = _minority(word, codes)
-            chars = [word[k] for k in offsets]
             what = "the %s %s" % (comp.label, _show(comp.text)) if (i, j) == (comp.view_start, comp.view_end) \
                 else "the word %s of the %s %s" % (_show(word), comp.label, _show(comp.text))
+            looks = _looks_like(map_label(word)) if comp.kind == "host-label" else ""
+            if len(codes) < 2:
+                # One script, and a character that is no letter of any
+                # script (its Script is Common) but is used only by others:
+                # U+00B7 MIDDLE DOT in Cyrillic.
+                own = frozenset(codes)
+                offsets = [k for k, ch in enumerate(word) if not ch.isascii() and _scripts_of(ch)
+                           and _scripts_of(ch).isdisjoint(own)]
+                if offsets:
+                    odd = word[offsets[0]]
+                    message = "%s mixes scripts: %s is used only with %s, not with %s%s%s" % (
+                        what, describe(odd), scx_names(odd), " and ".join(script_name(c) for c in codes)
+                        or "its other characters", ctx.origin_note(i + offsets[0]), looks)
+                    yield ctx.report_view(i, j, message)
+                    continue
+                codes = scripts_in(word)  # pragma: no cover - mixed implies two scripts
+            minor, offsets = _minority(word, codes)
+            chars = [word[k] for k in offsets]
             note = ctx.origin_note(i + offsets[0]) if offsets else ""
-            message = "%s mixes scripts (%s); the %s characters are %s%s" % (
-                what, ", ".join(script_name(c) for c in codes), script_name(minor), _list_chars(chars), note)
+            message = "%s mixes scripts (%s); the %s characters are %s%s%s" % (
+                what, ", ".join(script_name(c) for c in codes), script_name(minor), _list_chars(chars), note,
+                looks)
             if lookalike_only:
                 message += ", and the word reads as the Latin '%s'" % latin_reading(word)
             yield ctx.report_view(i, j, message)
 
 
+def _looks_like(label: str) -> str:
+    """"; it looks like 'paypal'" when the label reads as ASCII, for messages."""
+    im = imitation(label)
+    return "; it looks like '%s'" % im if im else ""
+
+
+def _host_may_fail_policy(ctx, allowed: Tuple[str, ...]) -> bool:
+    """Does a host label of the view mix scripts the way browsers refuse
+    though the Moderately Restrictive check passes (Latin with Arabic, a
+    non-ASCII Latin letter beside Han)?"""
+    vref = ctx.view_ref
+    h = vref.host
+    if h is None or vref.host_kind != "reg-name":
+        return False
+    host = ctx.view.text[h.start:h.end]
+    if host.isascii():
+        return False
+    return any(not label.isascii() and host_label_mixing(map_label(label), allowed) is not None
+               for label in LABEL_SPLIT_RE.split(host))
+
+
 # ---------------------------------------------------------------------------
 # IRI204 whole-script-confusable
 # ---------------------------------------------------------------------------
-
-#: Top-level domains under which labels of a script are normal, so a label
-#: of that script that happens to look Latin is not reported.  Besides
-#: these, any TLD written in the label's own script counts (.москва, .онлайн),
-#: unless that TLD itself looks Latin.
-TLD_SCRIPTS: Dict[str, FrozenSet[str]] = {}
-for _script, _tlds in (
-    ("Cyrl", "рф ru su рус by бел ua укр kz қаз kg tj uz bg бг rs срб mk мкд ba mn мон eu ею"),
-    ("Grek", "ελ gr cy ευ eu"),
-    ("Armn", "am հայ"),
-    ("Geor", "ge გე"),
-    ("Hebr", "il"),
-    ("Ethi", "er et"),
-    ("Mymr", "mm"),
-    ("Thai", "th ไทย"),
-):
-    for _tld in _tlds.split():
-        TLD_SCRIPTS[_tld] = TLD_SCRIPTS.get(_tld, frozenset()) | {_script}
 
 _DISPLAY_ORDER = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 _ASCII_BY_SKELETON: Dict[str, str] = {}
@@ -847,12 +902,7 @@ def latin_reading(s: str) -> str:
 
 
 def _tld_exempt(scripts: FrozenSet[str], tld: str) -> bool:
-    if not scripts.isdisjoint(TLD_SCRIPTS.get(tld, ())):
-        return True
-    if tld.isascii():
-        return False
-    own = resolved_script_set(tld)
-    return bool(own) and not own.isdisjoint(scripts) and whole_script_confusable(tld) is None
+    return tld_allows_script(scripts, tld)
 
 
 @rule(name="whole-script-confusable", code="IRI204", family="lookalike", severity="warning",
@@ -862,10 +912,15 @@ def whole_script_confusable_rule(ctx):
 
     ## What it does
     Flags host labels that are entirely in one script other than Latin
-    whose UTS #39 skeleton is ASCII (plus combining marks), such as
-    Cyrillic ``аррӏе`` (U+0430 U+0440 U+0440 U+04CF U+0435), which reads as
-    ``appie``/``apple``, or Greek ``ορα``.  ``xn--`` labels and
-    percent-encoded labels are decoded first.  Short labels are not
+    and read as Latin: either their UTS #39 skeleton is ASCII (plus
+    combining marks), such as Cyrillic ``аррӏе`` (U+0430 U+0440 U+0440
+    U+04CF U+0435), which looks like ``apple``, or Greek ``ορα``; or all
+    their letters of that script are in the browsers' list of its Latin
+    look-alikes (Chromium's IDN display policy, for Armenian, Cyrillic,
+    Ethiopic, Georgian, Greek, Hebrew, Lao, Myanmar, Thai and the Indic
+    scripts), digit look-alikes included, such as Georgian ``ძ4000``
+    (looks like ``d4000``) or Devanagari ``०२`` (``o2``).  ``xn--`` labels
+    and percent-encoded labels are decoded first.  Short labels are not
     skipped: Cyrillic ``х.com`` imitates ``x.com``.
 
     Not flagged: labels under a top-level domain where that script is
@@ -884,11 +939,12 @@ def whole_script_confusable_rule(ctx):
     Ethiopic    .er .et
     Myanmar     .mm
     Thai        .th .ไทย
+    Lao         .la
     ==========  ==========================================================
 
-    Any TLD written in the label's own script counts too (.москва,
-    .онлайн), unless the TLD itself looks Latin.  The TLD label is judged
-    by the same table, so ``пример.бг`` and ``сайт.рус`` are fine.
+    Any TLD holding a letter of the label's script counts too (.москва,
+    .онлайн, .орг): Chromium's rule.  The TLD label is judged by the same
+    table, so ``пример.бг`` and ``сайт.рус`` are fine.
     Scripts listed in ``allowed-scripts`` are never reported.
 
     Only host labels are checked: in paths and queries ordinary words
@@ -902,14 +958,16 @@ def whole_script_confusable_rule(ctx):
     outside their usual TLDs.
 
     ## Example
-    ``http://аррӏе.com/`` (also written ``http://xn--80ak6aa92e.com/``).
+    ``http://аррӏе.com/`` (also written ``http://xn--80ak6aa92e.com/``):
+    the message says it looks like the Latin ``apple``.
 
     ## Fix safety
     No fix: the label may be a genuine name in that script.
 
     ## Reference
     UTS #39 s4 (whole-script confusables), s5; RFC 3987 s7.5; Chromium's
-    IDN spoof checker (whole-script confusables allowed per TLD).
+    IDN display policy (whole-script confusables: per-script look-alike
+    letters and the TLDs where they are allowed).
     """
     view = ctx.view
     if view.text.isascii():
@@ -941,21 +999,26 @@ def _whole_script_confusables(ctx, allowed: FrozenSet[str]):
     labels = [c for c in ctx.components() if c.kind == "host-label"]
     if not labels:
         return
-    tld = labels[-1].text.lower()
+    tld = map_label(labels[-1].text)
     for comp in labels:
         label = comp.text.lower()
         if label.isascii():
             continue
         sk = whole_script_confusable(label)
-        if sk is None:
-            continue
+        # Chromium's per-script lists: letters that read as Latin although
+        # their UTS #39 prototype is not ASCII (Georgian ძ as 'd').
+        by_list = latin_lookalike_script(map_label(comp.text)) if sk is None else None
+        if sk is None and by_list is None or is_digit_label(map_label(comp.text)):
+            continue  # a label of digit look-alikes is idn-digit-lookalike's
         scripts = resolved_script_set(label) or frozenset()
         if not scripts.isdisjoint(allowed) or _tld_exempt(scripts, tld):
             continue
         script = " and ".join(script_name(s) for s in scripts_in(label)) or "one script"
-        lookalikes = [c for c in comp.text if not c.isascii() and skeleton(c.lower()) != c.lower()]
-        message = ("the host label %s is written entirely in %s but reads as the Latin '%s': %s%s"
-                   % (_show(comp.text), script, latin_reading(label), _list_chars(lookalikes),
+        lookalikes = [c for c in comp.text if not c.isascii() and (
+            skeleton(c.lower()) != c.lower() or imitation(c.lower()) is not None)]
+        reading = imitation(map_label(comp.text)) or latin_reading(label)
+        message = ("the host label %s is written entirely in %s but looks like the Latin '%s': %s%s"
+                   % (_show(comp.text), script, reading, _list_chars(lookalikes),
                       ctx.origin_note(comp.view_start)))
         yield ctx.report_view(comp.view_start, comp.view_end, message)
 

@@ -40,6 +40,7 @@ RULE_MODULES = (
     "irilint.rules.syntax",
     "irilint.rules.bidi",
     "irilint.rules.lookalike",
+    "irilint.rules.idn_policy",
     "irilint.rules.normalization",
     "irilint.rules.percent",
     "irilint.rules.host",

@@ -33,6 +33,7 @@ __all__ = [
     "RestrictionLevel",
     "MixedScript",
     "script_extensions",
+    "script_of",
     "script_name",
     "script_code",
     "scripts_in",
@@ -127,6 +128,18 @@ def script_extensions(ch: str) -> FrozenSet[str]:
     ['Hira', 'Kana']
     """
     return _SCX_SETS[_scx_index(_cp(ch))]
+
+
+def script_of(ch: str) -> str:
+    """The Script property (UAX #24) of ``ch``: its one script, 'Zyyy' for
+    characters shared by several scripts even where Script_Extensions
+    lists a few of them.
+
+    >>> script_of("\\u00b7"), script_of("\\u0660")
+    ('Zyyy', 'Arab')
+    """
+    i = bisect_right(_data.SCRIPT_STARTS, _cp(ch)) - 1
+    return _data.SCRIPT_VALUES[4 * i:4 * i + 4]
 
 
 def _augmented(ch: str) -> Optional[FrozenSet[str]]:
@@ -246,7 +259,10 @@ def scripts_in(s: str) -> List[str]:
     Common and Inherited are not reported.  A character with several
     Script_Extensions adds nothing if one of its scripts is already
     reported (so U+30FC KATAKANA-HIRAGANA PROLONGED SOUND MARK after katakana
-    is just Katakana); otherwise its preferred script is added.
+    is just Katakana); otherwise its own Script is added (U+0660 ARABIC-INDIC
+    DIGIT ZERO is Arabic), or nothing when that is Common or Inherited:
+    U+00B7 MIDDLE DOT, used by Latin, Greek, Georgian and a dozen more, is
+    no script's letter.
     """
     return list(_scripts_in(s))
 
@@ -265,18 +281,23 @@ def _scripts_in(s: str) -> Tuple[str, ...]:
         if len(distinct) < len(s):
             return _scripts_in(distinct)
     sets: List[FrozenSet[str]] = []
+    chars: List[str] = []
     for c in s:
         if c < "\x80":  # ASCII: Latin letters, everything else Common
             if c.isalpha():
                 sets.append(_LATIN_ONLY)
+                chars.append(c)
             continue
         x = _SCX_SPECIFIC[_scx_index(ord(c))]
         if x:
             sets.append(x)
+            chars.append(c)
     chosen = {next(iter(x)) for x in sets if len(x) == 1}
-    for x in sets:
+    for c, x in zip(chars, sets):
         if len(x) > 1 and x.isdisjoint(chosen):
-            chosen.add(min(x, key=_preference))
+            own = script_of(c)
+            if own in x:
+                chosen.add(own)
     first_use: Dict[str, int] = {}
     for i, x in enumerate(sets):
         for code in x & chosen:

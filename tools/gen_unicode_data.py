@@ -12,6 +12,7 @@ Every property is read from ICU through PyICU (PyPI package ``pyicu-wheels``,
 one ICU was built with:
 
 * Script_Extensions (UAX #24)                -- ``icu.Script.getScriptExtensions``
+* Script (UAX #24)                           -- ``icu.Script.getScript``
 * confusable prototypes (UTS #39 s4, the MA
   table of confusables.txt)                  -- ``icu.SpoofChecker.getSkeleton``
 * Identifier_Status / Identifier_Type
@@ -215,6 +216,13 @@ def extract_scx():
     return sets, starts, index
 
 
+def extract_scripts() -> Tuple[List[int], str]:
+    """The Script property as runs: (starts, the four-letter code of each
+    run, concatenated)."""
+    runs = segment(lambda cp: icu.Script.getScript(cp).getShortName())
+    return [start for start, _ in runs], "".join(str(v) for _, v in runs)
+
+
 def all_script_codes() -> List[int]:
     """Every UScriptCode value ICU knows (PyICU lacks constants for new ones)."""
     codes: List[int] = []
@@ -359,6 +367,10 @@ SCX_STARTS, SCX_INDEX, SCX_SETS
     Script_Extensions (UAX #24) of every code point, as ISO 15924 codes
     ('Zyyy' = Common, 'Zinh' = Inherited, 'Zzzz' = Unknown).  Run i covers
     SCX_STARTS[i] .. SCX_STARTS[i + 1] - 1 and has SCX_SETS[SCX_INDEX[i]].
+SCRIPT_STARTS, SCRIPT_VALUES
+    Script (UAX #24, the single script of a character; 'Zyyy' for
+    punctuation shared by several scripts): run i covers SCRIPT_STARTS[i] ..
+    SCRIPT_STARTS[i + 1] - 1 and has the code SCRIPT_VALUES[4 * i:4 * i + 4].
 SCRIPT_NAMES
     ISO 15924 code -> long name, for messages.
 RECOMMENDED_SCRIPTS
@@ -436,7 +448,9 @@ def generate() -> str:
     ]
 
     sets, starts, index = extract_scx()
+    sc_starts, sc_values = extract_scripts()
     used = {code for s in sets for code in s}
+    used |= {sc_values[i:i + 4] for i in range(0, len(sc_values), 4)}
     recommended = extract_recommended_scripts()
     used |= set(recommended)
     names = extract_script_names(used)
@@ -447,6 +461,9 @@ def generate() -> str:
     parts.append(tuple_block("SCX_SETS", ["(" + "".join(pystr(c) + ", " for c in s).rstrip() + ")" for s in sets]))
     parts.append(tuple_block("SCX_STARTS", ["0x%X" % s for s in starts]))
     parts.append(tuple_block("SCX_INDEX", [str(i) for i in index]))
+    parts.append(tuple_block("SCRIPT_STARTS", ["0x%X" % s for s in sc_starts]))
+    parts.append("SCRIPT_VALUES = (\n" + "\n".join(
+        "    %s" % pystr(sc_values[i:i + 64]) for i in range(0, len(sc_values), 64)) + "\n)\n")
 
     allowed = icu.UProperty.IDENTIFIER_STATUS
     parts.append(tuple_block(
