@@ -391,3 +391,33 @@ def test_the_parent_checks_batches_itself_when_the_worker_is_busy(tmp_path, monk
     assert here  # some files were checked in the parent...
     assert len(here) < 140  # ...and the worker had its share
     assert run("1") == two
+
+
+def test_cache_keys_change_with_the_code(tmp_path, monkeypatch):
+    """Results of other code (same version, edited or reinstalled modules)
+    are never reused: the code's fingerprint is part of every key."""
+    import os
+
+    from irilint import cache
+
+    pkg = tmp_path / "pkg"
+    (pkg / "sub").mkdir(parents=True)
+    (pkg / "a.py").write_text("x = 1\n")
+    (pkg / "sub" / "b.py").write_text("y = 2\n")
+    (pkg / "notes.txt").write_text("not code\n")
+    first = cache.fingerprint_of([str(pkg)])
+    assert cache.fingerprint_of([str(pkg)]) == first
+    (pkg / "notes.txt").write_text("other\n")
+    assert cache.fingerprint_of([str(pkg)]) == first  # only modules count
+    st = os.stat(pkg / "sub" / "b.py")
+    os.utime(pkg / "sub" / "b.py", ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
+    second = cache.fingerprint_of([str(pkg)])
+    assert second != first
+    (pkg / "c.py").write_text("")
+    assert cache.fingerprint_of([str(pkg)]) not in (first, second)
+
+    keys = set()
+    for fp in ("code-a", "code-b"):
+        monkeypatch.setattr(cache, "_CODE_FINGERPRINT", fp)
+        keys.add(cache.cache_key(cache.key_hasher("settings"), "digest", "doc.md"))
+    assert len(keys) == 2
