@@ -401,7 +401,8 @@ class ReferenceMemo:
     between ``check_text`` calls (least recently used first out).
 
     What a reference-scope rule reports depends only on the reference: its
-    value, the kind of place it was found in (``Candidate.context``), whether
+    value, the kind of place it was found in (``Candidate.context``, which
+    also decides whether it is data, whose fixes are all unsafe), whether
     a backslash precedes it (``Candidate.after_backslash``), how
     its characters map to the source (``Candidate.offsets``, relative to
     its start: fixes are written back through escapes), the scanner name

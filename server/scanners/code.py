@@ -5,7 +5,25 @@ markers a language has, and one linear pass splits the file into string
 literals, comments and the rest.  Every part is searched for bare IRIs, so
 an IRI in ``"http://a.b/c"`` or ``'http://a.b/c'`` ends at the closing
 quote, and shell-like files (``curl http://...``, Makefiles, Dockerfiles)
-are covered too.  Contexts: ``string``, ``comment``, ``bare``.
+are covered too.
+
+Contexts: ``string`` (a string literal), ``comment``, ``docstring`` (Python
+only, see below) and ``unquoted`` for the rest of the code (shell
+arguments, Makefile and ``.env`` values); in TeX the rest is the document's
+text, ``bare``.  ``string`` and ``unquoted`` are data (a program reads them
+as written, so no fix of them is safe, see ``DATA_CONTEXTS``); comments,
+docstrings and TeX text are prose.
+
+A Python docstring is told from other strings by its place, not by a
+parse: a string literal (``r``/``u`` prefix allowed) that is the first
+thing on its line, followed on its closing line by nothing but a comment,
+and whose previous line with code (blank and comment lines skipped) is
+either absent (the module's first statement) or a ``def``/``async
+def``/``class`` header ending with ``:``.  A header spanning lines is
+followed back to its first line by bracket counting (brackets inside its
+default values' strings are counted too: such a header is not recognised,
+and its docstring stays data, which only costs a safe fix).  A string
+after any other statement, an attribute docstring included, is data.
 
 Simplifications, all of them bounded to one line or one literal:
 
@@ -49,11 +67,11 @@ def _escaped(text: str, i: int) -> bool:
     return (i - k) % 2 == 1
 
 
-def find_iris_in_string(text: str, lo: int, hi: int) -> List[Candidate]:
+def find_iris_in_string(text: str, lo: int, hi: int, context: str = "string") -> List[Candidate]:
     """``find_iris`` in a string literal's body: a candidate that would start
     inside an escape sequence (``"\\nhttp://e.org"`` gives ``nhttp://``)
     starts after it instead, so a fix can never turn ``\\F`` into ``\\f``."""
-    found = find_iris(text, lo, hi, "string")
+    found = find_iris(text, lo, hi, context)
     if not found or "\\" not in text[lo:hi]:
         return found
     out: List[Candidate] = []
@@ -61,7 +79,7 @@ def find_iris_in_string(text: str, lo: int, hi: int) -> List[Candidate]:
         if c.start > lo and _escaped(text, c.start):
             after = _ESCAPE_TAIL_RX.match(text, c.start).end()
             if after < c.end:
-                out.extend(find_iris(text, after, c.end, "string"))
+                out.extend(find_iris(text, after, c.end, context))
         else:
             out.append(c)
     return out
@@ -79,18 +97,22 @@ class Syntax:
     multiline_quotes: str = "`"
     #: Python-style triple-quoted strings (\"\"\" and ''')
     triple_quotes: bool = False
+    #: Python docstrings (see the module docstring) are prose
+    docstrings: bool = False
+    #: text outside literals and comments is prose (TeX), not code
+    prose_text: bool = False
 
 
 _C_LIKE = Syntax(("//",), (("/*", "*/"),), "\"'`", "`")
 _HASH = Syntax(("#",), (), "\"'`", "`")
-_PYTHON = Syntax(("#",), (), "\"'", "", True)
+_PYTHON = Syntax(("#",), (), "\"'", "", True, docstrings=True)
 _SHELL = Syntax(("#",), (), "\"'`", "\"'`")
 _SQL = Syntax(("--",), (("/*", "*/"),), "\"'`", "")
 _LUA = Syntax(("--",), (("--[[", "]]"),), "\"'", "")
 _HASKELL = Syntax(("--",), (("{-", "-}"),), '"', "")
 _LISP = Syntax((";",), (("#|", "|#"),), '"', '"')
 _INI = Syntax((";", "#"), (), '"', "")
-_TEX = Syntax(("%",), (), "", "")
+_TEX = Syntax(("%",), (), "", "", prose_text=True)
 _ERLANG = Syntax(("%",), (), "\"'", "")
 _MATLAB = Syntax(("%",), (("%{", "%}"),), '"', "")
 _PHP = Syntax(("//", "#"), (("/*", "*/"),), "\"'`", "`")
@@ -271,6 +293,69 @@ def _skip_rx_for(syntax: Syntax) -> Optional["re.Pattern[str]"]:
         return rx
 
 
+#: Before a docstring's opening quote on its line: indentation and a prefix
+#: that keeps it a docstring (an f-string or bytes literal is none).
+_DOCSTRING_LEAD_RX = re.compile(r"[ \t\f]*[rRuU]?\Z")
+#: After its closing quote: nothing but a comment.
+_DOCSTRING_TAIL_RX = re.compile(r"[ \t\f\r]*(?:#[^\n]*)?(?:\n|\Z)")
+#: A line of code that ends with ":" (a comment may follow).
+_ENDS_WITH_COLON_RX = re.compile(r":[ \t\f\r]*(?:#[^\n]*)?\Z")
+_HEADER_RX = re.compile(r"[ \t\f]*(?:async[ \t]+)?(?:def|class)\b")
+#: How many lines a def/class header may span, followed back from its ":".
+_MAX_HEADER_LINES = 100
+
+
+def _line_start(text: str, i: int) -> int:
+    return text.rfind("\n", 0, i) + 1
+
+
+def _continued(text: str, line_start: int) -> bool:
+    """Whether the line before the one at ``line_start`` ends with a
+    backslash, which continues it on this one."""
+    p = line_start - 1  # its newline
+    if p > 0 and text[p - 1] == "\r":
+        p -= 1
+    return p > 0 and text[p - 1] == "\\"
+
+
+def _is_docstring(text: str, open_at: int, close_end: int) -> bool:
+    """Whether the Python string literal whose opening quote is at
+    ``open_at`` and which ends before ``close_end`` is a docstring (the
+    rule is in the module docstring)."""
+    start = _line_start(text, open_at)
+    if not _DOCSTRING_LEAD_RX.match(text[start:open_at]):
+        return False
+    if not _DOCSTRING_TAIL_RX.match(text, close_end):
+        return False
+    # The previous line with code, over blank and comment-only lines.
+    end = start - 1  # the newline ending the previous line
+    while end >= 0:
+        line_start = _line_start(text, end)
+        line = text[line_start:end].strip()
+        if line and not line.startswith("#"):
+            break
+        end = line_start - 1
+    else:
+        return True  # the module's first statement
+    if not _ENDS_WITH_COLON_RX.search(text, line_start, end):
+        return False
+    # The header's first line: where brackets up to the ":" balance.
+    depth = 0
+    for _ in range(_MAX_HEADER_LINES):
+        segment = text[line_start:end]
+        depth += (segment.count("(") + segment.count("[") + segment.count("{")
+                  - segment.count(")") - segment.count("]") - segment.count("}"))
+        if depth > 0:
+            return False  # the ":" is inside brackets (a dict, a lambda)
+        if depth == 0 and not _continued(text, line_start):
+            return _HEADER_RX.match(text, line_start) is not None
+        if line_start == 0:
+            return False
+        end = line_start - 1
+        line_start = _line_start(text, end)
+    return False
+
+
 def scan_code(text: str, syntax: Syntax = _GENERIC,
               token_rx: Optional["re.Pattern[str]"] = None, fast: bool = True) -> List[Candidate]:
     """Candidates in source code written with ``syntax``.
@@ -294,14 +379,18 @@ def scan_code(text: str, syntax: Syntax = _GENERIC,
     # match, up to where the tokenizer would resume anyway.
     skip = _skip_rx_for(syntax) if fast else None
     out: List[Candidate] = []
+    outside = "bare" if syntax.prose_text else "unquoted"
 
-    def search(lo: int, hi: int, context: str = "bare") -> None:
+    def search(lo: int, hi: int, context: str = outside) -> None:
         k = bisect_left(anchors, lo)
         if not fast or (k < len(anchors) and anchors[k] < hi):
-            if context == "string":
-                out.extend(find_iris_in_string(text, lo, hi))
-            else:
-                out.extend(find_iris(text, lo, hi, context))
+            out.extend(find_iris(text, lo, hi, context))
+
+    def search_string(open_at: int, lo: int, hi: int, close_end: int) -> None:
+        k = bisect_left(anchors, lo)
+        if not fast or (k < len(anchors) and anchors[k] < hi):
+            prose = syntax.docstrings and _is_docstring(text, open_at, close_end)
+            out.extend(find_iris_in_string(text, lo, hi, "docstring" if prose else "string"))
 
     pos = 0
     while pos <= last_anchor:
@@ -323,13 +412,13 @@ def scan_code(text: str, syntax: Syntax = _GENERIC,
             quote = m.group()
             multiline = quote in syntax.multiline_quotes
             body_end = _string_end_rx(quote, multiline).match(text, m.end()).end()
-            search(m.end(), body_end, "string")
             pos = body_end + 1 if body_end < n and text[body_end] == quote else body_end
+            search_string(start, m.end(), body_end, pos)
         elif kind == "triple":
             close = text.find(m.group(), m.end())
             end = close if close >= 0 else n
-            search(m.end(), end, "string")
             pos = end + 3 if close >= 0 else n
+            search_string(start, m.end(), end, pos)
         else:  # a block comment
             closer = syntax.block_comments[int(kind[5:])][1]
             close = text.find(closer, m.end())
