@@ -68,6 +68,14 @@ _search_double_hyphen = re.compile("--").search
 
 DOC_SECTIONS = ("What it does", "Why", "Example", "Fix safety", "Reference")
 
+#: The sentence every reference rule with a fix ends its "Fix safety"
+#: section with (line breaks aside): whatever the rule says, a fix of a
+#: reference that is data is unsafe (irilint.scanners.base.DATA_CONTEXTS).
+DATA_FIX_SAFETY = (
+    "Where the reference is data, which a program reads as written (in code "
+    "outside comments and docstrings, in a JSON, YAML or TOML value, in a Turtle "
+    "term or literal), every fix is unsafe: ``--fix`` leaves it alone.")
+
 _NAME_RE = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*\Z")
 _CODE_RE = re.compile(r"IRI[0-9]{3}\Z")
 
@@ -105,6 +113,15 @@ class Rule:
 
     def __repr__(self) -> str:
         return "<Rule %s %s>" % (self.code, self.name)
+
+    @property
+    def fix_in_data(self) -> str:
+        """``fix`` where the reference is data (DATA_FIX_SAFETY): a rule
+        with a fix of references has only unsafe ones there.  A document
+        rule's fix edits no reference and keeps its safety."""
+        if self.scope == "reference" and self.fix != "none":
+            return "unsafe"
+        return self.fix
 
     @property
     def url_fragment(self) -> str:

@@ -92,7 +92,17 @@ def run(args: argparse.Namespace) -> int:
 
 def _rule_obj(r: Any) -> Dict[str, Any]:
     return {"name": r.name, "code": r.code, "family": r.family, "severity": r.severity.label,
-            "enabled": r.enabled, "fix": r.fix, "summary": r.summary}
+            "enabled": r.enabled, "fix": r.fix, "fix_in_data": r.fix_in_data, "summary": r.summary}
+
+
+#: Where a rule's fixes are unsafe whatever it says (Rule.fix_in_data).
+DATA_PLACES = ("in code outside comments and docstrings, in JSON/YAML/TOML values, "
+               "in Turtle terms and literals")
+
+
+def _fix_label(r: Any) -> str:
+    """The rule's fix safety, "*" when it is less safe where the reference is data."""
+    return r.fix + ("*" if r.fix_in_data != r.fix else "")
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
@@ -106,8 +116,11 @@ def cmd_rules(args: argparse.Namespace) -> int:
         return 0
     width = max(len(r.name) for r in rules)
     for r in rules:
-        print("%s  %-*s  %-16s %-7s %-3s fix:%-9s %s" % (
-            r.code, width, r.name, r.family, r.severity.label, "on" if r.enabled else "off", r.fix, r.summary))
+        print("%s  %-*s  %-16s %-7s %-3s fix:%-10s %s" % (
+            r.code, width, r.name, r.family, r.severity.label, "on" if r.enabled else "off",
+            _fix_label(r), r.summary))
+    if any(r.fix_in_data != r.fix for r in rules):
+        print("* unsafe where the reference is data: %s" % DATA_PLACES)
     return 0
 
 
@@ -119,8 +132,11 @@ def cmd_explain(args: argparse.Namespace) -> int:
         print("irilint: error: no rule named %r (see 'irilint rules')" % args.rule, file=sys.stderr)
         return 2
     print("# %s (%s)\n" % (r.name, r.code))
+    fix = r.fix
+    if r.fix_in_data != r.fix:
+        fix += " (%s where the reference is data: %s)" % (r.fix_in_data, DATA_PLACES)
     print("Family: %s. Default severity: %s. Enabled by default: %s. Fix: %s.\n" % (
-        r.family, r.severity.label, "yes" if r.enabled else "no", r.fix))
+        r.family, r.severity.label, "yes" if r.enabled else "no", fix))
     print(r.doc.rstrip())
     return 0
 

@@ -3,6 +3,7 @@ value in a JSON/YAML/TOML file or a Turtle term is data, which a program
 reads as written, so ``--fix`` leaves it alone; comments, docstrings and
 prose keep their safe fixes."""
 import io
+import json
 import sys
 
 import pytest
@@ -162,6 +163,29 @@ def test_memo_keeps_data_and_prose_apart():
             by_place.setdefault(place, set()).update(fx.safe for fx in f.fixes)
         assert by_place == {"data": {False}, "prose": {True}}
     assert engine.memo.hits > 0
+
+
+def test_rules_command_says_where_fixes_are_unsafe():
+    code, out, _ = run(["rules", "--format", "json"])
+    by_code = {r["code"]: r for r in json.loads(out)}
+    assert code == 0
+    assert (by_code["IRI601"]["fix"], by_code["IRI601"]["fix_in_data"]) == ("safe", "unsafe")
+    assert (by_code["IRI001"]["fix"], by_code["IRI001"]["fix_in_data"]) == ("sometimes", "unsafe")
+    assert (by_code["IRI101"]["fix"], by_code["IRI101"]["fix_in_data"]) == ("unsafe", "unsafe")
+    assert (by_code["IRI004"]["fix"], by_code["IRI004"]["fix_in_data"]) == ("none", "none")
+    # removing an unused suppression edits a comment, never data
+    assert (by_code["IRI901"]["fix"], by_code["IRI901"]["fix_in_data"]) == ("safe", "safe")
+
+    _, out, _ = run(["rules"])
+    lines = {line.split()[0]: line for line in out.splitlines()}
+    assert "fix:safe* " in lines["IRI601"] and "fix:sometimes* " in lines["IRI001"]
+    assert "fix:unsafe " in lines["IRI101"] and "fix:safe " in lines["IRI901"]
+    assert out.splitlines()[-1] == (
+        "* unsafe where the reference is data: in code outside comments and docstrings, "
+        "in JSON/YAML/TOML values, in Turtle terms and literals")
+
+    _, out, _ = run(["explain", "uppercase-host"])
+    assert "Fix: safe (unsafe where the reference is data: in code outside comments" in out
 
 
 # ---------------------------------------------------------------- docstrings
