@@ -21,8 +21,8 @@ and whose previous line with code (blank and comment lines skipped) is
 either absent (the module's first statement) or a ``def``/``async
 def``/``class`` header ending with ``:``.  A header spanning lines is
 followed back to its first line by bracket counting (brackets inside its
-default values' strings are counted too: such a header is not recognised,
-and its docstring stays data, which only costs a safe fix).  A string
+strings and comments are counted too: such a header may not be
+recognised, and its docstring stays data, which only costs a safe fix).  A string
 after any other statement, an attribute docstring included, is data.
 
 Simplifications, all of them bounded to one line or one literal:
@@ -293,20 +293,53 @@ def _skip_rx_for(syntax: Syntax) -> Optional["re.Pattern[str]"]:
         return rx
 
 
-#: Before a docstring's opening quote on its line: indentation and a prefix
-#: that keeps it a docstring (an f-string or bytes literal is none).
-_DOCSTRING_LEAD_RX = re.compile(r"[ \t\f]*[rRuU]?\Z")
-#: After its closing quote: nothing but a comment.
+#: After a docstring's closing quote: nothing but a comment.
 _DOCSTRING_TAIL_RX = re.compile(r"[ \t\f\r]*(?:#[^\n]*)?(?:\n|\Z)")
-#: A line of code that ends with ":" (a comment may follow).
-_ENDS_WITH_COLON_RX = re.compile(r":[ \t\f\r]*(?:#[^\n]*)?\Z")
 _HEADER_RX = re.compile(r"[ \t\f]*(?:async[ \t]+)?(?:def|class)\b")
-#: How many lines a def/class header may span, followed back from its ":".
-_MAX_HEADER_LINES = 100
+_BLANKS = " \t\f\r"
+#: How many lines a def/class header may span, followed back from its ":"
+#: (a longer one is not recognised: its docstring stays data); bounds the
+#: look back of each literal that is the first on its line.
+_MAX_HEADER_LINES = 40
 
 
 def _line_start(text: str, i: int) -> int:
     return text.rfind("\n", 0, i) + 1
+
+
+def _skip_blanks_back(text: str, p: int, floor: int) -> int:
+    """The last position at or before ``p`` (not before ``floor``) that is
+    no blank, or ``floor - 1``."""
+    while p >= floor and text[p] in _BLANKS:
+        p -= 1
+    return p
+
+
+def _first_on_line(text: str, open_at: int) -> bool:
+    """Whether only indentation and a prefix that keeps a literal a
+    docstring (``r``, ``u``; an f-string or bytes literal is none) precede
+    the quote at ``open_at`` on its line.  Looks back only over those."""
+    p = open_at - 1
+    if p >= 0 and text[p] in "rRuU":
+        p -= 1
+    p = _skip_blanks_back(text, p, 0)
+    return p < 0 or text[p] == "\n"
+
+
+def _ends_with_colon(text: str, lo: int, hi: int) -> bool:
+    """Whether the line ``text[lo:hi]`` ends with ":", a comment aside.
+    Every "#" is tried as the comment's start (one may be in a string):
+    each look back covers only the blanks before it."""
+    p = _skip_blanks_back(text, hi - 1, lo)
+    if p >= lo and text[p] == ":":
+        return True
+    k = text.find("#", lo, hi)
+    while k >= 0:
+        p = _skip_blanks_back(text, k - 1, lo)
+        if p >= lo and text[p] == ":":
+            return True
+        k = text.find("#", k + 1, hi)
+    return False
 
 
 def _continued(text: str, line_start: int) -> bool:
@@ -318,33 +351,54 @@ def _continued(text: str, line_start: int) -> bool:
     return p > 0 and text[p - 1] == "\\"
 
 
-def _is_docstring(text: str, open_at: int, close_end: int) -> bool:
+#: A line's end (its newline's offset) -> its start and its brackets, opened
+#: minus closed: filled while looking back from docstring candidates, so
+#: each line of a file is counted once however many look-backs cross it.
+LineBrackets = Dict[int, Tuple[int, int]]
+
+
+def _line_brackets(text: str, end: int, memo: LineBrackets) -> Tuple[int, int]:
+    hit = memo.get(end)
+    if hit is None:
+        start = _line_start(text, end)
+        segment = text[start:end]
+        hit = memo[end] = (start, segment.count("(") + segment.count("[") + segment.count("{")
+                           - segment.count(")") - segment.count("]") - segment.count("}"))
+    return hit
+
+
+def _is_docstring(text: str, open_at: int, close_end: int,
+                  memo: Optional[LineBrackets] = None) -> bool:
     """Whether the Python string literal whose opening quote is at
     ``open_at`` and which ends before ``close_end`` is a docstring (the
-    rule is in the module docstring)."""
-    start = _line_start(text, open_at)
-    if not _DOCSTRING_LEAD_RX.match(text[start:open_at]):
+    rule is in the module docstring).  Only a literal that is the first on
+    its line is looked at further, so a line costs one look back; ``memo``
+    (one per text) keeps the bracket counts of the lines it crossed."""
+    if not _first_on_line(text, open_at):
         return False
     if not _DOCSTRING_TAIL_RX.match(text, close_end):
         return False
     # The previous line with code, over blank and comment-only lines.
-    end = start - 1  # the newline ending the previous line
+    end = _line_start(text, open_at) - 1  # the newline ending the previous line
     while end >= 0:
         line_start = _line_start(text, end)
-        line = text[line_start:end].strip()
-        if line and not line.startswith("#"):
+        p = line_start
+        while p < end and text[p] in _BLANKS:
+            p += 1
+        if p < end and text[p] != "#":
             break
         end = line_start - 1
     else:
         return True  # the module's first statement
-    if not _ENDS_WITH_COLON_RX.search(text, line_start, end):
+    if not _ends_with_colon(text, line_start, end):
         return False
     # The header's first line: where brackets up to the ":" balance.
+    if memo is None:
+        memo = {}
     depth = 0
     for _ in range(_MAX_HEADER_LINES):
-        segment = text[line_start:end]
-        depth += (segment.count("(") + segment.count("[") + segment.count("{")
-                  - segment.count(")") - segment.count("]") - segment.count("}"))
+        line_start, brackets = _line_brackets(text, end, memo)
+        depth += brackets
         if depth > 0:
             return False  # the ":" is inside brackets (a dict, a lambda)
         if depth == 0 and not _continued(text, line_start):
@@ -352,7 +406,6 @@ def _is_docstring(text: str, open_at: int, close_end: int) -> bool:
         if line_start == 0:
             return False
         end = line_start - 1
-        line_start = _line_start(text, end)
     return False
 
 
@@ -380,6 +433,7 @@ def scan_code(text: str, syntax: Syntax = _GENERIC,
     skip = _skip_rx_for(syntax) if fast else None
     out: List[Candidate] = []
     outside = "bare" if syntax.prose_text else "unquoted"
+    line_brackets: LineBrackets = {}
 
     def search(lo: int, hi: int, context: str = outside) -> None:
         k = bisect_left(anchors, lo)
@@ -389,7 +443,7 @@ def scan_code(text: str, syntax: Syntax = _GENERIC,
     def search_string(open_at: int, lo: int, hi: int, close_end: int) -> None:
         k = bisect_left(anchors, lo)
         if not fast or (k < len(anchors) and anchors[k] < hi):
-            prose = syntax.docstrings and _is_docstring(text, open_at, close_end)
+            prose = syntax.docstrings and _is_docstring(text, open_at, close_end, line_brackets)
             out.extend(find_iris_in_string(text, lo, hi, "docstring" if prose else "string"))
 
     pos = 0
