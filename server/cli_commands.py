@@ -734,16 +734,20 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
 
 def _print_statistics(reported: List[Any], out: Any) -> None:
-    """A count per rule, most frequent first (like ruff --statistics)."""
+    """A count per rule, most frequent first (like ruff --statistics);
+    "[*]" when ``--fix`` can fix some of them (a fix the rule calls safe is
+    not where the reference is data)."""
     counts: Dict[str, List[Any]] = {}
     for r in reported:
-        counts.setdefault(r.rule.name, [r.rule, 0])[1] += 1
+        row = counts.setdefault(r.rule.name, [r.rule, 0, False])
+        row[1] += 1
+        row[2] = row[2] or any(fx.safe for fx in r.finding.fixes)
     rows = sorted(counts.values(), key=lambda x: (-x[1], x[0].code))
-    for rule, n in rows:
-        fixable = "[*]" if rule.fix in ("safe", "sometimes") else "   "
+    for rule, n, safe_fix in rows:
+        fixable = "[*]" if safe_fix else "   "
         out.write("%5d  %s  %s %-28s %s\n" % (n, rule.code, fixable, rule.name, rule.severity.label))
     if rows:
-        out.write("%5d  total\n" % sum(n for _, n in rows))
+        out.write("%5d  total\n" % sum(n for _, n, _ in rows))
 
 
 class Progress:

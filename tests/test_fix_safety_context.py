@@ -188,6 +188,32 @@ def test_rules_command_says_where_fixes_are_unsafe():
     assert "Fix: safe (unsafe where the reference is data: in code outside comments" in out
 
 
+def test_statistics_mark_fixable_only_what_fix_would_fix(tmp_path):
+    code_file = tmp_path / "a.py"
+    code_file.write_text('u = "%s"\n' % IRI, encoding="utf-8")
+    notes = tmp_path / "notes.md"
+    notes.write_text("See %s.\n" % IRI, encoding="utf-8")
+
+    def marks(path):
+        _, out, _ = run(["check", "--statistics", str(path)])
+        return {line.split()[1]: "[*]" in line for line in out.splitlines()
+                if line.split()[1:2] and line.split()[1].startswith("IRI")}
+    assert marks(code_file) == {"IRI601": False, "IRI602": False}
+    assert marks(notes) == {"IRI601": True, "IRI602": True}
+
+
+def test_sarif_says_unsafe_once(tmp_path):
+    f = tmp_path / "a.py"
+    f.write_text('u = "%s"  # %s\n' % (IRI, IRI), encoding="utf-8")
+    _, out, _ = run(["check", "--format", "sarif", str(f)])
+    titles = [fx["description"]["text"] for res in json.loads(out)["runs"][0]["results"]
+              for fx in res.get("fixes", ())]
+    assert sorted(titles) == sorted(
+        ["Lowercase the scheme to 'http'", "Lowercase the host to 'example.com'"] +
+        ["Lowercase the scheme to 'http' (unsafe: changes a string literal, which is data)",
+         "Lowercase the host to 'example.com' (unsafe: changes a string literal, which is data)"])
+
+
 # ---------------------------------------------------------------- docstrings
 
 
