@@ -85,6 +85,10 @@ FILES = {
              "homepage = \"{D}\"  # {P}\n"
              "about = 'see {D}'\n"
              "long = \"\"\"\n{D}\"\"\"\n"),
+    "html": ("page.html",
+             "<p>See {P}.</p><a href=\"{P}\">x</a>\n"
+             "<script>var u = \"{D}\"; // {D}\n</script>\n"
+             "<style>a {{background: url({D})}}</style>\n"),
     "turtle": ("data.ttl",
                "# data about {P}\n"
                "@prefix ex: <{D}#> .\n"
@@ -142,6 +146,10 @@ def test_title_names_the_kind_of_data():
     found = Engine().check_text("<HTTP://e.example/> a <x> .\n", path="a.ttl").findings
     assert [fx.title for f in found for fx in f.fixes] == [
         "Lowercase the scheme to 'http' (unsafe: changes an RDF term, which is data)"]
+    found = Engine().check_text("<script>u = 'HTTP://e.example/'</script>\n", path="a.html").findings
+    assert [fx.title for f in found for fx in f.fixes] == [
+        "Lowercase the scheme to 'http' (unsafe: changes code in a script or style element, "
+        "which is data)"]
 
 
 def test_tex_text_is_prose():

@@ -331,7 +331,7 @@ def test_html_text_comments_and_script():
     cands = scan("html", html)
     assert [(c.value, c.context) for c in cands] == [
         ("http://例え.jp/パス", "bare"), ("http://c.d/e", "comment"),
-        ("http://s.c/r", "bare"), ("http://st.yle/x.png", "bare"),
+        ("http://s.c/r", "script"), ("http://st.yle/x.png", "script"),
         ("http://t.u/v?x=1&y=2", "bare")]
     last = cands[-1]
     assert (last.start, last.end) == at(html, "http://t.u/v?x=1&amp;y=2")

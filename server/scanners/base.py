@@ -32,6 +32,8 @@ DATA_CONTEXTS: Mapping[str, str] = {
     "unquoted": "an unquoted value",
     # a JSON/YAML/TOML value under a key that names an IRI ("$ref", "url")
     "iri-value": "a value",
+    # the content of an HTML <script> or <style> element
+    "script": "code in a script or style element",
     # Turtle/SPARQL IRI terms
     "turtle-iri": "an RDF term",
     "turtle-base": "an RDF term",
