@@ -19,11 +19,12 @@ parse: a string literal (``r``/``u`` prefix allowed) that is the first
 thing on its line, followed on its closing line by nothing but a comment,
 and whose previous line with code (blank and comment lines skipped) is
 either absent (the module's first statement) or a ``def``/``async
-def``/``class`` header ending with ``:``.  A header spanning lines is
-followed back to its first line by bracket counting (brackets inside its
-strings and comments are counted too: such a header may not be
-recognised, and its docstring stays data, which only costs a safe fix).  A string
-after any other statement, an attribute docstring included, is data.
+def``/``class`` header ending with ``:``.  A header spanning lines (up to
+40) is followed back to its first line by bracket counting; brackets in
+its strings and comments are counted too, so such a header may not be
+recognised, and its docstring stays data, which only costs a safe fix.  A
+string after any other statement, an attribute docstring included, is
+data.
 
 Simplifications, all of them bounded to one line or one literal:
 
