@@ -96,6 +96,9 @@ class Rule:
     scope: str = "reference"
     doc: str = ""
     summary: str = ""
+    #: ``fix`` where the text is data (see :attr:`fix_in_data`), when the
+    #: rule says it (a document rule, whose fixes edit no reference)
+    data_fix: Optional[str] = None
     #: For a rule with ``needs``: a test of one non-ASCII character such
     #: that, on a reference whose only trait is "non_ascii" (no "%", no
     #: "xn--": the decoded view is the value), the rule can find something
@@ -118,7 +121,10 @@ class Rule:
     def fix_in_data(self) -> str:
         """``fix`` where the reference is data (DATA_FIX_SAFETY): a rule
         with a fix of references has only unsafe ones there.  A document
-        rule's fix edits no reference and keeps its safety."""
+        rule's fixes edit no reference: as it says (``data_fix``), else
+        as ``fix``."""
+        if self.data_fix is not None:
+            return self.data_fix
         if self.scope == "reference" and self.fix != "none":
             return "unsafe"
         return self.fix
@@ -143,6 +149,7 @@ def rule(
     needs: Optional[Iterable[str]] = None,
     scope: str = "reference",
     gate: Optional[Callable[[str], bool]] = None,
+    data_fix: Optional[str] = None,
 ) -> Callable[[Callable], Callable]:
     """Register the decorated function as a rule.
 
@@ -159,6 +166,10 @@ def rule(
         raise ValueError("unknown family %r" % family)
     if fix not in ("safe", "unsafe", "sometimes", "none"):
         raise ValueError("unknown fix safety %r" % fix)
+    if data_fix not in (None, "safe", "unsafe", "sometimes", "none"):
+        raise ValueError("unknown fix safety %r" % data_fix)
+    if data_fix is not None and scope == "reference":
+        raise ValueError("a reference rule's fixes of data are unsafe: no data_fix")
     if gate is not None and needs is None:
         raise ValueError("a gate applies only to a rule with needs")
     if needs is not None:
@@ -173,7 +184,7 @@ def rule(
             name=name, code=code, family=family, severity=Severity.parse(severity),
             enabled=enabled, fix=fix, check=fn,
             needs=None if needs is None else frozenset(needs),
-            scope=scope, doc=doc, summary=summary, gate=gate,
+            scope=scope, doc=doc, summary=summary, gate=gate, data_fix=data_fix,
         )
         for other in _RULES.values():
             if other.code == code and other.name != name:

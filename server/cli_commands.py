@@ -101,7 +101,7 @@ DATA_PLACES = ("in code outside comments and docstrings, in JSON/YAML/TOML value
 
 
 def _fix_label(r: Any) -> str:
-    """The rule's fix safety, "*" when it is less safe where the reference is data."""
+    """The rule's fix safety, "*" when it is less safe in data."""
     return r.fix + ("*" if r.fix_in_data != r.fix else "")
 
 
@@ -120,7 +120,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
             r.code, width, r.name, r.family, r.severity.label, "on" if r.enabled else "off",
             _fix_label(r), r.summary))
     if any(r.fix_in_data != r.fix for r in rules):
-        print("* unsafe where the reference is data: %s" % DATA_PLACES)
+        print("* unsafe, or only sometimes safe, in data: %s" % DATA_PLACES)
     return 0
 
 
@@ -134,7 +134,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
     print("# %s (%s)\n" % (r.name, r.code))
     fix = r.fix
     if r.fix_in_data != r.fix:
-        fix += " (%s where the reference is data: %s)" % (r.fix_in_data, DATA_PLACES)
+        fix += " (%s in data: %s)" % (r.fix_in_data, DATA_PLACES)
     print("Family: %s. Default severity: %s. Enabled by default: %s. Fix: %s.\n" % (
         r.family, r.severity.label, "yes" if r.enabled else "no", fix))
     print(r.doc.rstrip())

@@ -181,19 +181,20 @@ def test_rules_command_says_where_fixes_are_unsafe():
     assert (by_code["IRI001"]["fix"], by_code["IRI001"]["fix_in_data"]) == ("sometimes", "unsafe")
     assert (by_code["IRI101"]["fix"], by_code["IRI101"]["fix_in_data"]) == ("unsafe", "unsafe")
     assert (by_code["IRI004"]["fix"], by_code["IRI004"]["fix_in_data"]) == ("none", "none")
-    # removing an unused suppression edits a comment, never data
-    assert (by_code["IRI901"]["fix"], by_code["IRI901"]["fix_in_data"]) == ("safe", "safe")
+    # removing an unused suppression: safe from a comment of its own only
+    assert (by_code["IRI901"]["fix"], by_code["IRI901"]["fix_in_data"]) == ("safe", "sometimes")
 
     _, out, _ = run(["rules"])
     lines = {line.split()[0]: line for line in out.splitlines()}
     assert "fix:safe* " in lines["IRI601"] and "fix:sometimes* " in lines["IRI001"]
-    assert "fix:unsafe " in lines["IRI101"] and "fix:safe " in lines["IRI901"]
+    assert "fix:unsafe " in lines["IRI101"] and "fix:safe* " in lines["IRI901"]
+    assert "fix:none " in lines["IRI004"]
     assert out.splitlines()[-1] == (
-        "* unsafe where the reference is data: in code outside comments and docstrings, "
+        "* unsafe, or only sometimes safe, in data: in code outside comments and docstrings, "
         "in JSON/YAML/TOML values, in Turtle terms and literals")
 
     _, out, _ = run(["explain", "uppercase-host"])
-    assert "Fix: safe (unsafe where the reference is data: in code outside comments" in out
+    assert "Fix: safe (unsafe in data: in code outside comments" in out
 
 
 def test_statistics_mark_fixable_only_what_fix_would_fix(tmp_path):
@@ -220,6 +221,26 @@ def test_sarif_says_unsafe_once(tmp_path):
         ["Lowercase the scheme to 'http'", "Lowercase the host to 'example.com'"] +
         ["Lowercase the scheme to 'http' (unsafe: changes a string literal, which is data)",
          "Lowercase the host to 'example.com' (unsafe: changes a string literal, which is data)"])
+
+
+def test_unused_suppression_in_a_string_is_left_alone(tmp_path):
+    """Removing an unused ``irilint: ignore`` is safe in a comment of its
+    own; one that is not (in code: maybe in a string) is unsafe."""
+    f = tmp_path / "test_marks.py"
+    text = 'MARK = "# irilint: ignore[bidi]"\nx = 1  # irilint: ignore[bidi]\n'
+    f.write_text(text, encoding="utf-8")
+    run(["check", "--fix", str(f)])
+    assert f.read_text(encoding="utf-8") == 'MARK = "# irilint: ignore[bidi]"\nx = 1\n'
+    found = Engine().check_text(text, path="test_marks.py").findings
+    assert [(fx.title, fx.safe) for f in found for fx in f.fixes] == [
+        ("Remove unused suppression (unsafe: it is not alone in a comment, and may be in a string, "
+         "which is data)", False),
+        ("Remove unused suppression", True)]
+    run(["check", "--fix", "--unsafe-fixes", str(f)])
+    assert f.read_text(encoding="utf-8") == 'MARK = "# "\nx = 1\n'
+    # in prose the marker alone is removed, safely, as before
+    found = Engine().check_text("see irilint: ignore[bidi] here\n", path="notes.md").findings
+    assert [fx.safe for f in found for fx in f.fixes] == [True]
 
 
 # ---------------------------------------------------------------- docstrings

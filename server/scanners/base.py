@@ -100,6 +100,10 @@ class Scanner:
     name: str = "text"
     #: comment syntaxes a suppression may use in this format, preferred first.
     comments: Tuple[CommentSyntax, ...] = (CommentSyntax("#"),)
+    #: text outside comments is data (code, JSON, YAML, TOML, Turtle): its
+    #: candidates have DATA_CONTEXTS, and other edits of it (removing an
+    #: unused suppression that is not a comment of its own) are unsafe too
+    text_is_data: bool = False
 
     def scan(self, text: str) -> List[Candidate]:  # pragma: no cover - abstract
         raise NotImplementedError

@@ -496,6 +496,7 @@ class CodeScanner(Scanner):
 
     name = "code"
     comments = _comment_syntaxes(_GENERIC)
+    text_is_data = True
 
     def __init__(self, language: str = "code") -> None:
         if language not in LANGUAGES:
@@ -503,6 +504,7 @@ class CodeScanner(Scanner):
         self.language = language
         self.syntax = LANGUAGES[language]
         self.comments = _comment_syntaxes(self.syntax)
+        self.text_is_data = not self.syntax.prose_text
         self._token_rx = _token_rx(self.syntax)
 
     def scan(self, text: str) -> List[Candidate]:

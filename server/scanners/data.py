@@ -307,6 +307,7 @@ class JsonScanner(Scanner):
 
     name = "json"
     comments = (CommentSyntax("//"), CommentSyntax("/*", "*/"))
+    text_is_data = True
 
     def scan(self, text: str) -> List[Candidate]:
         return scan_json(text)
@@ -315,6 +316,7 @@ class JsonScanner(Scanner):
 class YamlScanner(Scanner):
     name = "yaml"
     comments = (CommentSyntax("#"),)
+    text_is_data = True
 
     def scan(self, text: str) -> List[Candidate]:
         return scan_yaml(text)
@@ -323,6 +325,7 @@ class YamlScanner(Scanner):
 class TomlScanner(Scanner):
     name = "toml"
     comments = (CommentSyntax("#"),)
+    text_is_data = True
 
     def scan(self, text: str) -> List[Candidate]:
         return scan_toml(text)

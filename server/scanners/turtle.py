@@ -91,6 +91,7 @@ class TurtleScanner(Scanner):
 
     name = "turtle"
     comments = (CommentSyntax("#"),)
+    text_is_data = True
 
     def scan(self, text: str) -> List[Candidate]:
         return scan_turtle(text)
