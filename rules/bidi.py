@@ -256,6 +256,10 @@ def bidi_control(ctx):
     Removing the character is unsafe: it changes the reference, and it
     cannot tell what the author meant the link to look like.
 
+    Where the reference is data, which a program reads as written (in code
+    outside comments and docstrings, in a JSON, YAML or TOML value, in a
+    Turtle term or literal), every fix is unsafe: ``--fix`` leaves it alone.
+
     ## Reference
     RFC 3987 s4.1; draft-ietf-iri-bidi-guidelines s4; Unicode Technical
     Report #36 (Unicode Security Considerations) s2.
@@ -302,6 +306,10 @@ def bidi_control_encoded(ctx):
     ## Fix safety
     No safe fix: the escape is part of the URI, so removing it changes which
     resource the link names.  Removing it is offered as an unsafe fix.
+
+    Where the reference is data, which a program reads as written (in code
+    outside comments and docstrings, in a JSON, YAML or TOML value, in a
+    Turtle term or literal), every fix is unsafe: ``--fix`` leaves it alone.
 
     ## Reference
     RFC 3987 s3.2 step 5 and s4.1; Unicode Technical Report #36 s2.
@@ -452,6 +460,10 @@ def bidi_mixed_direction(ctx):
     as unsafe: the URI stays the same, but readers lose the readable text,
     and the author may prefer to rename.  No fix for host labels.
 
+    Where the reference is data, which a program reads as written (in code
+    outside comments and docstrings, in a JSON, YAML or TOML value, in a
+    Turtle term or literal), every fix is unsafe: ``--fix`` leaves it alone.
+
     ## Reference
     draft-ietf-iri-bidi-guidelines, "Bidi IRI Structure" rule 1;
     RFC 3987 s4.2.
@@ -564,6 +576,10 @@ def bidi_component_edge(ctx):
     component must be encoded, see their Example 9) is offered as unsafe:
     the URI does not change but the readable text is lost.  No fix for host
     labels or components that are already percent-encoded.
+
+    Where the reference is data, which a program reads as written (in code
+    outside comments and docstrings, in a JSON, YAML or TOML value, in a
+    Turtle term or literal), every fix is unsafe: ``--fix`` leaves it alone.
 
     ## Reference
     draft-ietf-iri-bidi-guidelines, "Bidi IRI Structure" rule 2 and

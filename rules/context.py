@@ -18,6 +18,7 @@ from irilint.convert import idna_to_unicode
 from irilint.findings import Edit, Finding, Fix, Severity, differing_runs
 from irilint.iri import IRIReference, Span, parse
 from irilint.rules.registry import has_punycode_trait
+from irilint.scanners.base import DATA_CONTEXTS
 
 if TYPE_CHECKING:  # pragma: no cover
     from irilint.rules.registry import Rule
@@ -329,6 +330,12 @@ _DELIMITED_CONTEXTS = frozenset((
 _ASCII_CHARS = tuple(map(chr, range(128)))
 
 
+def data_reason(context: str) -> str:
+    """Why a fix of a reference found in ``context`` (a data context) is
+    unsafe, as a fix title says it."""
+    return "changes %s, which is data" % DATA_CONTEXTS[context]
+
+
 def _first_char_where(text: str, test) -> Optional[str]:
     """The first character of ``text`` for which ``test`` holds, or None.
     Each distinct character is tested once (an NFC fix of a long run of
@@ -478,6 +485,12 @@ class RefContext:
 
     def fix(self, title: str, edits: Iterable[Tuple[int, int, str]], safe: bool) -> Fix:
         edits = list(edits)
+        if safe and self.candidate.is_data:
+            # A string literal or a value in a data file is read by a
+            # program as written: "http://xn--...", a mixed-case URL in a
+            # test are expected values, and an equivalent spelling fails.
+            safe = False
+            title += " (unsafe: %s)" % data_reason(self.candidate.context)
         if safe and self.candidate.context not in _DELIMITED_CONTEXTS:
             stop = _prose_stop(self.value, edits)
             if stop is not None:

@@ -570,6 +570,10 @@ def punycode_label(ctx):
     or it holds right-to-left characters, which reorder the displayed
     IRI (RFC 3987 s4).
 
+    Where the reference is data, which a program reads as written (in code
+    outside comments and docstrings, in a JSON, YAML or TOML value, in a
+    Turtle term or literal), every fix is unsafe: ``--fix`` leaves it alone.
+
     ## Reference
     RFC 3987 s3.2 step 2 and s5.3.3; RFC 5891 s5; UTS #39 s4-5.
     """

@@ -405,6 +405,10 @@ def delimiter_lookalike(ctx):
     the IRI's structure.  Neither is offered inside a host or for characters
     that are already encoded.
 
+    Where the reference is data, which a program reads as written (in code
+    outside comments and docstrings, in a JSON, YAML or TOML value, in a
+    Turtle term or literal), every fix is unsafe: ``--fix`` leaves it alone.
+
     ## Reference
     RFC 3987 s7.5 (visually similar characters) and s3.1 (IDNA label
     separators); UTS #39 s4 (confusables); RFC 3986 s2.2.
@@ -522,6 +526,10 @@ def fullwidth_form(ctx):
     ## Fix safety
     Unsafe: replacing with the NFKC form changes the URI outside the host,
     and the author may have meant the wide form.  No fix inside an A-label.
+
+    Where the reference is data, which a program reads as written (in code
+    outside comments and docstrings, in a JSON, YAML or TOML value, in a
+    Turtle term or literal), every fix is unsafe: ``--fix`` leaves it alone.
 
     ## Reference
     RFC 3987 s6.1; UTS #46 (IDNA mapping); UAX #15 (NFKC).
@@ -1507,6 +1515,10 @@ def invisible_character(ctx):
     ## Fix safety
     Unsafe: removing the character (or its escape, or re-encoding the
     A-label without it) changes the URI, and a link may depend on it.
+
+    Where the reference is data, which a program reads as written (in code
+    outside comments and docstrings, in a JSON, YAML or TOML value, in a
+    Turtle term or literal), every fix is unsafe: ``--fix`` leaves it alone.
 
     ## Reference
     RFC 3987 s3.2, s6.1; RFC 5892 Appendix A.1/A.2; UTS #39 s3.1; UTS #51

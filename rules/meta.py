@@ -5,7 +5,7 @@ from .registry import rule
 
 
 @rule(name="unused-suppression", code="IRI901", family="meta", severity="warning",
-      fix="safe", scope="document")
+      fix="safe", scope="document", data_fix="sometimes")
 def unused_suppression(doc):
     """An ``irilint: ignore`` comment that suppresses nothing.
 
@@ -23,7 +23,9 @@ def unused_suppression(doc):
     fixed long ago.
 
     ## Fix safety
-    Safe: removing the comment changes no IRI.
+    Safe: removing the comment changes no IRI.  Where text outside comments
+    is data (code, JSON, YAML, TOML, Turtle), a marker that is not alone in
+    its comment may be in a string literal: removing it is unsafe there.
 
     ## Reference
     The irilint suppression syntax (README, "Suppressions").

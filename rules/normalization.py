@@ -48,6 +48,10 @@ def not_nfc(ctx):
     (RFC 3987 s5.3.2.2) and changes nothing a reader sees.  No fix is
     offered for percent-encoded text, whose octets are the URI itself.
 
+    Where the reference is data, which a program reads as written (in code
+    outside comments and docstrings, in a JSON, YAML or TOML value, in a
+    Turtle term or literal), every fix is unsafe: ``--fix`` leaves it alone.
+
     ## Reference
     RFC 3987 s3.1 step 1, s5.3.2.2; UAX #15.
     """
@@ -140,6 +144,10 @@ def compatibility_character(ctx):
     ## Fix safety
     Replacing with NFKC is unsafe: it changes the URI, and the author may
     have meant the character.
+
+    Where the reference is data, which a program reads as written (in code
+    outside comments and docstrings, in a JSON, YAML or TOML value, in a
+    Turtle term or literal), every fix is unsafe: ``--fix`` leaves it alone.
 
     ## Reference
     RFC 3987 s6.1; UAX #15 (NFKC).

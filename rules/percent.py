@@ -35,6 +35,10 @@ def bad_percent_encoding(ctx):
     Safe: encoding the ``%`` as ``%25`` is exactly what every URI mapping
     (including ``to_uri``) does with it, so the URI does not change.
 
+    Where the reference is data, which a program reads as written (in code
+    outside comments and docstrings, in a JSON, YAML or TOML value, in a
+    Turtle term or literal), every fix is unsafe: ``--fix`` leaves it alone.
+
     ## Reference
     RFC 3986 s2.1 and s2.4; RFC 3987 s3.1.
     """
@@ -63,6 +67,10 @@ def lowercase_percent_encoding(ctx):
 
     ## Fix safety
     Safe: hex case is an equivalence (RFC 3986 s6.2.2.1).
+
+    Where the reference is data, which a program reads as written (in code
+    outside comments and docstrings, in a JSON, YAML or TOML value, in a
+    Turtle term or literal), every fix is unsafe: ``--fix`` leaves it alone.
 
     ## Reference
     RFC 3986 s2.1, s6.2.2.1.
@@ -180,6 +188,10 @@ def percent_encoded_unreserved(ctx):
     reference in running text, where a decoded ``.``, ``_`` or ``~`` reads
     as punctuation after the link (scanners and autolinkers drop it).
 
+    Where the reference is data, which a program reads as written (in code
+    outside comments and docstrings, in a JSON, YAML or TOML value, in a
+    Turtle term or literal), every fix is unsafe: ``--fix`` leaves it alone.
+
     ## Reference
     RFC 3986 s2.3, s6.2.2.2, s5.2.4.
     """
@@ -268,6 +280,10 @@ def percent_encoded_text(ctx):
     Safe: the conversion follows RFC 3987 s3.2 and maps back to the same
     URI; characters s3.2 keeps encoded (bidi controls, invisibles, spaces)
     stay encoded.
+
+    Where the reference is data, which a program reads as written (in code
+    outside comments and docstrings, in a JSON, YAML or TOML value, in a
+    Turtle term or literal), every fix is unsafe: ``--fix`` leaves it alone.
 
     ## Reference
     RFC 3987 s3.2.

@@ -89,6 +89,10 @@ def uppercase_scheme(ctx):
     ## Fix safety
     Safe: scheme case is an equivalence (RFC 3986 s6.2.2.1).
 
+    Where the reference is data, which a program reads as written (in code
+    outside comments and docstrings, in a JSON, YAML or TOML value, in a
+    Turtle term or literal), every fix is unsafe: ``--fix`` leaves it alone.
+
     ## Reference
     RFC 3986 s3.1 and s6.2.2.1; RFC 3987 s5.3.2.1.
     """
@@ -140,6 +144,10 @@ def uppercase_host(ctx):
     ## Fix safety
     Safe: host case is an equivalence (RFC 3986 s6.2.2.1), and only ASCII
     letters outside percent-encodings change.
+
+    Where the reference is data, which a program reads as written (in code
+    outside comments and docstrings, in a JSON, YAML or TOML value, in a
+    Turtle term or literal), every fix is unsafe: ``--fix`` leaves it alone.
 
     ## Reference
     RFC 3986 s3.2.2 and s6.2.2.1; RFC 5952 s4.3; RFC 3987 s5.3.2.1.
@@ -201,6 +209,10 @@ def dot_segments(ctx):
     dot-segments (``/a/%2E%2E/./b``) or backslashes: browsers (WHATWG URL)
     treat those as ``..`` and ``/``, RFC 3986 does not, so removing only
     the literal dot-segments would change what a browser requests.
+
+    Where the reference is data, which a program reads as written (in code
+    outside comments and docstrings, in a JSON, YAML or TOML value, in a
+    Turtle term or literal), every fix is unsafe: ``--fix`` leaves it alone.
 
     ## Reference
     RFC 3986 s3.3, s5.2.4 and s6.2.2.3; RFC 3987 s5.3.2.
@@ -267,6 +279,10 @@ def default_port(ctx):
     ## Fix safety
     Safe: a default port and an empty port are equivalent to no port
     (RFC 3986 s6.2.3).
+
+    Where the reference is data, which a program reads as written (in code
+    outside comments and docstrings, in a JSON, YAML or TOML value, in a
+    Turtle term or literal), every fix is unsafe: ``--fix`` leaves it alone.
 
     ## Reference
     RFC 3986 s3.2.3 and s6.2.3; RFC 7230 s2.7.1-2.7.2 (http, https).

@@ -69,6 +69,14 @@ _search_double_hyphen = re.compile("--").search
 
 DOC_SECTIONS = ("What it does", "Why", "Example", "Fix safety", "Reference")
 
+#: The sentence every reference rule with a fix ends its "Fix safety"
+#: section with (line breaks aside): whatever the rule says, a fix of a
+#: reference that is data is unsafe (irilint.scanners.base.DATA_CONTEXTS).
+DATA_FIX_SAFETY = (
+    "Where the reference is data, which a program reads as written (in code "
+    "outside comments and docstrings, in a JSON, YAML or TOML value, in a Turtle "
+    "term or literal), every fix is unsafe: ``--fix`` leaves it alone.")
+
 _NAME_RE = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*\Z")
 _CODE_RE = re.compile(r"IRI[0-9]{3}\Z")
 
@@ -89,6 +97,9 @@ class Rule:
     scope: str = "reference"
     doc: str = ""
     summary: str = ""
+    #: ``fix`` where the text is data (see :attr:`fix_in_data`), when the
+    #: rule says it (a document rule, whose fixes edit no reference)
+    data_fix: Optional[str] = None
     #: For a rule with ``needs``: a test of one non-ASCII character such
     #: that, on a reference whose only trait is "non_ascii" (no "%", no
     #: "xn--": the decoded view is the value), the rule can find something
@@ -106,6 +117,18 @@ class Rule:
 
     def __repr__(self) -> str:
         return "<Rule %s %s>" % (self.code, self.name)
+
+    @property
+    def fix_in_data(self) -> str:
+        """``fix`` where the reference is data (DATA_FIX_SAFETY): a rule
+        with a fix of references has only unsafe ones there.  A document
+        rule's fixes edit no reference: as it says (``data_fix``), else
+        as ``fix``."""
+        if self.data_fix is not None:
+            return self.data_fix
+        if self.scope == "reference" and self.fix != "none":
+            return "unsafe"
+        return self.fix
 
     @property
     def url_fragment(self) -> str:
@@ -127,6 +150,7 @@ def rule(
     needs: Optional[Iterable[str]] = None,
     scope: str = "reference",
     gate: Optional[Callable[[str], bool]] = None,
+    data_fix: Optional[str] = None,
 ) -> Callable[[Callable], Callable]:
     """Register the decorated function as a rule.
 
@@ -143,6 +167,10 @@ def rule(
         raise ValueError("unknown family %r" % family)
     if fix not in ("safe", "unsafe", "sometimes", "none"):
         raise ValueError("unknown fix safety %r" % fix)
+    if data_fix not in (None, "safe", "unsafe", "sometimes", "none"):
+        raise ValueError("unknown fix safety %r" % data_fix)
+    if data_fix is not None and scope == "reference":
+        raise ValueError("a reference rule's fixes of data are unsafe: no data_fix")
     if gate is not None and needs is None:
         raise ValueError("a gate applies only to a rule with needs")
     if needs is not None:
@@ -157,7 +185,7 @@ def rule(
             name=name, code=code, family=family, severity=Severity.parse(severity),
             enabled=enabled, fix=fix, check=fn,
             needs=None if needs is None else frozenset(needs),
-            scope=scope, doc=doc, summary=summary, gate=gate,
+            scope=scope, doc=doc, summary=summary, gate=gate, data_fix=data_fix,
         )
         for other in _RULES.values():
             if other.code == code and other.name != name:

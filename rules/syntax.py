@@ -47,6 +47,10 @@ def invalid_character(ctx):
     encoded form is the only valid reading; unsafe for delimiters out of
     place and for U+FFFD, where the author may have meant something else.
 
+    Where the reference is data, which a program reads as written (in code
+    outside comments and docstrings, in a JSON, YAML or TOML value, in a
+    Turtle term or literal), every fix is unsafe: ``--fix`` leaves it alone.
+
     ## Reference
     RFC 3987 s2.2 (ABNF), RFC 3986 s2 and Appendix C.
     """
@@ -88,6 +92,10 @@ def noncharacter(ctx):
     Percent-encoding, offered as unsafe: the character probably should not
     be there at all.
 
+    Where the reference is data, which a program reads as written (in code
+    outside comments and docstrings, in a JSON, YAML or TOML value, in a
+    Turtle term or literal), every fix is unsafe: ``--fix`` leaves it alone.
+
     ## Reference
     RFC 3987 s2.2 (ucschar), Unicode s23.7.
     """
@@ -116,6 +124,10 @@ def private_use_outside_query(ctx):
     ## Fix safety
     Percent-encoding keeps the same URI but is offered as unsafe, because
     the character was probably not meant.
+
+    Where the reference is data, which a program reads as written (in code
+    outside comments and docstrings, in a JSON, YAML or TOML value, in a
+    Turtle term or literal), every fix is unsafe: ``--fix`` leaves it alone.
 
     ## Reference
     RFC 3987 s2.2 (iprivate), s6.1.

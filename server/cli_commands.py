@@ -97,7 +97,17 @@ def run(args: argparse.Namespace) -> int:
 
 def _rule_obj(r: Any) -> Dict[str, Any]:
     return {"name": r.name, "code": r.code, "family": r.family, "severity": r.severity.label,
-            "enabled": r.enabled, "fix": r.fix, "summary": r.summary}
+            "enabled": r.enabled, "fix": r.fix, "fix_in_data": r.fix_in_data, "summary": r.summary}
+
+
+#: Where a rule's fixes are unsafe whatever it says (Rule.fix_in_data).
+DATA_PLACES = ("in code outside comments and docstrings, in JSON/YAML/TOML values, "
+               "in Turtle terms and literals")
+
+
+def _fix_label(r: Any) -> str:
+    """The rule's fix safety, "*" when it is less safe in data."""
+    return r.fix + ("*" if r.fix_in_data != r.fix else "")
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
@@ -111,8 +121,11 @@ def cmd_rules(args: argparse.Namespace) -> int:
         return 0
     width = max(len(r.name) for r in rules)
     for r in rules:
-        print("%s  %-*s  %-16s %-7s %-3s fix:%-9s %s" % (
-            r.code, width, r.name, r.family, r.severity.label, "on" if r.enabled else "off", r.fix, r.summary))
+        print("%s  %-*s  %-16s %-7s %-3s fix:%-10s %s" % (
+            r.code, width, r.name, r.family, r.severity.label, "on" if r.enabled else "off",
+            _fix_label(r), r.summary))
+    if any(r.fix_in_data != r.fix for r in rules):
+        print("* unsafe, or only sometimes safe, in data: %s" % DATA_PLACES)
     return 0
 
 
@@ -124,8 +137,11 @@ def cmd_explain(args: argparse.Namespace) -> int:
         print("irilint: error: no rule named %r (see 'irilint rules')" % args.rule, file=sys.stderr)
         return 2
     print("# %s (%s)\n" % (r.name, r.code))
+    fix = r.fix
+    if r.fix_in_data != r.fix:
+        fix += " (%s in data: %s)" % (r.fix_in_data, DATA_PLACES)
     print("Family: %s. Default severity: %s. Enabled by default: %s. Fix: %s.\n" % (
-        r.family, r.severity.label, "yes" if r.enabled else "no", r.fix))
+        r.family, r.severity.label, "yes" if r.enabled else "no", fix))
     print(r.doc.rstrip())
     return 0
 
@@ -756,16 +772,20 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
 
 def _print_statistics(reported: List[Any], out: Any) -> None:
-    """A count per rule, most frequent first (like ruff --statistics)."""
+    """A count per rule, most frequent first (like ruff --statistics);
+    "[*]" when ``--fix`` can fix some of them (a fix the rule calls safe is
+    not where the reference is data)."""
     counts: Dict[str, List[Any]] = {}
     for r in reported:
-        counts.setdefault(r.rule.name, [r.rule, 0])[1] += 1
+        row = counts.setdefault(r.rule.name, [r.rule, 0, False])
+        row[1] += 1
+        row[2] = row[2] or any(fx.safe for fx in r.finding.fixes)
     rows = sorted(counts.values(), key=lambda x: (-x[1], x[0].code))
-    for rule, n in rows:
-        fixable = "[*]" if rule.fix in ("safe", "sometimes") else "   "
+    for rule, n, safe_fix in rows:
+        fixable = "[*]" if safe_fix else "   "
         out.write("%5d  %s  %s %-28s %s\n" % (n, rule.code, fixable, rule.name, rule.severity.label))
     if rows:
-        out.write("%5d  total\n" % sum(n for _, n in rows))
+        out.write("%5d  total\n" % sum(n for _, n, _ in rows))
 
 
 class Progress:

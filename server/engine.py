@@ -401,7 +401,8 @@ class ReferenceMemo:
     between ``check_text`` calls (least recently used first out).
 
     What a reference-scope rule reports depends only on the reference: its
-    value, the kind of place it was found in (``Candidate.context``), whether
+    value, the kind of place it was found in (``Candidate.context``, which
+    also decides whether it is data, whose fixes are all unsafe), whether
     a backslash precedes it (``Candidate.after_backslash``), how
     its characters map to the source (``Candidate.offsets``, relative to
     its start: fixes are written back through escapes), the scanner name
@@ -525,11 +526,21 @@ def _unused_suppressions(rule, severity, suppressions, text, index, scanner, pat
     for s in suppressions:
         if s.used:
             continue
-        start, end = _comment_bounds(text, index, s, scanner)
+        bounds = _comment_bounds(text, index, s, scanner)
+        title, safe = "Remove unused suppression", True
+        if bounds is None:
+            # Not a comment of its own: the marker alone goes.  Where text
+            # outside comments is data, it may be in a string literal
+            # ('"# irilint: ignore"' in a test), which a program reads.
+            bounds = (s.start, s.end)
+            if getattr(scanner, "text_is_data", False):
+                safe = False
+                title += " (unsafe: it is not alone in a comment, and may be in a string, which is data)"
+        start, end = bounds
         what = "irilint: ignore" + ("-file" if s.whole_file else "")
         if s.selectors:
             what += "[%s]" % ", ".join(s.selectors)
-        fix = Fix("Remove unused suppression", (Edit(start, end, ""),), True)
+        fix = Fix(title, (Edit(start, end, ""),), safe)
         out.append(Finding(rule=rule, severity=severity,
                            message="unused suppression: '%s' suppresses nothing" % what,
                            start=s.start, end=s.end, fixes=[fix],
@@ -537,9 +548,10 @@ def _unused_suppressions(rule, severity, suppressions, text, index, scanner, pat
     return out
 
 
-def _comment_bounds(text: str, index: LineIndex, s: Suppression, scanner) -> Tuple[int, int]:
+def _comment_bounds(text: str, index: LineIndex, s: Suppression, scanner) -> Optional[Tuple[int, int]]:
     """The span to delete to remove a suppression: its whole comment when
-    the comment holds nothing else, with the space before it."""
+    the comment holds nothing else, with the space before it; None when
+    the marker is not such a comment."""
     line_start = index.starts[s.line]
     line_end = index.line_end(s.line)
     for syntax in getattr(scanner, "comments", ()):
@@ -566,7 +578,7 @@ def _comment_bounds(text: str, index: LineIndex, s: Suppression, scanner) -> Tup
             nxt = index.starts[s.line + 1] if s.line + 1 < len(index.starts) else len(text)
             return line_start, nxt
         return start, end
-    return s.start, s.end
+    return None
 
 
 _DEFAULT_ENGINE: Optional[Engine] = None

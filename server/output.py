@@ -201,7 +201,9 @@ def sarif_log(reported: List[Reported], indexes: Dict[str, LineIndex], version: 
                         "insertedContent": {"text": e.new_text},
                     })
                 fixes.append({
-                    "description": {"text": fx.title + ("" if fx.safe else " (unsafe)")},
+                    # a title that gives its reason ("(unsafe: ...)") says it once
+                    "description": {"text": fx.title + (
+                        "" if fx.safe or "(unsafe" in fx.title else " (unsafe)")},
                     "artifactChanges": [{"artifactLocation": {"uri": _artifact_uri(rep.path)},
                                          "replacements": replacements}],
                 })

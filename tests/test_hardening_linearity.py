@@ -261,6 +261,23 @@ def test_every_scanner_on_its_own_syntax(fmt):
     assert_linear(fmt, lambda n: unit * (n // len(unit)), 64 * KB)
 
 
+#: Inputs that make the Python scanner look back from string literals for a
+#: docstring's place (server/scanners/code.py, _is_docstring).
+DOCSTRING_ADVERSARIAL = {
+    "literals on one line": lambda n: "x = [" + '"http://e.org/", ' * (n // 17),
+    "colon lines before literals": lambda n: '):\n"http://e.org/"\n' * (n // 19),
+    "comments before literals": lambda n: '# c\n\n"http://e.org/"\n' * (n // 21),
+    "colons and hashes on one line": lambda n: ":#" * (n // 2) + '\n"http://e.org/"\n',
+    "closing brackets before a colon": lambda n: ")" * n + ':\n"http://e.org/"\n',
+    "long headers": lambda n: ("def f(\n" + "  a,\n" * 50 + "):\n    'http://e.org/'\n") * (n // 270),
+}
+
+
+@pytest.mark.parametrize("name", sorted(DOCSTRING_ADVERSARIAL))
+def test_python_docstring_look_back(name):
+    assert_linear("python", DOCSTRING_ADVERSARIAL[name], 64 * KB)
+
+
 # -- engine steps (server/engine.py) ---------------------------------------------
 
 

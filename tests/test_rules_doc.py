@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from irilint.output import DOCS_URL, rule_url
-from irilint.rules.registry import all_rules
+from irilint.rules.registry import DATA_FIX_SAFETY, all_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "rules.md"
@@ -71,3 +71,12 @@ def test_check_mode(gen, tmp_path):
     out.write_text(out.read_text(encoding="utf-8") + "stale\n", encoding="utf-8")
     r = subprocess.run(cmd + ["--check"], capture_output=True, text=True)
     assert r.returncode == 1 and "out of date" in r.stderr
+
+
+def test_every_fix_safety_section_says_data_fixes_are_unsafe():
+    """The same sentence in each reference rule that has a fix; not in the
+    others (unused-suppression's fix removes a comment, no reference)."""
+    for r in all_rules():
+        section = re.search(r"## Fix safety\n(.*?)\n\s*## ", r.doc, re.S).group(1)
+        says = DATA_FIX_SAFETY in " ".join(section.split())
+        assert says == (r.fix != "none" and r.scope == "reference"), r.code

@@ -331,7 +331,7 @@ def test_html_text_comments_and_script():
     cands = scan("html", html)
     assert [(c.value, c.context) for c in cands] == [
         ("http://例え.jp/パス", "bare"), ("http://c.d/e", "comment"),
-        ("http://s.c/r", "bare"), ("http://st.yle/x.png", "bare"),
+        ("http://s.c/r", "script"), ("http://st.yle/x.png", "script"),
         ("http://t.u/v?x=1&y=2", "bare")]
     last = cands[-1]
     assert (last.start, last.end) == at(html, "http://t.u/v?x=1&amp;y=2")
@@ -477,7 +477,7 @@ def test_code_strings_end_iris():
     cands = get_scanner("python").scan(py)
     assert [(c.value, c.context) for c in cands] == [
         ("http://a.b/c", "string"), ("http://j/k", "string"), ("http://d.e/f", "comment"),
-        ("http://tri.ple/x", "string"), ("http://sh.ell/x#frag", "bare")]
+        ("http://tri.ple/x", "string"), ("http://sh.ell/x#frag", "unquoted")]
     assert (cands[0].start, cands[0].end) == at(py, "http://a.b/c")
 
 
@@ -547,9 +547,9 @@ def test_yaml():
            "k: \"http://例え.jp/パス\"\n")
     cands = scan("yaml", yml)
     assert [(c.value, c.context) for c in cands] == [
-        ("http://a.b/c", "iri-value"), ("#/x", "iri-value"), ("http://p.l/ain", "bare"),
+        ("http://a.b/c", "iri-value"), ("#/x", "iri-value"), ("http://p.l/ain", "unquoted"),
         ("http://co.mm/ent", "comment"), ("http://q/\u202e", "string"),
-        ("http://a", "bare"), ("http://b", "bare"), ("http://x/y'z", "string"),
+        ("http://a", "unquoted"), ("http://b", "unquoted"), ("http://x/y'z", "string"),
         ("http://例え.jp/パス", "string")]
     q = cands[4]
     assert q.source_span(9, 10) == at(yml, "\\u202e")

@@ -30,7 +30,10 @@ HEADER = """\
 Every rule, with its code, name, family, default severity, whether it is
 enabled by default, and whether `irilint check --fix` can fix it: `safe`
 fixes apply with `--fix`, `unsafe` ones only with `--unsafe-fixes`,
-`sometimes` means safe in some cases only, `none` means no fix.
+`sometimes` means safe in some cases only, `none` means no fix.  Where a
+reference is data, which a program reads as written (in code outside
+comments and docstrings, in a JSON, YAML or TOML value, in a Turtle term or
+literal), every fix of it is unsafe, whatever this column says.
 
 Select rules by name, code, code prefix (`IRI1`) or family in the
 configuration (`select`, `ignore`, `extend-select`) or on the command line;

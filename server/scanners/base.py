@@ -14,7 +14,31 @@ produced it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable, List, Optional, Sequence, Tuple
+from typing import Iterable, List, Mapping, Optional, Sequence, Tuple
+
+
+#: The contexts where a reference is data, not prose: a program reads it as
+#: written, so changing its spelling changes what the program does, even
+#: when the new spelling is an equivalent URI (an expected value in a test,
+#: a key looked up in a table).  Every fix of a reference found there is
+#: unsafe.  Context -> what it is, for the reason a fix's title gives.
+#: Prose keeps its own contexts ("bare", "angle", "comment", "docstring",
+#: "markdown-link", "html-attr", ...).
+DATA_CONTEXTS: Mapping[str, str] = {
+    # in code (outside TeX) and in JSON/YAML/TOML: a string literal
+    "string": "a string literal",
+    # code outside literals and comments (shell arguments, Makefiles, .env
+    # files), YAML plain scalars, TOML outside strings
+    "unquoted": "an unquoted value",
+    # a JSON/YAML/TOML value under a key that names an IRI ("$ref", "url")
+    "iri-value": "a value",
+    # the content of an HTML <script> or <style> element
+    "script": "code in a script or style element",
+    # Turtle/SPARQL IRI terms
+    "turtle-iri": "an RDF term",
+    "turtle-base": "an RDF term",
+    "turtle-prefix": "an RDF term",
+}
 
 
 @dataclass(frozen=True)
@@ -41,13 +65,20 @@ class Candidate:
     value: str
     offsets: Optional[Sequence[int]] = None
     #: what kind of place it was found in ("bare", "angle", "markdown-link",
-    #: "html-attr", "string", "comment", "turtle-iri", ...), for messages.
+    #: "html-attr", "string", "comment", "docstring", "turtle-iri", ...),
+    #: for messages; whether the reference is data (DATA_CONTEXTS)
     context: str = "bare"
     #: the source has an unescaped backslash right before it ("\\FTP://" in
     #: prose, roff or comments): a fix of its first character could turn
     #: the two into an escape ("\\ftp" is a roff font change), so such a
     #: fix is unsafe
     after_backslash: bool = False
+
+    @property
+    def is_data(self) -> bool:
+        """Whether the reference is data a program reads (see
+        :data:`DATA_CONTEXTS`): then no fix of it is safe."""
+        return self.context in DATA_CONTEXTS
 
     def source_offset(self, i: int) -> int:
         """Document offset of position ``i`` (0..len(value)) in ``value``."""
@@ -69,6 +100,10 @@ class Scanner:
     name: str = "text"
     #: comment syntaxes a suppression may use in this format, preferred first.
     comments: Tuple[CommentSyntax, ...] = (CommentSyntax("#"),)
+    #: text outside comments is data (code, JSON, YAML, TOML, Turtle): its
+    #: candidates have DATA_CONTEXTS, and other edits of it (removing an
+    #: unused suppression that is not a comment of its own) are unsafe too
+    text_is_data: bool = False
 
     def scan(self, text: str) -> List[Candidate]:  # pragma: no cover - abstract
         raise NotImplementedError

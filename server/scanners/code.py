@@ -5,7 +5,26 @@ markers a language has, and one linear pass splits the file into string
 literals, comments and the rest.  Every part is searched for bare IRIs, so
 an IRI in ``"http://a.b/c"`` or ``'http://a.b/c'`` ends at the closing
 quote, and shell-like files (``curl http://...``, Makefiles, Dockerfiles)
-are covered too.  Contexts: ``string``, ``comment``, ``bare``.
+are covered too.
+
+Contexts: ``string`` (a string literal), ``comment``, ``docstring`` (Python
+only, see below) and ``unquoted`` for the rest of the code (shell
+arguments, Makefile and ``.env`` values); in TeX the rest is the document's
+text, ``bare``.  ``string`` and ``unquoted`` are data (a program reads them
+as written, so no fix of them is safe, see ``DATA_CONTEXTS``); comments,
+docstrings and TeX text are prose.
+
+A Python docstring is told from other strings by its place, not by a
+parse: a string literal (``r``/``u`` prefix allowed) that is the first
+thing on its line, followed on its closing line by nothing but a comment,
+and whose previous line with code (blank and comment lines skipped) is
+either absent (the module's first statement) or a ``def``/``async
+def``/``class`` header ending with ``:``.  A header spanning lines (up to
+40) is followed back to its first line by bracket counting; brackets in
+its strings and comments are counted too, so such a header may not be
+recognised, and its docstring stays data, which only costs a safe fix.  A
+string after any other statement, an attribute docstring included, is
+data.
 
 Simplifications, all of them bounded to one line or one literal:
 
@@ -49,11 +68,11 @@ def _escaped(text: str, i: int) -> bool:
     return (i - k) % 2 == 1
 
 
-def find_iris_in_string(text: str, lo: int, hi: int) -> List[Candidate]:
+def find_iris_in_string(text: str, lo: int, hi: int, context: str = "string") -> List[Candidate]:
     """``find_iris`` in a string literal's body: a candidate that would start
     inside an escape sequence (``"\\nhttp://e.org"`` gives ``nhttp://``)
     starts after it instead, so a fix can never turn ``\\F`` into ``\\f``."""
-    found = find_iris(text, lo, hi, "string")
+    found = find_iris(text, lo, hi, context)
     if not found or "\\" not in text[lo:hi]:
         return found
     out: List[Candidate] = []
@@ -61,7 +80,7 @@ def find_iris_in_string(text: str, lo: int, hi: int) -> List[Candidate]:
         if c.start > lo and _escaped(text, c.start):
             after = _ESCAPE_TAIL_RX.match(text, c.start).end()
             if after < c.end:
-                out.extend(find_iris(text, after, c.end, "string"))
+                out.extend(find_iris(text, after, c.end, context))
         else:
             out.append(c)
     return out
@@ -79,18 +98,22 @@ class Syntax:
     multiline_quotes: str = "`"
     #: Python-style triple-quoted strings (\"\"\" and ''')
     triple_quotes: bool = False
+    #: Python docstrings (see the module docstring) are prose
+    docstrings: bool = False
+    #: text outside literals and comments is prose (TeX), not code
+    prose_text: bool = False
 
 
 _C_LIKE = Syntax(("//",), (("/*", "*/"),), "\"'`", "`")
 _HASH = Syntax(("#",), (), "\"'`", "`")
-_PYTHON = Syntax(("#",), (), "\"'", "", True)
+_PYTHON = Syntax(("#",), (), "\"'", "", True, docstrings=True)
 _SHELL = Syntax(("#",), (), "\"'`", "\"'`")
 _SQL = Syntax(("--",), (("/*", "*/"),), "\"'`", "")
 _LUA = Syntax(("--",), (("--[[", "]]"),), "\"'", "")
 _HASKELL = Syntax(("--",), (("{-", "-}"),), '"', "")
 _LISP = Syntax((";",), (("#|", "|#"),), '"', '"')
 _INI = Syntax((";", "#"), (), '"', "")
-_TEX = Syntax(("%",), (), "", "")
+_TEX = Syntax(("%",), (), "", "", prose_text=True)
 _ERLANG = Syntax(("%",), (), "\"'", "")
 _MATLAB = Syntax(("%",), (("%{", "%}"),), '"', "")
 _PHP = Syntax(("//", "#"), (("/*", "*/"),), "\"'`", "`")
@@ -271,6 +294,122 @@ def _skip_rx_for(syntax: Syntax) -> Optional["re.Pattern[str]"]:
         return rx
 
 
+#: After a docstring's closing quote: nothing but a comment.
+_DOCSTRING_TAIL_RX = re.compile(r"[ \t\f\r]*(?:#[^\n]*)?(?:\n|\Z)")
+_HEADER_RX = re.compile(r"[ \t\f]*(?:async[ \t]+)?(?:def|class)\b")
+_BLANKS = " \t\f\r"
+#: How many lines a def/class header may span, followed back from its ":"
+#: (a longer one is not recognised: its docstring stays data); bounds the
+#: look back of each literal that is the first on its line.
+_MAX_HEADER_LINES = 40
+
+
+def _line_start(text: str, i: int) -> int:
+    return text.rfind("\n", 0, i) + 1
+
+
+def _skip_blanks_back(text: str, p: int, floor: int) -> int:
+    """The last position at or before ``p`` (not before ``floor``) that is
+    no blank, or ``floor - 1``."""
+    while p >= floor and text[p] in _BLANKS:
+        p -= 1
+    return p
+
+
+def _first_on_line(text: str, open_at: int) -> bool:
+    """Whether only indentation and a prefix that keeps a literal a
+    docstring (``r``, ``u``; an f-string or bytes literal is none) precede
+    the quote at ``open_at`` on its line.  Looks back only over those."""
+    p = open_at - 1
+    if p >= 0 and text[p] in "rRuU":
+        p -= 1
+    p = _skip_blanks_back(text, p, 0)
+    return p < 0 or text[p] == "\n"
+
+
+def _ends_with_colon(text: str, lo: int, hi: int) -> bool:
+    """Whether the line ``text[lo:hi]`` ends with ":", a comment aside.
+    Every "#" is tried as the comment's start (one may be in a string):
+    each look back covers only the blanks before it."""
+    p = _skip_blanks_back(text, hi - 1, lo)
+    if p >= lo and text[p] == ":":
+        return True
+    k = text.find("#", lo, hi)
+    while k >= 0:
+        p = _skip_blanks_back(text, k - 1, lo)
+        if p >= lo and text[p] == ":":
+            return True
+        k = text.find("#", k + 1, hi)
+    return False
+
+
+def _continued(text: str, line_start: int) -> bool:
+    """Whether the line before the one at ``line_start`` ends with a
+    backslash, which continues it on this one."""
+    p = line_start - 1  # its newline
+    if p > 0 and text[p - 1] == "\r":
+        p -= 1
+    return p > 0 and text[p - 1] == "\\"
+
+
+#: A line's end (its newline's offset) -> its start and its brackets, opened
+#: minus closed: filled while looking back from docstring candidates, so
+#: each line of a file is counted once however many look-backs cross it.
+LineBrackets = Dict[int, Tuple[int, int]]
+
+
+def _line_brackets(text: str, end: int, memo: LineBrackets) -> Tuple[int, int]:
+    hit = memo.get(end)
+    if hit is None:
+        start = _line_start(text, end)
+        segment = text[start:end]
+        hit = memo[end] = (start, segment.count("(") + segment.count("[") + segment.count("{")
+                           - segment.count(")") - segment.count("]") - segment.count("}"))
+    return hit
+
+
+def _is_docstring(text: str, open_at: int, close_end: int,
+                  memo: Optional[LineBrackets] = None) -> bool:
+    """Whether the Python string literal whose opening quote is at
+    ``open_at`` and which ends before ``close_end`` is a docstring (the
+    rule is in the module docstring).  Only a literal that is the first on
+    its line is looked at further, so a line costs one look back; ``memo``
+    (one per text) keeps the bracket counts of the lines it crossed."""
+    if not _first_on_line(text, open_at):
+        return False
+    if not _DOCSTRING_TAIL_RX.match(text, close_end):
+        return False
+    # The previous line with code, over blank and comment-only lines.
+    end = _line_start(text, open_at) - 1  # the newline ending the previous line
+    while end >= 0:
+        line_start = _line_start(text, end)
+        p = line_start
+        while p < end and text[p] in _BLANKS:
+            p += 1
+        if p < end and text[p] != "#":
+            break
+        end = line_start - 1
+    else:
+        return True  # the module's first statement
+    if not _ends_with_colon(text, line_start, end):
+        return False
+    # The header's first line: where brackets up to the ":" balance.
+    if memo is None:
+        memo = {}
+    depth = 0
+    for _ in range(_MAX_HEADER_LINES):
+        line_start, brackets = _line_brackets(text, end, memo)
+        depth += brackets
+        if depth > 0:
+            return False  # the ":" is inside brackets (a dict, a lambda)
+        if depth == 0 and not _continued(text, line_start):
+            return _HEADER_RX.match(text, line_start) is not None
+        if line_start == 0:
+            return False
+        end = line_start - 1
+    return False
+
+
 def scan_code(text: str, syntax: Syntax = _GENERIC,
               token_rx: Optional["re.Pattern[str]"] = None, fast: bool = True) -> List[Candidate]:
     """Candidates in source code written with ``syntax``.
@@ -294,14 +433,19 @@ def scan_code(text: str, syntax: Syntax = _GENERIC,
     # match, up to where the tokenizer would resume anyway.
     skip = _skip_rx_for(syntax) if fast else None
     out: List[Candidate] = []
+    outside = "bare" if syntax.prose_text else "unquoted"
+    line_brackets: LineBrackets = {}
 
-    def search(lo: int, hi: int, context: str = "bare") -> None:
+    def search(lo: int, hi: int, context: str = outside) -> None:
         k = bisect_left(anchors, lo)
         if not fast or (k < len(anchors) and anchors[k] < hi):
-            if context == "string":
-                out.extend(find_iris_in_string(text, lo, hi))
-            else:
-                out.extend(find_iris(text, lo, hi, context))
+            out.extend(find_iris(text, lo, hi, context))
+
+    def search_string(open_at: int, lo: int, hi: int, close_end: int) -> None:
+        k = bisect_left(anchors, lo)
+        if not fast or (k < len(anchors) and anchors[k] < hi):
+            prose = syntax.docstrings and _is_docstring(text, open_at, close_end, line_brackets)
+            out.extend(find_iris_in_string(text, lo, hi, "docstring" if prose else "string"))
 
     pos = 0
     while pos <= last_anchor:
@@ -323,13 +467,13 @@ def scan_code(text: str, syntax: Syntax = _GENERIC,
             quote = m.group()
             multiline = quote in syntax.multiline_quotes
             body_end = _string_end_rx(quote, multiline).match(text, m.end()).end()
-            search(m.end(), body_end, "string")
             pos = body_end + 1 if body_end < n and text[body_end] == quote else body_end
+            search_string(start, m.end(), body_end, pos)
         elif kind == "triple":
             close = text.find(m.group(), m.end())
             end = close if close >= 0 else n
-            search(m.end(), end, "string")
             pos = end + 3 if close >= 0 else n
+            search_string(start, m.end(), end, pos)
         else:  # a block comment
             closer = syntax.block_comments[int(kind[5:])][1]
             close = text.find(closer, m.end())
@@ -352,6 +496,7 @@ class CodeScanner(Scanner):
 
     name = "code"
     comments = _comment_syntaxes(_GENERIC)
+    text_is_data = True
 
     def __init__(self, language: str = "code") -> None:
         if language not in LANGUAGES:
@@ -359,6 +504,7 @@ class CodeScanner(Scanner):
         self.language = language
         self.syntax = LANGUAGES[language]
         self.comments = _comment_syntaxes(self.syntax)
+        self.text_is_data = not self.syntax.prose_text
         self._token_rx = _token_rx(self.syntax)
 
     def scan(self, text: str) -> List[Candidate]:

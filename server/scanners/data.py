@@ -10,8 +10,12 @@
   ``url``/``uri``/``iri``/``href``, any case) the whole value -- a relative
   reference such as ``#/definitions/x`` included -- is one candidate
   (context ``iri-value``); blank node labels ``_:b0`` are skipped.
-* Comments (``//``, ``/* */`` in JSONC/JSON5; ``#`` in YAML and TOML) and,
-  in YAML, plain scalars are searched for bare IRIs.
+* Comments (``//``, ``/* */`` in JSONC/JSON5; ``#`` in YAML and TOML,
+  context ``comment``) and, in YAML, plain scalars (and in TOML the text
+  outside strings, context ``unquoted``) are searched for bare IRIs.
+* Everything but a comment is data (``string``, ``iri-value`` and
+  ``unquoted`` are in ``DATA_CONTEXTS``): a program reads it as written,
+  so no fix of it is safe; comments are prose.
 
 YAML is read with quote awareness, not parsed: a quote opens a quoted
 scalar only where a scalar can start (line start, after ``:``, ``-``,
@@ -216,7 +220,7 @@ def scan_yaml(text: str) -> List[Candidate]:
         t = m.group()
         q = m.start()
         if t == "#":
-            out.extend(find_iris(text, plain_start, q))
+            out.extend(find_iris(text, plain_start, q, "unquoted"))
             nl = text.find("\n", q)
             end = nl if nl >= 0 else n
             out.extend(find_iris(text, q + 1, end, "comment"))
@@ -229,7 +233,7 @@ def scan_yaml(text: str) -> List[Candidate]:
         if body is None:
             pos = q + 1  # never closed: leave it to the plain text
             continue
-        out.extend(find_iris(text, plain_start, q))
+        out.extend(find_iris(text, plain_start, q, "unquoted"))
         lo, hi = q + 1, body.end() - 1
         if t == '"':
             piece = decode_backslashes(text, lo, hi, YAML_ESCAPES, HEX_UX,
@@ -239,7 +243,7 @@ def scan_yaml(text: str) -> List[Candidate]:
         key = _key_before(text, q, ":", "")
         out.extend(_string_candidates(piece, key is not None and is_iri_key(key)))
         pos = plain_start = body.end()
-    out.extend(find_iris(text, plain_start, n))
+    out.extend(find_iris(text, plain_start, n, "unquoted"))
     return finalize(out)
 
 
@@ -262,7 +266,7 @@ def scan_toml(text: str) -> List[Candidate]:
         t = m.group()
         q = m.start()
         if q > pos:
-            out.extend(find_iris(text, pos, q))
+            out.extend(find_iris(text, pos, q, "unquoted"))
         if t == "#":
             nl = text.find("\n", q)
             end = nl if nl >= 0 else n
@@ -294,7 +298,7 @@ def scan_toml(text: str) -> List[Candidate]:
         key = _key_before(text, q, "=", _TOML_KEY_CHARS)
         out.extend(_string_candidates(piece, key is not None and is_iri_key(key)))
     if pos < n:
-        out.extend(find_iris(text, pos, n))
+        out.extend(find_iris(text, pos, n, "unquoted"))
     return finalize(out)
 
 
@@ -303,6 +307,7 @@ class JsonScanner(Scanner):
 
     name = "json"
     comments = (CommentSyntax("//"), CommentSyntax("/*", "*/"))
+    text_is_data = True
 
     def scan(self, text: str) -> List[Candidate]:
         return scan_json(text)
@@ -311,6 +316,7 @@ class JsonScanner(Scanner):
 class YamlScanner(Scanner):
     name = "yaml"
     comments = (CommentSyntax("#"),)
+    text_is_data = True
 
     def scan(self, text: str) -> List[Candidate]:
         return scan_yaml(text)
@@ -319,6 +325,7 @@ class YamlScanner(Scanner):
 class TomlScanner(Scanner):
     name = "toml"
     comments = (CommentSyntax("#"),)
+    text_is_data = True
 
     def scan(self, text: str) -> List[Candidate]:
         return scan_toml(text)

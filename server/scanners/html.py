@@ -16,7 +16,9 @@ A small linear tokenizer (``html.parser`` gives no offsets):
   comments, ``<![CDATA[...]]>``, doctypes and processing instructions (not
   decoded, as a parser would not).  In HTML, ``<script>``/``<style>`` and the
   other raw-text elements are scanned as text up to their end tag, so a
-  ``<`` in script code is not taken for a tag.
+  ``<`` in script code is not taken for a tag.  The content of ``<script>``
+  and ``<style>`` is code, context ``script``: data, like a string in a
+  source file (``DATA_CONTEXTS``); other text and attributes are prose.
 * A start tag that runs to the end of the document (no ``>``, or an
   unterminated quote) is not a tag: the rest is read as text.  Browsers
   would drop it; reading it as text still finds the IRIs in it, and it keeps
@@ -56,6 +58,10 @@ _RAW_TEXT_ELEMENTS = {
     "noembed": False, "noframes": False, "plaintext": False,
     "textarea": True, "title": True,
 }
+
+#: Raw-text elements whose content is code, not text (context ``script``,
+#: data: no fix of it is safe).
+_CODE_ELEMENTS = frozenset(("script", "style"))
 
 _HTML_TAG_NAME_RX = re.compile(r"[A-Za-z][^ \t\n\r\f/>]*")
 # XML names start with a letter, "_", ":" or any non-ASCII character.
@@ -594,7 +600,8 @@ def _scan_markup(text: str, xml: bool, fast: bool) -> List[Candidate]:
             close = _find_end_tag(text, tag.name, tag.end)
             body_end = close if close >= 0 else n
             out.extend(_text_candidates(text, tag.end, body_end, xml,
-                                        _RAW_TEXT_ELEMENTS[tag.name]))
+                                        _RAW_TEXT_ELEMENTS[tag.name],
+                                        "script" if tag.name in _CODE_ELEMENTS else "bare"))
             pos = text_start = body_end
     out.extend(_text_candidates(text, text_start, n, xml, True))
     return finalize(out)

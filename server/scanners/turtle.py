@@ -13,6 +13,8 @@
   (``string``); comments (``#``) too (``comment``).
 * Prefixed names (``ex:thing``) are not IRIs until expanded, and are not
   reported.
+* IRI terms and literals are data (``DATA_CONTEXTS``): no fix of them is
+  safe.  Comments are prose.
 """
 from __future__ import annotations
 
@@ -89,6 +91,7 @@ class TurtleScanner(Scanner):
 
     name = "turtle"
     comments = (CommentSyntax("#"),)
+    text_is_data = True
 
     def scan(self, text: str) -> List[Candidate]:
         return scan_turtle(text)

@@ -138,7 +138,7 @@ async def test_no_ignore_comment_in_plain_json(client: LanguageClient, tmp_path)
     diags = await diagnostics_for(client, uri, version=1)
     lower = next(d for d in diags if d.code == "IRI402")
     titles = [a.title for a in await code_actions(client, uri, lower.range, [lower])]
-    assert "Uppercase to %7E" in titles
+    assert "Uppercase to %7E (unsafe: changes a string literal, which is data)" in titles
     assert not any(t.startswith("Ignore ") for t in titles)
 
 
