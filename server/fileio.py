@@ -185,6 +185,24 @@ def _first_difference(a: bytes, b: bytes) -> int:
     return min(len(a), len(b))
 
 
+def _round_trip_problem(text: str, encoding: str, at: int) -> str:
+    """Why ``text`` encoded again differs from what it was decoded from,
+    whose first different byte is ``at``."""
+    import unicodedata
+
+    offset = 0
+    for i, char in enumerate(text):
+        offset += len(char.encode(encoding))
+        if offset > at:
+            break
+    line = text.count("\n", 0, i) + 1
+    column = i - (text.rfind("\n", 0, i) + 1) + 1
+    name = unicodedata.name(char, "")
+    return (f"its {encoding.upper()} bytes would not be written back as they were read: byte {at} "
+            f"(line {line}, column {column}) is U+{ord(char):04X}{' ' + name if name else ''}, which "
+            f"{encoding.upper()} also spells otherwise and writes that other way")
+
+
 def decode_bytes(data: bytes, path: PathLike = "<stdin>", *, digest: bool = True,
                  syntax: Optional[str] = None) -> Document:
     """Decode ``data`` (a whole file) into a :class:`Document`.
@@ -233,10 +251,7 @@ def decode_bytes(data: bytes, path: PathLike = "<stdin>", *, digest: bool = True
     if declaration is not None and not encoding.startswith("utf-"):
         again = text.encode(encoding)
         if again != data:
-            at = _first_difference(again, data)
-            round_trip_problem = (
-                f"its {encoding.upper()} bytes would not be written back as they were read "
-                f"(from byte {at}: the encoding spells some characters in more than one way)")
+            round_trip_problem = _round_trip_problem(text, encoding, _first_difference(again, data))
     return Document(
         path=os.fspath(path),
         text=text,
