@@ -107,14 +107,16 @@ _EMACS_NAMES = {
 _EMACS_NO_ENCODING = frozenset({"undecided", "auto", "default"})
 _EMACS_EOL_SUFFIX = re.compile(r"-(?:unix|dos|mac)\Z")
 
+_NOT_FILE_ENCODINGS = frozenset({"raw-unicode-escape", "unicode-escape", "undefined", "idna", "punycode"})
+
 _ASCII_PROBE = bytes(range(0x20, 0x7F)) + b"\t\n\r"
 
 
 def _ascii_compatible(codec: str) -> bool:
     try:
         return _ASCII_PROBE.decode(codec) == _ASCII_PROBE.decode("ascii")
-    except (UnicodeDecodeError, LookupError):
-        return False
+    except (UnicodeError, LookupError, ValueError, TypeError):
+        return False  # "idna", "undefined", ...: no encoding of text files
 
 
 def codec_for(declaration: Declaration) -> str:
@@ -138,8 +140,13 @@ def codec_for(declaration: Declaration) -> str:
                 ("latin-1-", "iso-8859-1-", "iso-latin-1-")):
             label = "latin_1"
     try:
-        name = codecs.lookup(label).name
-    except LookupError:
+        info = codecs.lookup(label)
+        # Transforms (rot13, base64, zlib) and escape decoders are codecs
+        # but not encodings a file is written in.
+        if not getattr(info, "_is_text_encoding", True) or info.name in _NOT_FILE_ENCODINGS:
+            raise LookupError(label)
+        name = info.name
+    except (LookupError, ValueError):  # ValueError: a NUL in the name
         raise DeclarationError("unknown encoding %r (declared by %s)"
                                % (declaration.label, declaration.describe())) from None
     if name == "utf-8-sig":
@@ -242,7 +249,7 @@ def _emacs(data: bytes) -> Optional[Declaration]:
         c = _EMACS_CODING.search(m.group(1))
         if c is None:
             return None  # "-*- mode -*-", or variables without a coding
-        label = c.group(1).decode("ascii", "replace")
+        label = c.group(1).decode("ascii", "backslashreplace")
         if _EMACS_EOL_SUFFIX.sub("", label.lower()) in _EMACS_NO_ENCODING:
             return None
         return Declaration(label, number, _shown(line), "emacs")
@@ -275,7 +282,7 @@ def _vim(data: bytes) -> Optional[Declaration]:
     for number, line in lines:
         value = _vim_in(line)
         if value is not None:
-            found = Declaration(value.decode("ascii", "replace"), number, _shown(line), "vim")
+            found = Declaration(value.decode("ascii", "backslashreplace"), number, _shown(line), "vim")
     return found
 
 
@@ -435,7 +442,7 @@ def _html(data: bytes) -> Optional[Declaration]:
     if found is None:
         return None
     label, start, end = found
-    return Declaration(label.decode("ascii", "replace"), head.count(b"\n", 0, start) + 1,
+    return Declaration(label.decode("ascii", "backslashreplace"), head.count(b"\n", 0, start) + 1,
                        _shown(head[start:end]), "html")
 
 

@@ -146,6 +146,14 @@ def test_non_ascii_compatible_declaration_is_an_error():
     assert "'utf-16' (declared by '# coding: utf-16' on line 1) cannot be the file's" in info.value.reason
 
 
+@pytest.mark.parametrize("label", ["rot13", "base64", "idna", "punycode", "raw_unicode_escape", "x-mac-klingon"])
+def test_codecs_that_are_no_file_encoding_are_unknown(label):
+    with pytest.raises(DocumentError) as info:
+        decode_bytes(b"<!-- vim: set fenc=%s : -->\nhttp://example.org/\n" % label.encode(), "a.md",
+                     syntax="markdown")
+    assert info.value.reason.startswith("unknown encoding %r (declared by '<!-- vim: set fenc=" % label)
+
+
 def test_fix_that_the_declared_encoding_cannot_hold_is_not_written(tmp_path):
     # Vietnamese in windows-1258 spells "ứ" as "ư" + U+0301; NFC's "ứ"
     # (U+1EE9) has no windows-1258 byte.
@@ -339,3 +347,33 @@ def test_finding_a_declaration_never_fails(data, syntax):
             codec_for(found)
         except DeclarationError as exc:
             assert found.describe() in str(exc)
+
+
+_PY_PIECES = ["#", " ", "\t", "\f", "coding", ":", "=", "cp1251", "koi8-r", "euc-jp", "latin-1", "utf-8-unix",
+              "x = 1", "-*-", "vim: set fileencoding=", "\n", "\r\n", "\n\n",
+              "# -*- coding: cp1251 -*-", "#coding=koi8-r", "# vim: set fileencoding=euc-jp :", "#!/bin/py",
+              "# coding: klingon"]
+
+
+@PROPERTY
+@given(st.lists(st.sampled_from(_PY_PIECES), max_size=14))
+def test_pep263_declarations_agree_with_cpython(pieces):
+    """CPython's own reading of PEP 263 (tokenize.detect_encoding) is the
+    reference for Python files."""
+    import codecs
+    import tokenize
+
+    data = "".join(pieces).encode("ascii")
+    try:
+        expected = codecs.lookup(tokenize.detect_encoding(io.BytesIO(data).readline)[0]).name
+    except SyntaxError:
+        expected = None  # an encoding CPython does not know
+    found = find_declaration(data, "python")
+    if found is None:
+        assert expected == "utf-8"
+        return
+    try:
+        got = codecs.lookup(codec_for(found)).name
+    except DeclarationError:
+        got = None
+    assert got == expected
