@@ -194,6 +194,21 @@ def test_stdin_fix_is_written_in_the_declared_encoding():
     assert out == text.replace("100%", "100%25").encode("koi8_r")
 
 
+def test_report_reads_declared_documents(tmp_path, monkeypatch):
+    from irilint.report import collect
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "docs").mkdir()
+    for name in ("he.html", "feed.xml", "tool.py"):
+        codec, text, _ = DOCUMENTS[name]
+        (tmp_path / "docs" / name).write_bytes(text.encode(codec))
+    data = collect(["docs"], no_cache=True)
+    assert data.errors == []
+    assert data.files_checked == 3
+    assert data.references >= 3
+    assert {r.name for r in data.rules} >= {"bad-percent-encoding"}
+
+
 def test_cache_misses_when_the_declaration_changes(tmp_path):
     # The same body bytes are other words in koi8-r than in cp1251: the
     # cached findings of the one must not be reported for the other.
