@@ -10,7 +10,9 @@ must correspond exactly to the bytes on disk:
   ``<meta charset>``, an Emacs or Vim modeline - see ``declared_encoding``)
   and the BOM itself are remembered and reused when writing;
 * decoding is strict, so that encoding the decoded text gives back the
-  original bytes exactly - anything else is refused rather than "repaired".
+  original bytes exactly - anything else is refused rather than "repaired"
+  (a legacy encoding that spells a character two ways is read, but fixes
+  to such a file are not written).
 
 Writes are atomic (temporary file in the same directory, fsync, rename) and
 refuse to clobber a file that changed since it was read.
