@@ -163,8 +163,10 @@ def codec_for(declaration: Declaration) -> str:
 
 _PEP263 = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
 _BLANK_OR_COMMENT = re.compile(rb"^[ \t\f]*(?:#|\Z)")
+# XMLDecl, or an external entity's TextDecl (XML 1.0 s4.3.1), whose
+# version is optional.
 _XML_DECL = re.compile(
-    rb"<\?xml[ \t\r\n]+version[ \t\r\n]*=[ \t\r\n]*(?:\"[^\"]*\"|'[^']*')"
+    rb"<\?xml(?:[ \t\r\n]+version[ \t\r\n]*=[ \t\r\n]*(?:\"[^\"]*\"|'[^']*'))?"
     rb"[ \t\r\n]+encoding[ \t\r\n]*=[ \t\r\n]*(?:\"([A-Za-z][-\w.]*)\"|'([A-Za-z][-\w.]*)')")
 _EMACS = re.compile(rb"-\*-(.*?)-\*-")
 _EMACS_CODING = re.compile(rb"(?:^|;)[ \t]*coding[ \t]*:[ \t]*([^ \t;]+)", re.IGNORECASE)

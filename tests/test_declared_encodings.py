@@ -264,6 +264,7 @@ def _key_without_rules(fingerprint, digest):
     # XML: the very first bytes.
     (b"<?xml version='1.0' encoding='EUC-JP'?><a/>", "xml", ("EUC-JP", 1)),
     (b" <?xml version='1.0' encoding='EUC-JP'?><a/>", "xml", None),
+    (b'<?xml encoding="koi8-r"?>\n<!ENTITY a "b">', "xml", ("koi8-r", 1)),  # a TextDecl
     (b"<?xml version='1.0'?><!-- vim: fenc=koi8-r --><a/>", "xml", None),
     # JSON, YAML and TOML are Unicode only.
     (b"# vim: set fileencoding=cp1251 :\nkey: value\n", "yaml", None),
@@ -392,3 +393,27 @@ def test_pep263_declarations_agree_with_cpython(pieces):
     except DeclarationError:
         got = None
     assert got == expected
+
+
+_HTML_TEXT = st.text(st.sampled_from("abc \n\u00e9=/\"'-!"), max_size=20).map(lambda s: s.encode("utf-8"))
+_HTML_TAG = st.builds(lambda name, attr, value: b"<%s %s=\"%s\">" % (name, attr, value),
+                      st.sampled_from([b"p", b"title", b"div", b"link", b"/p"]),
+                      st.sampled_from([b"class", b"href", b"content", b"charset"]),
+                      st.text(st.sampled_from("ab <>=/'"), max_size=10).map(lambda s: s.encode("ascii")))
+_HTML_COMMENT = st.builds(lambda t: b"<!--" + t.replace(b"-->", b"") + b"-->", _HTML_TEXT)
+
+
+@PROPERTY
+@given(st.lists(st.one_of(_HTML_TEXT.map(lambda t: t.replace(b"<", b"")), _HTML_TAG, _HTML_COMMENT),
+                max_size=12),
+       st.sampled_from([b"koi8-r", b"windows-1255", b"shift_jis", b"gb18030"]), st.booleans())
+def test_html_prescan_finds_the_first_meta_outside_comments(parts, label, commented):
+    before = b"".join(parts)
+    meta = b'<meta charset="%s">' % label
+    data = before + (b"<!--" + meta + b"-->" if commented else meta) + b"<meta charset=big5>"
+    found = find_declaration(data, "html")
+    if len(data) > 1024:
+        return
+    expected = b"big5" if commented else label
+    assert found is not None and found.label.encode() == expected
+    assert found.line == data.count(b"\n", 0, data.index(b"<meta charset=" + (b"big5" if commented else b'"')))+ 1
