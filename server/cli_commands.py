@@ -1282,10 +1282,9 @@ def _collides(rows: List[List[Any]], state: Dict[str, Any], path: str) -> bool:
 def _recheck_collisions(checker: _Checker, o: FileOutcome, state: Dict[str, Any]) -> None:
     import copy
 
+    from irilint.engine import declaration_syntax
     from irilint.fileio import DocumentError, read_document
     from irilint.output import locate
-
-    from irilint.engine import declaration_syntax
 
     settings = checker.settings(o.abspath)
     try:

@@ -180,29 +180,32 @@ def _dominant_newline(text: str) -> str:
 _BOM_FIRST_BYTES = frozenset(mark[:1] for mark, _ in _BOMS)
 
 
-def _first_difference(a: bytes, b: bytes) -> int:
-    for i, (x, y) in enumerate(zip(a, b)):
-        if x != y:
-            return i
-    return min(len(a), len(b))
-
-
-def _round_trip_problem(text: str, encoding: str, at: int) -> str:
-    """Why ``text`` encoded again differs from what it was decoded from,
-    whose first different byte is ``at``."""
+def _round_trip_problem(text: str, data: bytes, encoding: str) -> Optional[str]:
+    """Why ``text``, decoded from ``data``, would not be ``data`` again when
+    encoded in ``encoding``; None when it would."""
     import unicodedata
 
-    offset = 0
-    for i, char in enumerate(text):
-        offset += len(char.encode(encoding))
-        if offset > at:
-            break
+    try:
+        again = text.encode(encoding)
+    except UnicodeEncodeError as exc:
+        i = exc.start
+    else:
+        if again == data:
+            return None
+        at = next((k for k, (x, y) in enumerate(zip(again, data)) if x != y), min(len(again), len(data)))
+        offset = 0
+        for i, char in enumerate(text):
+            offset += len(char.encode(encoding, "replace"))
+            if offset > at:
+                break
+    i = min(i, len(text) - 1)
+    char = text[i]
     line = text.count("\n", 0, i) + 1
     column = i - (text.rfind("\n", 0, i) + 1) + 1
     name = unicodedata.name(char, "")
-    return (f"its {encoding.upper()} bytes would not be written back as they were read: byte {at} "
-            f"(line {line}, column {column}) is U+{ord(char):04X}{' ' + name if name else ''}, which "
-            f"{encoding.upper()} also spells otherwise and writes that other way")
+    return (f"its {encoding.upper()} bytes would not be written back as they were read: at line {line}, "
+            f"column {column}, U+{ord(char):04X}{' ' + name if name else ''} is spelled in a way "
+            f"{encoding.upper()} does not write")
 
 
 def decode_bytes(data: bytes, path: PathLike = "<stdin>", *, digest: bool = True,
@@ -251,9 +254,7 @@ def decode_bytes(data: bytes, path: PathLike = "<stdin>", *, digest: bool = True
         ) from None
     round_trip_problem = None
     if declaration is not None and not encoding.startswith("utf-"):
-        again = text.encode(encoding)
-        if again != data:
-            round_trip_problem = _round_trip_problem(text, encoding, _first_difference(again, data))
+        round_trip_problem = _round_trip_problem(text, data, encoding)
     return Document(
         path=os.fspath(path),
         text=text,

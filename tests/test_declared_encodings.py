@@ -183,8 +183,8 @@ def test_fix_is_not_written_when_the_encoding_would_change_other_bytes(tmp_path)
     assert path.read_bytes() == data
     assert data.index(b"\x87\x90") == 34
     assert (f"{path}: fixes not written: its CP932 bytes would not be written back as they were read: "
-            "byte 34 (line 2, column 6) is U+2252 APPROXIMATELY EQUAL TO OR THE IMAGE OF, which CP932 "
-            "also spells otherwise and writes that other way") in err
+            "at line 2, column 6, U+2252 APPROXIMATELY EQUAL TO OR THE IMAGE OF is spelled in a way "
+            "CP932 does not write") in err
 
 
 def test_stdin_fix_is_written_in_the_declared_encoding():
