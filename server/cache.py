@@ -30,6 +30,7 @@ import time
 from typing import Any, Dict, FrozenSet, Iterator, List, Optional, Tuple
 
 from . import __version__
+from .declared_encoding import DECODING_RULES
 from .findings import Edit, Finding, Fix, Severity
 
 CACHE_DIR_NAME = ".irilint_cache"
@@ -85,7 +86,11 @@ def key_hasher(settings_fingerprint: str) -> Any:
     """The SHA-256 state after a key's parts that depend on the settings
     alone (format, version, the code's fingerprint, settings): made once
     per settings, copied for each file."""
-    text = "%d\0%s\0%s\0%s\0" % (FORMAT, __version__, code_fingerprint(), settings_fingerprint)
+    # The rules that turn a file's bytes into text are part of the key: the
+    # same bytes read by other rules (a declared encoding now honoured) are
+    # another text, with other findings and offsets.
+    text = "%d\0%s\0%s\0%d\0%s\0" % (FORMAT, __version__, code_fingerprint(), DECODING_RULES,
+                                       settings_fingerprint)
     return hashlib.sha256(text.encode("utf-8", "surrogatepass"))
 
 

@@ -219,6 +219,8 @@ class FileOutcome:
     skipped: Optional[str] = None
     fixed: int = 0
     new_text: Optional[str] = None  # stdin --fix output
+    #: stdin --fix output in the input's encoding, when not UTF-8 (or with a BOM)
+    new_bytes: Optional[bytes] = None
     diff: Optional[str] = None
     fail_level: str = "warning"
     index: Any = None  # positions of the text the findings refer to
@@ -712,6 +714,9 @@ def _cmd_check(args: argparse.Namespace) -> int:
             stdout.write(o.diff)
         if o.new_text is not None:
             stdout.write(o.new_text)
+        if o.new_bytes is not None:
+            stdout.flush()
+            getattr(stdout, "buffer", stdout).write(o.new_bytes)
         if o.reported:
             threshold = Severity.parse(o.fail_level)
             for r in o.reported:
@@ -823,16 +828,29 @@ class Progress:
 
 
 def _check_stdin(checker: _Checker, args: argparse.Namespace) -> FileOutcome:
+    from irilint.engine import declaration_syntax
     from irilint.fileio import DocumentError, decode_bytes
 
     name = args.stdin_filename or "-"
     data = sys.stdin.buffer.read()
     settings = checker.settings(args.stdin_filename or os.path.join(os.getcwd(), "-"))
     try:
-        doc = decode_bytes(data, name)
+        doc = decode_bytes(data, name, syntax=declaration_syntax(args.stdin_filename or "", settings))
     except DocumentError as exc:
         return FileOutcome(name, error=str(exc))
-    return checker.outcome(name, doc.text, settings, doc=None)
+    out = checker.outcome(name, doc.text, settings, doc=None)
+    if out.new_text is not None and (doc.bom or doc.encoding != "utf-8"):
+        # Written back as read: the same encoding and BOM.
+        try:
+            out.new_bytes = doc.encode(out.new_text)
+        except UnicodeEncodeError as exc:
+            from irilint.fileio import unencodable_reason
+
+            out.error = "%s: fixes not written: %s" % (name, unencodable_reason(doc, out.new_text, exc))
+            out.new_bytes = doc.encode(doc.text)
+            out.fixed = 0
+        out.new_text = None
+    return out
 
 
 def _discover(checker: _Checker, paths: Sequence[str]):
@@ -943,11 +961,14 @@ def _check_path(checker: _Checker, path: str, look_up: bool = True,
         # ``error`` is for other users of the outcomes (irilint report);
         # ``check`` tells each config error once (see cmd_check).
         return FileOutcome(shown, error="%s: not checked: %s" % (shown, exc), config_error=str(exc))
+    from irilint.engine import declaration_syntax
+
     try:
         # The digest is for the cache, and for --fix to see that a file did
         # not change before writing it.
         doc = read_document(path, max_size=settings.max_file_size,
-                            digest=checker.cache is not None or bool(checker.args.fix))
+                            digest=checker.cache is not None or bool(checker.args.fix),
+                            syntax=declaration_syntax(path, settings))
     except DocumentError as exc:
         if exc.kind == "binary":
             # Named on the command line: say why nothing was reported.
@@ -1281,12 +1302,14 @@ def _collides(rows: List[List[Any]], state: Dict[str, Any], path: str) -> bool:
 def _recheck_collisions(checker: _Checker, o: FileOutcome, state: Dict[str, Any]) -> None:
     import copy
 
+    from irilint.engine import declaration_syntax
     from irilint.fileio import DocumentError, read_document
     from irilint.output import locate
 
     settings = checker.settings(o.abspath)
     try:
-        doc = read_document(o.abspath, max_size=settings.max_file_size)
+        doc = read_document(o.abspath, max_size=settings.max_file_size,
+                            syntax=declaration_syntax(o.abspath, settings))
     except DocumentError:
         return
     only = settings.merged({"select": ["confusable-collision"], "ignore": []})

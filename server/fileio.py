@@ -5,10 +5,14 @@ must correspond exactly to the bytes on disk:
 
 * no newline translation: ``"\\r\\n"`` stays in the text and is written back
   as it was read;
-* the encoding (UTF-8, or UTF-16/UTF-32 announced by a byte order mark) and
-  the BOM itself are remembered and reused when writing;
+* the encoding (UTF-8, UTF-16/UTF-32 announced by a byte order mark, or the
+  encoding the file declares: PEP 263, an XML declaration, an HTML
+  ``<meta charset>``, an Emacs or Vim modeline - see ``declared_encoding``)
+  and the BOM itself are remembered and reused when writing;
 * decoding is strict, so that encoding the decoded text gives back the
-  original bytes exactly - anything else is refused rather than "repaired".
+  original bytes exactly - anything else is refused rather than "repaired"
+  (a legacy encoding that spells a character two ways is read, but fixes
+  to such a file are not written).
 
 Writes are atomic (temporary file in the same directory, fsync, rename) and
 refuse to clobber a file that changed since it was read.
@@ -25,6 +29,8 @@ import tempfile
 from dataclasses import dataclass
 from typing import Iterable, List, NamedTuple, Optional, Tuple, Union
 
+from .declared_encoding import Declaration, DeclarationError, codec_for, find_declaration
+
 __all__ = [
     "Document",
     "DocumentError",
@@ -34,6 +40,7 @@ __all__ = [
     "decode_bytes",
     "read_document",
     "unified_diff",
+    "unencodable_reason",
     "write_atomic",
 ]
 
@@ -97,6 +104,12 @@ class Document:
     #: The file's ctime (ns) when it was read: with ``stat``, the stamp the
     #: result cache's stat index keeps (0 when the bytes were not a file).
     ctime_ns: int = 0
+    #: Where the file declares ``encoding`` (None: default or BOM).
+    declaration: Optional[Declaration] = None
+    #: Why writing the text back in ``encoding`` would not give the bytes
+    #: that were read (some legacy encodings spell a character two ways);
+    #: None when it would, as for every UTF.
+    round_trip_problem: Optional[str] = None
 
     @property
     def size(self) -> int:
@@ -167,15 +180,48 @@ def _dominant_newline(text: str) -> str:
 _BOM_FIRST_BYTES = frozenset(mark[:1] for mark, _ in _BOMS)
 
 
-def decode_bytes(data: bytes, path: PathLike = "<stdin>", *, digest: bool = True) -> Document:
+def _round_trip_problem(text: str, data: bytes, encoding: str) -> Optional[str]:
+    """Why ``text``, decoded from ``data``, would not be ``data`` again when
+    encoded in ``encoding``; None when it would."""
+    import unicodedata
+
+    try:
+        again = text.encode(encoding)
+    except UnicodeEncodeError as exc:
+        i = exc.start
+    else:
+        if again == data:
+            return None
+        at = next((k for k, (x, y) in enumerate(zip(again, data)) if x != y), min(len(again), len(data)))
+        offset = 0
+        for i, char in enumerate(text):
+            offset += len(char.encode(encoding, "replace"))
+            if offset > at:
+                break
+    i = min(i, len(text) - 1)
+    char = text[i]
+    line = text.count("\n", 0, i) + 1
+    column = i - (text.rfind("\n", 0, i) + 1) + 1
+    name = unicodedata.name(char, "")
+    return (f"its {encoding.upper()} bytes would not be written back as they were read: at line {line}, "
+            f"column {column}, U+{ord(char):04X}{' ' + name if name else ''} is spelled in a way "
+            f"{encoding.upper()} does not write")
+
+
+def decode_bytes(data: bytes, path: PathLike = "<stdin>", *, digest: bool = True,
+                 syntax: Optional[str] = None) -> Document:
     """Decode ``data`` (a whole file) into a :class:`Document`.
 
-    UTF-8 without BOM is the default and is decoded strictly.  A NUL byte in
-    a file without a UTF-16/32 BOM means "binary": such files are skipped,
-    not linted.  ``digest=False`` leaves :attr:`Document.digest` empty
-    (hashing is a tenth of a run that keeps no cache and writes nothing).
+    A BOM decides the encoding; else the file's own declaration, read by
+    the rules of ``syntax`` (the scanner or code language name: "python",
+    "html", "xml", ...; see :func:`declared_encoding.find_declaration`);
+    else UTF-8.  Decoding is strict.  A NUL byte in a file without a
+    UTF-16/32 BOM means "binary": such files are skipped, not linted.
+    ``digest=False`` leaves :attr:`Document.digest` empty (hashing is a
+    tenth of a run that keeps no cache and writes nothing).
     """
     encoding, bom = "utf-8", b""
+    declaration: Optional[Declaration] = None
     if data[:1] in _BOM_FIRST_BYTES:  # most files: no mark to look for
         for mark, codec in _BOMS:
             if data.startswith(mark):
@@ -189,15 +235,26 @@ def decode_bytes(data: bytes, path: PathLike = "<stdin>", *, digest: bool = True
         nul = data.find(b"\x00")
         if nul != -1:
             raise DocumentError(path, f"binary file (NUL byte at offset {nul})", "binary")
+    if not bom:
+        declaration = find_declaration(data, syntax)
+        if declaration is not None:
+            try:
+                encoding = codec_for(declaration)
+            except DeclarationError as exc:
+                raise DocumentError(path, str(exc), "decode") from None
     try:
         text = data[len(bom):].decode(encoding)
     except UnicodeDecodeError as exc:
         name = encoding.upper()
+        declared = "" if declaration is None else f", the encoding declared by {declaration.describe()},"
         raise DocumentError(
             path,
-            f"cannot decode as {name} at byte {exc.start + len(bom)} ({exc.reason})",
+            f"cannot decode as {name}{declared} at byte {exc.start + len(bom)} ({exc.reason})",
             "decode",
         ) from None
+    round_trip_problem = None
+    if declaration is not None and not encoding.startswith("utf-"):
+        round_trip_problem = _round_trip_problem(text, data, encoding)
     return Document(
         path=os.fspath(path),
         text=text,
@@ -206,6 +263,8 @@ def decode_bytes(data: bytes, path: PathLike = "<stdin>", *, digest: bool = True
         newline=_dominant_newline(text),
         digest=hashlib.sha256(data).hexdigest() if digest else "",
         stat=None,
+        declaration=declaration,
+        round_trip_problem=round_trip_problem,
     )
 
 
@@ -233,13 +292,15 @@ def _read_all(fd: int, limit: Optional[int], size: int = -1) -> bytes:
     return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
 
-def read_document(path: PathLike, max_size: Optional[int] = None, *, digest: bool = True) -> Document:
+def read_document(path: PathLike, max_size: Optional[int] = None, *, digest: bool = True,
+                  syntax: Optional[str] = None) -> Document:
     """Read and decode a file; raise :class:`DocumentError` if impossible.
 
     The stat fingerprint is taken from the open file before and after
     reading; if the file changes while being read, it is read again, so
     the fingerprint and the digest always describe the same content.
-    ``digest=False``: no SHA-256 (see :func:`decode_bytes`).
+    ``digest=False``: no SHA-256; ``syntax``: whose rules read an
+    encoding declaration (see :func:`decode_bytes`).
     """
     path_str = os.fspath(path)
     try:
@@ -277,7 +338,7 @@ def read_document(path: PathLike, max_size: Optional[int] = None, *, digest: boo
         os.close(fd)
     if max_size is not None and len(data) > max_size:
         raise _too_large(path_str, len(data), max_size)
-    doc = decode_bytes(data, path_str, digest=digest)
+    doc = decode_bytes(data, path_str, digest=digest, syntax=syntax)
     doc.stat = FileStamp.of(after)
     doc.ctime_ns = after.st_ctime_ns
     return doc
@@ -414,11 +475,31 @@ def _remove_stale_temporaries(directory: str) -> None:
             pass
 
 
+def unencodable_reason(doc: Document, text: str, exc: UnicodeEncodeError) -> str:
+    """Which character of ``text`` the file's encoding cannot hold, and
+    where (line and column in code points, 1-based, as findings are)."""
+    import unicodedata
+
+    at = exc.start
+    char = text[at]
+    line = text.count("\n", 0, at) + 1
+    column = at - (text.rfind("\n", 0, at) + 1) + 1
+    name = unicodedata.name(char, "")
+    shown = f"U+{ord(char):04X}" + (f" {name}" if name else "")
+    declared = "" if doc.declaration is None else (
+        f", the encoding declared by {doc.declaration.describe()}")
+    return (f"cannot encode as {doc.encoding.upper()} at character {at} (line {line}, column {column}): "
+            f"{shown} is not in {doc.encoding.upper()}{declared}")
+
+
 def write_atomic(doc: Document, new_text: str) -> None:
     """Replace the file ``doc`` was read from with ``new_text``.
 
     The text is encoded with the document's encoding and BOM, so bytes
-    outside the changed regions are the bytes that were read.  The file is
+    outside the changed regions are the bytes that were read; a text the
+    encoding cannot hold (a fix that brings a character a declared legacy
+    encoding lacks) is refused, naming the character, and so is a file
+    whose legacy encoding would not give its own bytes back.  The file is
     replaced atomically: either the old or the new content is on disk, never
     a mixture.  A symlink is written through (its target is replaced and
     the link stays a link).  After a successful write ``doc`` is stale; read
@@ -427,14 +508,12 @@ def write_atomic(doc: Document, new_text: str) -> None:
     if doc.stat is None:
         raise ValueError(f"{doc.path}: document was not read from a file")
     target = os.path.realpath(doc.path)
+    if doc.round_trip_problem is not None:
+        raise DocumentError(doc.path, doc.round_trip_problem, "encode")
     try:
         data = doc.encode(new_text)
     except UnicodeEncodeError as exc:
-        raise DocumentError(
-            doc.path,
-            f"cannot encode as {doc.encoding.upper()} at character {exc.start} ({exc.reason})",
-            "encode",
-        ) from None
+        raise DocumentError(doc.path, unencodable_reason(doc, new_text, exc), "encode") from None
 
     st = _check_unchanged(doc, target, hash_check=True)
     # Root may write anything, so os.access alone would let a fix edit a file

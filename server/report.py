@@ -417,6 +417,7 @@ def collect(paths: Sequence[str] = (".",), *, select: Optional[Sequence[str]] = 
     ``follow_symlinks`` (such a link is listed as skipped).  Raises
     :class:`irilint.config.ConfigError` on a bad configuration."""
     from irilint import __version__
+    from irilint.engine import declaration_syntax
     from irilint.fileio import DocumentError, read_document
     from irilint.lines import LineIndex
     from irilint.rules.registry import all_rules
@@ -436,7 +437,8 @@ def collect(paths: Sequence[str] = (".",), *, select: Optional[Sequence[str]] = 
         source = getattr(item, "abspath", None) or item.path
         settings = checker.settings(source)
         try:
-            text = read_document(source, max_size=settings.max_file_size).text
+            text = read_document(source, max_size=settings.max_file_size,
+                                 syntax=declaration_syntax(source, settings)).text
         except (DocumentError, OSError) as exc:
             files.append(FileReport(item.path, error=str(exc)))
             continue
