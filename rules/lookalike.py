@@ -1702,6 +1702,12 @@ def ascii_lookalike(ctx):
       ``a`` or ``i``, which completes an "-al" or "-il" word (``paypa1``,
       ``gmai1``).
 
+    Path segments name files and tools far more often than hosts do
+    (``md5sum``, ``ext4magic``, ``stc1E.n3``), so in a path word only a
+    single ``0`` or ``1`` between letters of a lower-case word (``br0ken``)
+    and the final ``1`` above (``paypa1.html``) count; a ``data:`` URI's
+    path is not read as words.
+
     Not flagged, to keep false positives low: common alphanumeric tokens
     -- ``2`` and ``6``, which look like no letter (``b2b``, ``p2p``,
     ``h264``); digits after a stem that names something numbered
@@ -1743,7 +1749,23 @@ def ascii_lookalike(ctx):
                     for s, e in _digit_swaps(m.group()):
                         yield _swap_finding(ctx, lab.start + m.start(), m.group(), s, e, where)
     segments = ref.segments
-    if segments:
+    if segments and ref.scheme_lower != "data":  # a data: URI's path is content, not words
         for start, word in _path_words(value, segments):
             for s, e in _digit_swaps(word):
-                yield _swap_finding(ctx, start, word, s, e, "the path word '%s'" % word)
+                if _path_swap(word, s, e):
+                    yield _swap_finding(ctx, start, word, s, e, "the path word '%s'" % word)
+
+
+def _path_swap(word: str, s: int, e: int) -> bool:
+    """Whether a digit that :func:`_digit_swaps` reads as a letter is
+    reported in a path word, which names files and tools far more often
+    than a host does (``md5sum``, ``ext4magic``, ``sha1sum``, test files
+    ``stc1E.n3``): only a single ``0`` or ``1``, the digits drawn like
+    letters in most fonts (UTS #39 confusables: ``0`` o, ``1`` l), with
+    letters on both sides in a lower-case word (``br0ken``), or a final
+    ``1`` completing an "-al" or "-il" word (``paypa1``), counts.
+    Leetspeak digits (``3`` e, ``4`` a, ``5`` s) read as digits there, and
+    a mixed-case word is an identifier, not spelling."""
+    if not (e - s == 1 and word[s] in _LETTER_DIGITS and 0 < s and word.islower()):
+        return False
+    return e < len(word) or word[s] == "1"  # between letters, or a final "-a1"/"-i1" (paypa1)
