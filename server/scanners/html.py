@@ -24,6 +24,7 @@ A small linear tokenizer (``html.parser`` gives no offsets):
 """
 from __future__ import annotations
 
+import bisect
 import re
 from typing import List, NamedTuple, Optional, Tuple
 
@@ -190,6 +191,47 @@ def _refresh_url(piece: Decoded, context: str) -> List[Candidate]:
     return [piece.candidate(i, j, context)] if i < j else []
 
 
+#: Where template syntax starts (Jinja, Django, Liquid, Handlebars, Go
+#: templates): ``{{ expression }}``, ``{% statement %}``, ``{# comment #}``.
+_TEMPLATE_OPEN_RX = re.compile(r"\{[{%#]")
+_TEMPLATE_CLOSE = {"{": "}}", "%": "%}", "#": "#}"}
+# A literal scheme and authority, ended by the path, query or fragment.
+_LITERAL_AUTHORITY_RX = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://[^/?#{}]*[/?#]")
+
+
+def _literal_prefix(piece: Decoded, template: int) -> List[Candidate]:
+    """The literal start of an attribute value that a template completes,
+    when it is a whole scheme and authority (``https://host/{{ path }}``):
+    the host is what the reader sees, so the host rules check it.  A value
+    whose authority or scheme comes from the template gives nothing."""
+    i, _j = piece.strip_span(0, template)
+    m = _LITERAL_AUTHORITY_RX.match(piece.value, i, template)
+    return [piece.candidate(i, m.end(), "html-attr")] if m else []
+
+
+def template_regions(text: str) -> List[Tuple[int, int]]:
+    """The spans of template syntax (``{% ... %}``, ``{{ ... }}``,
+    ``{# ... #}``) in a document, sorted.  Markup inside them is a string
+    of the template language (``{% set a = '<a href="' + url + '">' %}``),
+    not a tag.  Linear: once a kind has no closer left, later openers of
+    that kind are not searched again."""
+    out: List[Tuple[int, int]] = []
+    unclosed = set()
+    pos = 0
+    while True:
+        m = _TEMPLATE_OPEN_RX.search(text, pos)
+        if m is None:
+            return out
+        kind = text[m.start() + 1]
+        close = -1 if kind in unclosed else text.find(_TEMPLATE_CLOSE[kind], m.end())
+        if close < 0:
+            unclosed.add(kind)
+            pos = m.start() + 1
+            continue
+        out.append((m.start(), close + 2))
+        pos = close + 2
+
+
 def tag_candidates(text: str, tag: Tag, xml: bool = False) -> List[Candidate]:
     """Candidates in the attribute values of a start tag."""
     out: List[Candidate] = []
@@ -208,6 +250,16 @@ def tag_candidates(text: str, tag: Tag, xml: bool = False) -> List[Candidate]:
                 and text.find("&", a.start, a.end) < 0):
             continue  # class="...", id="...": no colon, no IRI
         piece = decode_charrefs(text, a.start, a.end, attribute=True, xml=xml)
+        template = _TEMPLATE_OPEN_RX.search(piece.value)
+        if template is not None and (name in _SPECIAL_ATTRIBUTES or name.startswith("xmlns:")
+                                     or (refresh and name == "content")):
+            # "{{ url }}", "{% url 'x' %}": a template language builds the
+            # reference; only a literal scheme and authority before it are
+            # read.  (Other attributes are searched for bare IRIs, which end
+            # at "{" anyway.)
+            if name in IRI_ATTRIBUTES or name.startswith("xmlns:"):
+                out.extend(_literal_prefix(piece, template.start()))
+            continue
         if name in IRI_ATTRIBUTES or name.startswith("xmlns:"):
             i, j = piece.strip_span()
             if i < j:
@@ -521,6 +573,12 @@ def _scan_markup(text: str, xml: bool, fast: bool) -> List[Candidate]:
     reference the fast path is tested against)."""
     n = len(text)
     skip_run = iri_tag = None
+    templates: List[Tuple[int, int]] = []
+    if not xml and _TEMPLATE_OPEN_RX.search(text) is not None:
+        templates = template_regions(text)
+    if templates:
+        fast = False  # the fast path's regexes do not know template syntax
+    template_starts = [t[0] for t in templates]
     if fast:
         skip_rx, iri_tag_rx = fast_path_rxs(xml)
         skip_run, iri_tag = skip_rx.match, iri_tag_rx.match
@@ -539,6 +597,11 @@ def _scan_markup(text: str, xml: bool, fast: bool) -> List[Candidate]:
         lt = text.find("<", pos)
         if lt < 0:
             break
+        if templates:
+            k = bisect.bisect_right(template_starts, lt) - 1
+            if k >= 0 and lt < templates[k][1]:
+                pos = templates[k][1]  # text of the template: read as text
+                continue
         after = text[lt + 1:lt + 2]
         if after == "!" and text.startswith("<!--", lt):
             out.extend(_text_candidates(text, text_start, lt, xml, True))
