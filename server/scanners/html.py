@@ -193,20 +193,11 @@ def _refresh_url(piece: Decoded, context: str) -> List[Candidate]:
 
 #: Where template syntax starts (Jinja, Django, Liquid, Handlebars, Go
 #: templates): ``{{ expression }}``, ``{% statement %}``, ``{# comment #}``.
+#: (An attribute value holding such syntax stays a candidate: the engine
+#: checks a templated reference with the bidi, look-alike and
+#: normalization rules only.)
 _TEMPLATE_OPEN_RX = re.compile(r"\{[{%#]")
 _TEMPLATE_CLOSE = {"{": "}}", "%": "%}", "#": "#}"}
-# A literal scheme and authority, ended by the path, query or fragment.
-_LITERAL_AUTHORITY_RX = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://[^/?#{}]*[/?#]")
-
-
-def _literal_prefix(piece: Decoded, template: int) -> List[Candidate]:
-    """The literal start of an attribute value that a template completes,
-    when it is a whole scheme and authority (``https://host/{{ path }}``):
-    the host is what the reader sees, so the host rules check it.  A value
-    whose authority or scheme comes from the template gives nothing."""
-    i, _j = piece.strip_span(0, template)
-    m = _LITERAL_AUTHORITY_RX.match(piece.value, i, template)
-    return [piece.candidate(i, m.end(), "html-attr")] if m else []
 
 
 def template_regions(text: str) -> List[Tuple[int, int]]:
@@ -250,16 +241,6 @@ def tag_candidates(text: str, tag: Tag, xml: bool = False) -> List[Candidate]:
                 and text.find("&", a.start, a.end) < 0):
             continue  # class="...", id="...": no colon, no IRI
         piece = decode_charrefs(text, a.start, a.end, attribute=True, xml=xml)
-        template = _TEMPLATE_OPEN_RX.search(piece.value)
-        if template is not None and (name in _SPECIAL_ATTRIBUTES or name.startswith("xmlns:")
-                                     or (refresh and name == "content")):
-            # "{{ url }}", "{% url 'x' %}": a template language builds the
-            # reference; only a literal scheme and authority before it are
-            # read.  (Other attributes are searched for bare IRIs, which end
-            # at "{" anyway.)
-            if name in IRI_ATTRIBUTES or name.startswith("xmlns:"):
-                out.extend(_literal_prefix(piece, template.start()))
-            continue
         if name in IRI_ATTRIBUTES or name.startswith("xmlns:"):
             i, j = piece.strip_span()
             if i < j:
