@@ -195,7 +195,7 @@ def test_synopsis_brackets_are_no_scheme():
     ("(انظر https://ar.wikipedia.org/wiki/مصر)وكذلك الصفحة.", "https://ar.wikipedia.org/wiki/مصر"),  # Arabic
     ("(ראו https://he.wikipedia.org/wiki/ירושלים)וגם את הדף.", "https://he.wikipedia.org/wiki/ירושלים"),  # Hebrew
     ("(ببینید https://fa.wikipedia.org/wiki/تهران)را.", "https://fa.wikipedia.org/wiki/تهران"),   # Persian
-    ("(http://www.scriptics.com参照)で書かれていて", "http://www.scriptics.com参照"),          # Japanese man page
+    ("(http://www.scriptics.com参照)で書かれていて", "http://www.scriptics.com"),          # Japanese man page
 ])
 def test_unbalanced_closer_in_rtl_and_cjk_sentences(text, iri):
     assert values("text", text) == [iri]
@@ -219,7 +219,17 @@ def test_cjk_punctuation_followed_by_cjk_text_is_prose(text, iris):
     assert values("text", text) == iris
 
 
+@pytest.mark.parametrize("text, iri", [
+    ("詳細はhttp://www.example.com参照してください。", "http://www.example.com"),
+    ("主页 http://www.example.org官方网站", "http://www.example.org"),
+])
+def test_cjk_text_glued_to_an_ascii_host_is_prose(text, iri):
+    assert values("text", text) == [iri]
+
+
 @pytest.mark.parametrize("iri", [
+    "http://例え.テスト",                            # a CJK label is left whole
+    "http://a.example参照/x",                        # the host goes on into a path
     "http://example.com/index\u3002html",         # a file-name dot look-alike: reported, not hidden
     "http://example.com/a\uff0cb",
     "http://例え。テスト/パス",                      # ideographic label dots in an IDN host

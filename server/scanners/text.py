@@ -32,7 +32,9 @@ not be taken as the indication of the end of an IRI"):
   space) or by another IRI's scheme; followed by anything else they stay
   (``/index。html`` is a look-alike for the rules to report).  In the
   authority, an ideographic full stop followed by more of the IRI (a path,
-  query or fragment after the host) is a label separator (UTS #46).
+  query or fragment after the host) is a label separator (UTS #46).  CJK
+  text glued to an ASCII host that ends the IRI (``http://example.com参照``)
+  is prose too: no top-level domain mixes the two.
 * A bidi embedding or isolate around the whole IRI -- LRE/RLE ... PDF,
   LRI/RLI/FSI ... PDI, as RFC 3987 s4.1 recommends for an IRI in
   right-to-left prose -- belongs to the prose: the IRI ends before the
@@ -324,6 +326,27 @@ def _cjk_prose_end(text: str, s: int, body: int, end: int, slashes: bool) -> int
     return end
 
 
+_ASCII_LABEL_RX = re.compile(r"[A-Za-z][A-Za-z0-9-]*")
+
+
+def _glued_host_end(text: str, body: int, end: int) -> int:
+    """Where CJK text glued to the end of an ASCII host starts, or ``end``:
+    ``(http://www.scriptics.com参照)で`` -- a reader of Japanese sees "参照"
+    ("see") as prose.  Only when nothing of the IRI follows the host and
+    its last label starts in ASCII: no top-level domain mixes ASCII and
+    CJK letters, and an IDN label written in CJK is left whole."""
+    if _AUTHORITY_END_RX.search(text, body, end) is not None:
+        return end
+    dot = max(text.rfind(".", body, end), text.rfind("\u3002", body, end),
+              text.rfind("\uff0e", body, end), text.rfind("\uff61", body, end))
+    if dot < 0:
+        return end
+    m = _ASCII_LABEL_RX.match(text, dot + 1, end)
+    if m is None or m.end() >= end or not _is_cjk_text(text[m.end()]):
+        return end
+    return m.end()
+
+
 #: A line break inside <...>: the reference is wrapped there.
 _LINE_BREAK_RX = re.compile(r"\r\n?|\n")
 
@@ -461,6 +484,8 @@ def find_iris(text: str, lo: int = 0, hi: Optional[int] = None,
             end = _bracket_end(text, body, end, ascii_text)
             if not ascii_text:
                 end = _cjk_prose_end(text, s, body, end, slashes)
+                if slashes:
+                    end = _glued_host_end(text, body, end)
         end = _trim_end(text, s, end)
         if end > body:
             out.append(Candidate(s, end, text[s:end], None, context,
