@@ -171,7 +171,7 @@ def test_balanced_pairs_stay_in_every_format(scanner, text):
 
 @pytest.mark.parametrize("scanner, text, iri", [
     ("text", "(see http://a.example/b)c", "http://a.example/b"),
-    ("text", "[http://a.example/b]: label", "http://a.example/b"),
+    ("text", "see [http://a.example/b](#anchor) here", "http://a.example/b"),
     ("markdown", "text [http://a.example/b][ref] more", "http://a.example/b"),
     ("rst", "(see http://a.example/b)c", "http://a.example/b"),
     ("html", "<p>[![x](http://a.example/b)](http://c.example/)</p>", "http://a.example/b"),
@@ -367,3 +367,18 @@ def test_property_bidi_wrap_is_prose_and_spans_are_exact(path, wrap, after):
     text = "راجع %s%s%s%s من فضلك" % (wrap[0], iri, wrap[1], after)
     (c,) = find_iris(text)
     assert c.value == iri and text[c.start:c.end] == iri
+
+
+@pytest.mark.parametrize("path, text, fixed", [
+    ("notes.txt", "See <HTTP://Example.COM/docs/\n   page%7e.html> ok\n",
+     "See <http://example.com/docs/\n   page%7E.html> ok\n"),
+    ("doc.rst", "`x <https://a.example/docs/\n   page%7e.html>`_\n",
+     "`x <https://a.example/docs/\n   page%7E.html>`_\n"),
+])
+def test_fixes_on_a_wrapped_reference_keep_the_wrap(path, text, fixed):
+    from irilint.engine import fixes_to_apply
+
+    out = text
+    for e in sorted(fixes_to_apply(check_text(text, path=path)), key=lambda e: -e.start):
+        out = out[:e.start] + e.new_text + out[e.end:]
+    assert out == fixed

@@ -291,8 +291,9 @@ def _starts_iri(text: str, i: int, end: int) -> bool:
     return m is not None and _COLON_RX.match(text, m.end(), end) is not None
 
 
-def _cjk_prose_end(text: str, s: int, body: int, end: int, slashes: bool) -> int:
-    """Where CJK punctuation ends the IRI ``text[s:end]``, or ``end``.
+def _cjk_prose_end(text: str, body: int, end: int, slashes: bool) -> int:
+    """Where CJK punctuation ends the IRI whose body is ``text[body:end]``,
+    or ``end``.
 
     RFC 3987 allows these characters in an IRI (they are ucschar), so the
     rule is what a reader of CJK prose sees: ``。`` ``，`` ``、`` ``（`` ... are
@@ -483,7 +484,7 @@ def find_iris(text: str, lo: int = 0, hi: Optional[int] = None,
                 end = _bidi_wrap_end(text, lo, s, end)
             end = _bracket_end(text, body, end, ascii_text)
             if not ascii_text:
-                end = _cjk_prose_end(text, s, body, end, slashes)
+                end = _cjk_prose_end(text, body, end, slashes)
                 if slashes:
                     end = _glued_host_end(text, body, end)
         end = _trim_end(text, s, end)
