@@ -181,8 +181,9 @@ def test_text_angle_brackets():
     assert spans("text", text) == [exact(text, "http://example.org/x y"),
                                    exact(text, "http://a.b/c.")]
     assert [c.context for c in scan("text", text)] == ["angle", "angle"]
+    # wrapped over lines: joined (RFC 3986 Appendix C), offsets kept
     wrapped = "<http://example.org/very/\n   long/path>"
-    assert values("text", wrapped) == ["http://example.org/very/\n   long/path"]
+    assert values("text", wrapped) == ["http://example.org/very/long/path"]
     # a blank line ends it: no angle reference then, the bare IRI remains
     assert values("text", "<http://a.b/c\n\nd>") == ["http://a.b/c"]
     assert values("text", "<http://a.b/c") == ["http://a.b/c"]

@@ -26,6 +26,7 @@ A small linear tokenizer (``html.parser`` gives no offsets):
 """
 from __future__ import annotations
 
+import bisect
 import re
 from typing import List, NamedTuple, Optional, Tuple
 
@@ -194,6 +195,38 @@ def _refresh_url(piece: Decoded, context: str) -> List[Candidate]:
             j = close
     i, j = piece.strip_span(i, j)
     return [piece.candidate(i, j, context)] if i < j else []
+
+
+#: Where template syntax starts (Jinja, Django, Liquid, Handlebars, Go
+#: templates): ``{{ expression }}``, ``{% statement %}``, ``{# comment #}``.
+#: (An attribute value holding such syntax stays a candidate: the engine
+#: checks a templated reference with the bidi, look-alike and
+#: normalization rules only.)
+_TEMPLATE_OPEN_RX = re.compile(r"\{[{%#]")
+_TEMPLATE_CLOSE = {"{": "}}", "%": "%}", "#": "#}"}
+
+
+def template_regions(text: str) -> List[Tuple[int, int]]:
+    """The spans of template syntax (``{% ... %}``, ``{{ ... }}``,
+    ``{# ... #}``) in a document, sorted.  Markup inside them is a string
+    of the template language (``{% set a = '<a href="' + url + '">' %}``),
+    not a tag.  Linear: once a kind has no closer left, later openers of
+    that kind are not searched again."""
+    out: List[Tuple[int, int]] = []
+    unclosed = set()
+    pos = 0
+    while True:
+        m = _TEMPLATE_OPEN_RX.search(text, pos)
+        if m is None:
+            return out
+        kind = text[m.start() + 1]
+        close = -1 if kind in unclosed else text.find(_TEMPLATE_CLOSE[kind], m.end())
+        if close < 0:
+            unclosed.add(kind)
+            pos = m.start() + 1
+            continue
+        out.append((m.start(), close + 2))
+        pos = close + 2
 
 
 def tag_candidates(text: str, tag: Tag, xml: bool = False) -> List[Candidate]:
@@ -527,6 +560,12 @@ def _scan_markup(text: str, xml: bool, fast: bool) -> List[Candidate]:
     reference the fast path is tested against)."""
     n = len(text)
     skip_run = iri_tag = None
+    templates: List[Tuple[int, int]] = []
+    if not xml and _TEMPLATE_OPEN_RX.search(text) is not None:
+        templates = template_regions(text)
+    if templates:
+        fast = False  # the fast path's regexes do not know template syntax
+    template_starts = [t[0] for t in templates]
     if fast:
         skip_rx, iri_tag_rx = fast_path_rxs(xml)
         skip_run, iri_tag = skip_rx.match, iri_tag_rx.match
@@ -545,6 +584,11 @@ def _scan_markup(text: str, xml: bool, fast: bool) -> List[Candidate]:
         lt = text.find("<", pos)
         if lt < 0:
             break
+        if templates:
+            k = bisect.bisect_right(template_starts, lt) - 1
+            if k >= 0 and lt < templates[k][1]:
+                pos = templates[k][1]  # text of the template: read as text
+                continue
         after = text[lt + 1:lt + 2]
         if after == "!" and text.startswith("<!--", lt):
             out.extend(_text_candidates(text, text_start, lt, xml, True))

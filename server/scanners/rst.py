@@ -13,16 +13,17 @@ What is found:
 * bare IRIs everywhere else, comments (``.. text``) and literal blocks
   included.
 
-Docutils removes whitespace from a target IRI split over lines; here it is
-kept in the value (as for ``<...>`` in plain text) so the linter can report
-it.  Targets are read from their first line.
+An embedded URI is read as docutils reads it: its whitespace removed (a
+URI wrapped over lines is joined, with an offset map back to each piece),
+backslash escapes decoded.  Hyperlink targets are read from their first
+line.
 """
 from __future__ import annotations
 
 import re
 from typing import List, Tuple
 
-from ._common import finalize, gaps
+from ._common import Decoded, OffsetBuilder, finalize, gaps
 from .base import Candidate, CommentSyntax, Scanner
 from .text import find_iris
 
@@ -34,17 +35,51 @@ _TARGET_RX = re.compile(
 _DIRECTIVE_RX = re.compile(
     r"^[ \t]*\.\.[ \t]+(?:\|[^|\n]+\|[ \t]+)?(?:image|figure)::[ \t]+"
     r"(\S(?:[^\n]*\S)?)[ \t]*$", re.MULTILINE | re.IGNORECASE)
+_SPACE_RX = re.compile(r"\s")
 _OPTION_RX = re.compile(
     r"^[ \t]+:(?:target|url):[ \t]+(\S(?:[^\n]*\S)?)[ \t]*$", re.MULTILINE)
 # `text <target>`_ : the phrase may not start with a space or a backquote;
-# the target has no backquote or angle brackets.  Linear: [^`]* stops at the
-# next backquote, so attempts from different backquotes never overlap.
-_EMBEDDED_RX = re.compile(r"(?<![`\\])`(?![` ])[^`]*?<([^`<>]*)>`__?")
+# as in docutils, the "<" starts the phrase or follows whitespace (so
+# `\<name\>`_ is a reference name, not a target) and the ">" is not
+# escaped; the target has no backquote or angle brackets.  Linear: [^`]*
+# stops at the next backquote, so attempts from different backquotes never
+# overlap.
+_EMBEDDED_RX = re.compile(
+    r"(?<![`\\])`(?![` ])(?:[^`]*?\s)?<([^`<>]*)(?<!\\)>`__?")
 
 
 def _is_reference_name(target: str) -> bool:
     """``name_`` (not ``name\\_``) refers to another target."""
     return target.endswith("_") and not target.endswith("\\_")
+
+
+def embedded_uri(text: str, lo: int, hi: int) -> Decoded:
+    """The embedded URI ``text[lo:hi]`` as docutils reads it, with an
+    offset map: whitespace removed (a URI wrapped over lines is joined),
+    escaped whitespace ``\\ `` read as one space, and a backslash escape
+    read as the character it escapes (docutils' ``phrase_ref``:
+    ``split_escaped_whitespace``, then ``unescape``)."""
+    if text.find("\\", lo, hi) < 0 and _SPACE_RX.search(text, lo, hi) is None:
+        return Decoded.plain(text, lo, hi)
+    out = OffsetBuilder(text, lo)
+    run = lo  # start of the pending run of plain characters
+    i = lo
+    while i < hi:
+        c = text[i]
+        if c == "\\" and i + 1 < hi:
+            out.copy(run, i)
+            escaped = text[i + 1]
+            out.emit(" " if escaped.isspace() else escaped, i, i + 2)
+            i += 2
+            run = i
+        elif c.isspace():
+            out.copy(run, i)
+            i += 1
+            run = i
+        else:
+            i += 1
+    out.copy(run, hi)
+    return out.finish(hi)
 
 
 def scan_rst(text: str) -> List[Candidate]:
@@ -69,7 +104,10 @@ def scan_rst(text: str) -> List[Candidate]:
             lo += 1
         while hi > lo and text[hi - 1].isspace():
             hi -= 1
-        add(lo, hi, "rst-link")
+        if lo < hi and not _is_reference_name(text[lo:hi]):
+            piece = embedded_uri(text, lo, hi)
+            out.append(piece.candidate(0, len(piece.value), "rst-link"))
+        claims.append((lo, hi))
     claims.sort()
     # Claims never overlap in practice (they are different syntaxes); a
     # merged list keeps gaps() simple if they ever do.

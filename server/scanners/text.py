@@ -17,17 +17,39 @@ not be taken as the indication of the end of an IRI"):
   controls (U+202A..U+202E, U+2066..U+2069, U+200E/U+200F, U+061C) and
   invisible characters (U+200B...) inside the IRI: they are exactly what a
   spoofing linter must see.
+* In prose -- unless the IRI fills its whole window, a string literal or a
+  code span that delimits it (RFC 3986 Appendix C) -- a closing bracket
+  ``) ] ） 】 」 』 〉 》 ］`` without an opener inside the IRI ends it
+  wherever it stands, as a reader sees it close a bracket of
+  the prose: ``(see http://a.b/c)``, ``[![alt](http://img)](http://link)``
+  and ``[http://a.b/c][ref]`` give ``http://a.b/c``, ``http://img`` and
+  ``http://link``, while ``http://en.wikipedia.org/wiki/Foo_(bar)`` and
+  ``http://[::1]/`` keep their balanced pairs.
+* CJK punctuation (``。、，；！？：．`` and the opening brackets ``（【「『〈《``):
+  RFC 3987 allows these characters in an IRI (they are ``ucschar``), so the
+  rule is what a reader of CJK prose sees.  They end the IRI when followed
+  by CJK text, by the end of the IRI's run (nothing but punctuation up to a
+  space) or by another IRI's scheme; followed by anything else they stay
+  (``/index。html`` is a look-alike for the rules to report).  In the
+  authority, an ideographic full stop followed by more of the IRI (a path,
+  query or fragment after the host) is a label separator (UTS #46).  CJK
+  text glued to an ASCII host that ends the IRI (``http://example.com参照``)
+  is prose too: no top-level domain mixes the two.
+* A bidi embedding or isolate around the whole IRI -- LRE/RLE ... PDF,
+  LRI/RLI/FSI ... PDI, as RFC 3987 s4.1 recommends for an IRI in
+  right-to-left prose -- belongs to the prose: the IRI ends before the
+  terminator.  An unbalanced, mismatched or nested control stays inside.
 * Trailing sentence punctuation (ASCII and full-width/CJK: ``.,;:!?'"*_~``,
   ``。、，：；！？``, closing typographic quotes) is dropped, and so are closing
-  brackets ``) ] ） 】 」 』 〉 》`` without a matching opener inside the IRI:
-  ``(see http://a.b/c)`` gives ``http://a.b/c`` but
-  ``http://en.wikipedia.org/wiki/Foo_(bar)`` keeps its parentheses.
+  brackets without a matching opener inside the IRI.
 * ``<http://...>`` and ``<URL:http://...>``: the angle brackets delimit the
   reference (RFC 3986 Appendix C).  Inside them trailing punctuation is kept
-  and the reference may contain spaces and line breaks (but not a blank
-  line, and at most :data:`MAX_ANGLE_LENGTH` characters).  The whitespace
-  is kept verbatim in the value: Appendix C tells readers to drop it, and
-  the linter's job is to say that it is there.
+  and the reference may be wrapped over lines (but not over a blank line,
+  and at most :data:`MAX_ANGLE_LENGTH` characters).  Appendix C says the
+  whitespace of such a wrap is to be ignored, and reST drops it from an
+  embedded URI: a line break and the spaces and tabs around it are left out
+  of the value, with an offset map back to each piece.  A space within one
+  line stays, for the rules to report.
 
 Linear time: the search is anchored on ``:`` with one compiled regex whose
 only literal prefix is the colon (no backtracking over long words), the walk
@@ -116,9 +138,8 @@ _KEEP_TRAILING = frozenset("\uff0f\uff03\uff05\uff06\uff20\uff1d\u2215\u2044\u29
 #: Bidi marks after an IRI are display aids for the sentence in RTL text
 #: (translators put an LRM after "http://" so it reads left to right).
 _TRAILING_MARKS = frozenset("\u200e\u200f\u061c")
-#: Sentence punctuation of CJK prose that ends an IRI's path: text glued to
-#: a URL in Chinese or Japanese prose ("…/src/latest.tar.gz处取得。") is not
-#: part of it.  Only after the host: inside a host "。" is a label dot.
+#: CJK punctuation that may end a bare IRI in prose (see _cjk_prose_end):
+#: a fix must not put one into a link.
 _CJK_PROSE_STOP_RX = re.compile("[\uff08\uff09\uff0c\u3001\uff1b\uff01\u300c\u300d\u300e\u300f\u3010\u3011\u300a\u300b\u3008\u3009\u3002]")
 
 
@@ -175,6 +196,191 @@ def _trim_end(text: str, start: int, end: int) -> int:
         counts[c] = balance - 1
         end -= 1
     return end
+
+
+#: Bidi embedding and isolate initiators that may wrap an IRI in running
+#: text (RFC 3987 s4.1 recommends LRE ... PDF or LRI ... PDI around an IRI in
+#: right-to-left prose), with the terminator that closes each.  Overrides
+#: (LRO, RLO) are not wraps: they change how the IRI itself is drawn.
+_WRAP_TERMINATORS: Dict[str, str] = {
+    "\u202a": "\u202c", "\u202b": "\u202c",  # LRE, RLE ... PDF
+    "\u2066": "\u2069", "\u2067": "\u2069", "\u2068": "\u2069",  # LRI, RLI, FSI ... PDI
+}
+#: Every explicit embedding, override and isolate control (and PDF, PDI).
+_EXPLICIT_BIDI_RX = re.compile("[\u202a-\u202e\u2066-\u2069]")
+
+
+def _bidi_wrap_end(text: str, lo: int, s: int, end: int) -> int:
+    """End of the IRI starting at ``s`` when a bidi embedding or isolate
+    wraps it (RFC 3987 s4.1): ``LRI http://... PDI`` puts the pair in the
+    prose, so the IRI ends before the terminator.  Only a pair around the
+    whole IRI counts: the initiator right before the scheme, its
+    terminator the first explicit bidi control after it, and nothing but
+    sentence punctuation after the terminator in the run.  A nested,
+    mismatched or unclosed control stays inside the IRI, where the rules
+    report it."""
+    if s <= lo:
+        return end
+    terminator = _WRAP_TERMINATORS.get(text[s - 1])
+    if terminator is None:
+        return end
+    m = _EXPLICIT_BIDI_RX.search(text, s, end)
+    if m is None or m.group() != terminator:
+        return end
+    k = m.start()
+    if _trim_end(text, k + 1, end) != k + 1:
+        return end  # "LRI http://a PDI/b": the pair is not around all of it
+    return k
+
+
+_ASCII_BRACKET_RX = re.compile(r"[()\[\]]")
+_BRACKET_RX = re.compile("[%s]" % re.escape("".join(_CLOSERS) + "".join(_OPENERS)))
+
+
+def _bracket_end(text: str, start: int, end: int, ascii_text: bool) -> int:
+    """Where the first closing bracket without an opener in
+    ``text[start:end]`` stands, or ``end``: a reader sees ``(see
+    http://a/b)c`` or ``[![x](http://img)](http://link)`` close a
+    parenthesis of the prose there.  Balanced pairs stay
+    (``http://en.wikipedia.org/wiki/Mercury_(planet)``, ``http://[::1]/``)."""
+    rx = _ASCII_BRACKET_RX if ascii_text else _BRACKET_RX
+    m = rx.search(text, start, end)
+    if m is None:
+        return end
+    depth: Dict[str, int] = {}
+    for m in rx.finditer(text, m.start(), end):
+        c = m.group()
+        opener = _CLOSERS.get(c)
+        if opener is None:
+            depth[c] = depth.get(c, 0) + 1
+        elif depth.get(opener):
+            depth[opener] -= 1
+        else:
+            return m.start()
+    return end
+
+
+#: CJK sentence punctuation and opening brackets: prose when what follows
+#: is CJK text, the end of the IRI, or another IRI (see _cjk_prose_end).
+#: Closing brackets are left to the bracket balance.
+_CJK_PUNCT_RX = re.compile(
+    "[\u3001\u3002\uff0c\uff1b\uff01\uff1f\uff1a\uff0e\uff61\uff64"  # 、。，；！？：．｡､
+    "\uff08\u3010\u300c\u300e\u3008\u300a\uff3b\u3014\u3016\u3018\u301a]")  # （【「『〈《［〔〖〘〚
+#: Full stops that UTS #46 maps to "." in a host: label separators there.
+_IDEOGRAPHIC_DOTS = frozenset("\u3002\uff0e\uff61")
+_AUTHORITY_END_RX = re.compile("[/?#]")
+#: Contexts whose window is delimited: a string literal's body, a code span.
+_DELIMITED_WINDOWS = ("string", "code")
+_SCHEME_AT_RX = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]{0,31}(?=:)")
+
+
+def _is_cjk_text(c: str) -> bool:
+    """Han, kana, Hangul, Bopomofo, CJK symbols and punctuation, and the
+    full-width/half-width forms: the characters of CJK prose."""
+    o = ord(c)
+    return (0x3000 <= o <= 0x9FFF or 0xAC00 <= o <= 0xD7FF
+            or 0xFF00 <= o <= 0xFFEF or 0xF900 <= o <= 0xFAFF
+            or 0x1100 <= o <= 0x11FF or 0x2E80 <= o <= 0x2FDF
+            or 0xA960 <= o <= 0xA97F or 0xFE30 <= o <= 0xFE4F
+            or 0x20000 <= o <= 0x3FFFF)
+
+
+def _starts_iri(text: str, i: int, end: int) -> bool:
+    """Whether ``text[i:]`` starts with a scheme that find_iris reads."""
+    m = _SCHEME_AT_RX.match(text, i, end)
+    return m is not None and _COLON_RX.match(text, m.end(), end) is not None
+
+
+def _cjk_prose_end(text: str, body: int, end: int, slashes: bool) -> int:
+    """Where CJK punctuation ends the IRI whose body is ``text[body:end]``,
+    or ``end``.
+
+    RFC 3987 allows these characters in an IRI (they are ucschar), so the
+    rule is what a reader of CJK prose sees: ``。`` ``，`` ``、`` ``（`` ... are
+    the sentence's punctuation when followed by CJK text
+    (``http://例子.测试/路径。谢谢``), by the end of the IRI's run (only
+    punctuation up to a space or the end), or by the scheme of another IRI
+    (``http://a.example/、http://b.example/``).  Followed by anything else
+    they stay inside (``/index。html`` is a file-name dot to report).  In
+    the authority an ideographic full stop is a label separator (UTS #46)
+    when the authority is followed by a path, query or fragment.
+    """
+    m = _CJK_PUNCT_RX.search(text, body, end)
+    if m is None:
+        return end
+    tail = end  # the run's trailing punctuation starts here
+    while tail > body and _is_trailing(text[tail - 1]):
+        tail -= 1
+    auth_end = -1
+    label_dots = False
+    if slashes:
+        after = _AUTHORITY_END_RX.search(text, body, end)
+        auth_end = after.start() if after is not None else end
+        label_dots = after is not None and text.find("://", body, auth_end) < 0
+    for m in _CJK_PUNCT_RX.finditer(text, m.start(), end):
+        i = m.start()
+        if label_dots and i < auth_end and m.group() in _IDEOGRAPHIC_DOTS:
+            continue
+        nxt = i + 1
+        if nxt >= tail or _is_cjk_text(text[nxt]) or _starts_iri(text, nxt, end):
+            return i
+    return end
+
+
+_ASCII_LABEL_RX = re.compile(r"[A-Za-z][A-Za-z0-9-]*")
+
+
+def _glued_host_end(text: str, body: int, end: int) -> int:
+    """Where CJK text glued to the end of an ASCII host starts, or ``end``:
+    ``(http://www.scriptics.com参照)で`` -- a reader of Japanese sees "参照"
+    ("see") as prose.  Only when nothing of the IRI follows the host and
+    its last label starts in ASCII: no top-level domain mixes ASCII and
+    CJK letters, and an IDN label written in CJK is left whole."""
+    if _AUTHORITY_END_RX.search(text, body, end) is not None:
+        return end
+    dot = max(text.rfind(".", body, end), text.rfind("\u3002", body, end),
+              text.rfind("\uff0e", body, end), text.rfind("\uff61", body, end))
+    if dot < 0:
+        return end
+    m = _ASCII_LABEL_RX.match(text, dot + 1, end)
+    if m is None or m.end() >= end or not _is_cjk_text(text[m.end()]):
+        return end
+    return m.end()
+
+
+#: A line break inside <...>: the reference is wrapped there.
+_LINE_BREAK_RX = re.compile(r"\r\n?|\n")
+
+
+def _angle_candidate(text: str, s: int, end: int, context: str,
+                     after_backslash: bool) -> Candidate:
+    """The reference ``text[s:end]`` inside ``<...>``, joined where it is
+    wrapped over lines.  RFC 3986 Appendix C: whitespace in a reference
+    delimited by angle brackets is to be ignored when it is extracted, as
+    line wrapping puts it there (reST drops it from an embedded URI too).
+    A line break and the horizontal whitespace around it are dropped, with
+    an offset map back to each piece; a space within one line stays, for
+    the rules to report."""
+    m = _LINE_BREAK_RX.search(text, s, end)
+    if m is None:
+        return Candidate(s, end, text[s:end], None, context, after_backslash)
+    parts: List[str] = []
+    offsets: List[int] = []
+    pos = s
+    while m is not None:
+        a = m.start()
+        while a > pos and text[a - 1] in " \t":
+            a -= 1
+        parts.append(text[pos:a])
+        offsets.extend(range(pos, a))
+        pos = m.end()
+        while pos < end and text[pos] in " \t":
+            pos += 1
+        m = _LINE_BREAK_RX.search(text, pos, end)
+    parts.append(text[pos:end])
+    offsets.extend(range(pos, end))
+    offsets.append(end)
+    return Candidate(s, end, "".join(parts), offsets, context, after_backslash)
 
 
 def _after_backslash(text: str, i: int) -> bool:
@@ -261,20 +467,26 @@ def find_iris(text: str, lo: int = 0, hi: Optional[int] = None,
             if (end < limit and text[end] == ">"
                     and _BLANK_LINE_RX.search(text, colon, end) is None):
                 if end > body:
-                    out.append(Candidate(s, end, text[s:end], None,
-                                         "angle" if context == "bare" else context,
-                                         _after_backslash(text, s)))
+                    out.append(_angle_candidate(
+                        text, s, end, "angle" if context == "bare" else context,
+                        _after_backslash(text, s)))
                     last_end = pos = end
                 continue
             # No closing ">": an ordinary IRI after a stray "<".
 
-        end = (_ASCII_RUN_RX if text.isascii() else _RUN_RX).match(text, colon + 1, hi).end()
-        if not text.isascii():
-            path_start = text.find("/", body, end) if slashes else body
-            if path_start >= 0:
-                stop = _CJK_PROSE_STOP_RX.search(text, path_start, end)
-                if stop is not None:
-                    end = stop.start()
+        ascii_text = text.isascii()
+        end = (_ASCII_RUN_RX if ascii_text else _RUN_RX).match(text, colon + 1, hi).end()
+        if s > lo or end < hi or context not in _DELIMITED_WINDOWS:
+            # In prose.  (A reference that fills its whole window -- a
+            # quoted string, a code span -- is delimited by it: RFC 3986
+            # Appendix C; its brackets and punctuation are its own.)
+            if not ascii_text:
+                end = _bidi_wrap_end(text, lo, s, end)
+            end = _bracket_end(text, body, end, ascii_text)
+            if not ascii_text:
+                end = _cjk_prose_end(text, body, end, slashes)
+                if slashes:
+                    end = _glued_host_end(text, body, end)
         end = _trim_end(text, s, end)
         if end > body:
             out.append(Candidate(s, end, text[s:end], None, context,
