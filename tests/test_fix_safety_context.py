@@ -367,6 +367,15 @@ def test_no_fix_of_an_iri_in_a_string_literal_is_safe(iri, place):
 def test_the_same_iri_in_a_comment_keeps_its_safe_fixes(iri):
     """Only the place changes the safety: a fix safe in a comment is
     offered unsafe, with the same edits, in the string literal."""
+    from hypothesis import assume
+
+    from irilint.scanners import get_scanner
+
+    # Prose ends a reference where a reader does (an unbalanced ")"), a
+    # string literal's quotes delimit it: compare only references that
+    # both places see whole.
+    code = get_scanner("python")
+    assume([c.value for c in code.scan("# %s\n" % iri)] == [c.value for c in code.scan('x = "%s"\n' % iri)])
     engine = Engine()
     in_comment = engine.check_text("# %s\n" % iri, path="a.py").findings
     in_string = engine.check_text('x = "%s"\n' % iri, path="b.py").findings
