@@ -18,6 +18,7 @@ from irilint.convert import idna_to_unicode
 from irilint.findings import Edit, Finding, Fix, Severity, differing_runs
 from irilint.iri import IRIReference, Span, parse
 from irilint.rules.registry import has_punycode_trait
+from irilint.unicode_security import visible_text
 
 if TYPE_CHECKING:  # pragma: no cover
     from irilint.rules.registry import Rule
@@ -531,13 +532,17 @@ class RefContext:
 
     def report(self, start: int, end: int, message: str, fixes: Sequence[Fix] = (),
                severity: Optional[Severity] = None) -> Finding:
-        """A finding on value span ``[start, end)``."""
+        """A finding on value span ``[start, end)``.  Invisible characters
+        in the message and fix titles are written as ``<U+XXXX>``, whatever
+        text of the document a rule quoted."""
         assert self.rule is not None
         s, e = self.candidate.source_span(start, end)
+        fixes = [fx if visible_text(fx.title) is fx.title else Fix(visible_text(fx.title), fx.edits, fx.safe)
+                 for fx in fixes]
         return Finding(
             rule=self.rule,
             severity=severity or self.severity or self.rule.severity,
-            message=message, start=s, end=e, fixes=list(fixes),
+            message=visible_text(message), start=s, end=e, fixes=fixes,
             ref_start=self.candidate.start, ref_end=self.candidate.end,
             iri=self.value, path=self.doc.path,
         )

@@ -59,11 +59,12 @@ from irilint.unicode_security import (
     char_name,
     describe,
     mixed_script,
+    visible_text,
     whole_script_confusable,
 )
 
 from . import gates
-from .context import is_uts46_ignored, strip_uts46_ignored
+from .context import strip_uts46_ignored
 from .fastpath import FAST_HOST_GROUP
 from .registry import rule
 
@@ -237,10 +238,7 @@ def _origin_note(value: str, span: Tuple[int, int]) -> str:
 def _show(s: str) -> str:
     """Text for a message, with invisible characters (joiners, what UTS #46
     ignores, other format characters) made visible."""
-    if s.isascii():
-        return s
-    return "".join("<U+%04X>" % ord(c) if unicodedata.category(c) == "Cf" or is_uts46_ignored(c) else c
-                   for c in s)
+    return visible_text(s)
 
 
 # ---------------------------------------------------------------------------

@@ -25,6 +25,7 @@ from irilint.unicode_security import (
     joining_type,
     RestrictionLevel,
     mixed_script,
+    quoted,
     resolved_script_set,
     restriction_level,
     script_code,
@@ -62,17 +63,7 @@ _MAX_LISTED = 8
 def _show(text: str, limit: int = 60) -> str:
     """Text for a message: invisible, bidi and control characters shown as
     ``<U+XXXX>`` so the message itself cannot be spoofed."""
-    out = []
-    for c in text[:limit]:
-        cp = ord(c)
-        if cp < 0x20 or 0x7F <= cp <= 0x9F or is_bidi_control(cp) or (
-                cp >= 0x80 and (is_default_ignorable(c) or unicodedata.category(c) in ("Zs", "Zl", "Zp"))):
-            out.append("<U+%04X>" % cp)
-        else:
-            out.append(c)
-    if len(text) > limit:
-        out.append("...")
-    return "'" + "".join(out) + "'"
+    return quoted(text, limit)
 
 
 def _list_chars(chars: Iterable[str]) -> str:

@@ -136,3 +136,60 @@ def test_templated_references_still_get_bidi_and_lookalike_rules():
     assert "bidi-control" in names
     names = [f.rule.name for f in check_reference("{{ base }}/p\u0430ypal-login", select=["ALL"])]
     assert "mixed-script" in names
+
+
+# -- messages show invisible characters as <U+XXXX> (issue 15) --------------------
+
+from hypothesis import given as _given, settings as _hsettings, strategies as _st  # noqa: E402
+
+from irilint.engine import check_reference as _check_reference  # noqa: E402
+from irilint.unicode_security import is_invisible as _is_invisible  # noqa: E402
+
+_ESCAPE_RE = __import__("re").compile(r"\\[uUxN]")
+
+_INVISIBLES = ["\u200c", "\u200d", "\u200b", "\u200e", "\u202e", "\u2066", "\u00ad", "\ufeff",
+               "\u3000", "\u00a0", "\x01", "\x7f", "\u0085", "\ue000", "\U000e0041", "\u180e"]
+_BASES = [
+    "https://fa.wikipedia.org/wiki/\u0645\u06cc\u062e\u0648\u0627\u0647\u0645",
+    "https://he.wikipedia.org/wiki/\u05d9\u05e8\u05d5\u05e9\u05dc\u05d9\u05dd",
+    "https://ar.example/\u0627\u0644\u0642\u0627\u0647\u0631\u0629?q=\u0645\u062b\u0627\u0644",
+    "http://\u4f8b\u5b50.\u6d4b\u8bd5/\u8def\u5f84/\u6587\u4ef6",
+    "https://ja.example/\u6771\u4eac/\u30ac\u30a4\u30c9e\u0301#\u7ae0",
+    "http://example.org:8080/a/b",
+    "HTTP://Example.ORG/%7Euser/%e2%80%8b",
+]
+
+
+def _assert_readable(text):
+    assert not any(_is_invisible(c) for c in text), ascii(text)
+    assert not _ESCAPE_RE.search(text), text
+
+
+@_given(_st.sampled_from(_BASES), _st.lists(_st.tuples(_st.integers(0, 200), _st.sampled_from(_INVISIBLES)),
+                                           min_size=1, max_size=3))
+@_hsettings(max_examples=200, deadline=None)
+def test_messages_never_show_invisible_characters_raw_or_escaped(base, inserts):
+    value = base
+    for at, ch in inserts:
+        at = 7 + at % (len(value) - 6)  # after the scheme's "//"
+        value = value[:at] + ch + value[at:]
+    for f in _check_reference(value, select=["ALL"]):
+        _assert_readable(f.message)
+        for fx in f.fixes:
+            # The prose-stop note is written by RefContext.fix(), which
+            # changes elsewhere; everything else of the title is checked.
+            _assert_readable(_PROSE_STOP_RE.sub("", fx.title))
+
+
+_PROSE_STOP_RE = __import__("re").compile(r" \(unsafe: in running text the link would end at '[^']*'\)")
+
+
+@pytest.mark.parametrize("value, rule, shown", [
+    ("http://e.org/cafe%CC%81%E2%80%8Cx", "not-nfc", "<U+200C>"),  # was '\\u200c'
+    ("http://e.org:8\u200b0/", "invalid-port", "'8<U+200B>0'"),                       # was '8\u200b0'
+    ("http://e.org/\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645-abc", "bidi-mixed-direction", "<U+200C>"),
+    ("http://e.org/x%E3%80%80y", "compatibility-character", "NFKC gives ' '"),
+])
+def test_messages_show_invisible_characters_by_code_point(value, rule, shown):
+    (f,) = _check_reference(value, select=[rule])
+    assert shown in f.message
