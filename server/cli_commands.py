@@ -425,7 +425,7 @@ class _Checker:
                         except DocumentError as exc:
                             # The findings of the unchanged file are still
                             # reported (see cmd_check): nothing is lost.
-                            out.error = "%s: fixes not written: %s" % (exc.path, exc.reason)
+                            out.error = "%s: fixes not written: %s" % (path, exc.reason)
                             out.fixed = 0
                             new_text = text
                     text = new_text
@@ -866,9 +866,12 @@ def _discover(checker: _Checker, paths: Sequence[str]):
                            follow_symlinks=bool(getattr(checker.args, "follow_symlinks", False))):
         if isinstance(item, LinkOutsideRoots):
             # A skip, like a binary file: it does not change the exit status.
-            yield FileOutcome(str(item.path), skipped="%s (--follow-symlinks follows it)" % item)
+            shown = checker.display_path(str(item.path))
+            yield FileOutcome(shown, skipped="%s: %s (--follow-symlinks follows it)" % (shown, item.reason))
         elif isinstance(item, DiscoveryError):
-            yield FileOutcome(str(item.path), error=str(item))
+            # Named as findings name files (the display path).
+            shown = checker.display_path(str(item.path))
+            yield FileOutcome(shown, error="%s: %s" % (shown, item.reason))
         else:
             yield item
 
@@ -929,15 +932,17 @@ def _check_path(checker: _Checker, path: str, look_up: bool = True,
         doc = read_document(path, max_size=settings.max_file_size,
                             digest=checker.cache is not None or bool(checker.args.fix))
     except DocumentError as exc:
+        # Named as its findings would be (the display path), not as read.
+        told = "%s: %s" % (shown, exc.reason)
         if exc.kind == "binary":
             # Named on the command line: say why nothing was reported.
             # Found in a walk: images and archives are expected; stay quiet.
             if os.path.abspath(path) in checker.explicit_paths:
-                return FileOutcome(shown, skipped=str(exc))
+                return FileOutcome(shown, skipped=told)
             return None
         if exc.kind == "too-large":
-            return FileOutcome(shown, skipped=str(exc))
-        return FileOutcome(shown, error=str(exc))
+            return FileOutcome(shown, skipped=told)
+        return FileOutcome(shown, error=told)
     out = checker.outcome(shown, doc.text, settings, doc=doc)
     out.abspath = path
     return out
@@ -962,8 +967,9 @@ def _check_here(checker: _Checker, path: str) -> Optional[FileOutcome]:
         # The parent looked the file up in the cache before handing it out.
         return _check_path(checker, path, look_up=False)
     except Exception as exc:  # report, never lose the other files
-        return FileOutcome(_display_path(path), error="%s: internal error: %s: %s" % (
-            path, exc.__class__.__name__, exc))
+        shown = _display_path(path)
+        return FileOutcome(shown, error="%s: internal error: %s: %s" % (
+            shown, exc.__class__.__name__, exc))
 
 
 def _worker_main(conn: Any, args: argparse.Namespace, inherited: Sequence[Any] = ()) -> None:
@@ -1089,8 +1095,9 @@ def _run_parallel(checker: _Checker, args: argparse.Namespace, items: Any, jobs:
                 w.dead = True
                 for lost in itertools.chain([batch], w.pending):
                     for seq, path, _ in lost:
-                        done[seq] = FileOutcome(_display_path(path), error="%s: internal error: worker "
-                                                "process ended (%s)" % (path, exc.__class__.__name__))
+                        shown = _display_path(path)
+                        done[seq] = FileOutcome(shown, error="%s: internal error: worker "
+                                                "process ended (%s)" % (shown, exc.__class__.__name__))
                 w.pending.clear()
                 continue
             done.update(results)

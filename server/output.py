@@ -105,9 +105,12 @@ def to_json_obj(r: Reported, index: Optional[LineIndex]) -> Dict[str, Any]:
 
 
 def format_text(r: Reported) -> str:
-    # The issue fixes this shape: path:line:col: CODE name message
-    return "%s:%d:%d: %s %s %s" % (r.path, r.line, r.column, r.rule.code, r.rule.name,
-                                   _one_line(r.finding.message))
+    # path:line:col: CODE name [severity] message.  The prefix up to the
+    # name is fixed (scripts cut it); the severity follows in brackets, so
+    # an errorformat "%f:%l:%c: %m" still takes everything after the column
+    # as the message, and a reader sees how serious it is.
+    return "%s:%d:%d: %s %s [%s] %s" % (r.path, r.line, r.column, r.rule.code, r.rule.name,
+                                        r.finding.severity.label, _one_line(r.finding.message))
 
 
 def _one_line(s: str) -> str:

@@ -299,3 +299,56 @@ def test_json_lists_a_link_out_of_the_tree_as_skipped(tmp_path):
     skipped = [i for i in items if i["kind"] == "skipped"]
     assert [i["path"] for i in skipped] == [str(tree / "link")]
     assert "outside" in skipped[0]["message"]
+
+
+# -- text output: severity, and paths named alike (issue 15) ---------------------
+
+import os  # noqa: E402
+import re  # noqa: E402
+
+#: what an editor's errorformat "%f:%l:%c: %m" takes from a line
+ERRORFORMAT = re.compile(r"^(?P<f>[^:]+):(?P<l>\d+):(?P<c>\d+): (?P<m>.*)$")
+
+
+def test_text_line_has_the_severity_after_the_rule_name(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "ar.md").write_text(
+        "راجع http://e.org/100% و https://ar.wikipedia.org/wiki/%D9%85%D8%B5%D8%B1 للمزيد.\n", encoding="utf-8")
+    code, out, _ = run(["check", "--no-cache", "--extend-select", "percent-encoded-text", "ar.md"])
+    assert code == 1
+    parsed = [ERRORFORMAT.match(line) for line in out.splitlines() if line.startswith("ar.md:")]
+    assert len(parsed) == 2 and all(parsed)
+    assert [(m["f"], m["l"]) for m in parsed] == [("ar.md", "1"), ("ar.md", "1")]
+    assert parsed[0]["m"].startswith("IRI401 bad-percent-encoding [error] '%' is not followed")
+    assert parsed[1]["m"].startswith("IRI406 percent-encoded-text [hint] %D9%85%D8%B5%D8%B1 is the")
+
+
+def test_text_severity_follows_the_configuration(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "he.md").write_text("ראו http://e.org/100% לפרטים.\n", encoding="utf-8")
+    (tmp_path / "pyproject.toml").write_text('[tool.irilint]\nseverity = {IRI401 = "warning"}\n')
+    _, out, _ = run(["check", "--no-cache", "he.md"])
+    assert "he.md:1:21: IRI401 bad-percent-encoding [warning] " in out
+
+
+def test_errors_and_findings_name_paths_alike(tmp_path, monkeypatch):
+    # a folder given by its absolute path: findings were named relative to
+    # the working directory, errors by the path as read
+    sub = tmp_path / "docs"
+    sub.mkdir()
+    (sub / "ja.md").write_text("詳しくは http://e.org/100% を参照。\n", encoding="utf-8")
+    (sub / "zh.txt").write_bytes(b"\xff\xfe\x00http://e.org/\n")
+    monkeypatch.chdir(tmp_path)
+    for given in (str(sub), os.path.join("docs", "..", "docs"), os.path.join(".", "docs")):
+        code, out, err = run(["check", "--no-cache", given])
+        assert code == 2
+        finding_paths = {ERRORFORMAT.match(l)["f"] for l in out.splitlines() if ERRORFORMAT.match(l)}
+        error_paths = {l.split(": ")[2] for l in err.splitlines() if l.startswith("irilint: error: ")}
+        assert finding_paths == {os.path.join("docs", "ja.md")}, given
+        assert error_paths == {os.path.join("docs", "zh.txt")}, (given, err)
+
+
+def test_a_missing_path_is_named_as_findings_would_name_it(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    _, _, err = run(["check", "--no-cache", str(tmp_path / "gone.md")])
+    assert "irilint: error: gone.md: no such file or directory" in err.splitlines()
