@@ -352,3 +352,55 @@ def test_a_missing_path_is_named_as_findings_would_name_it(tmp_path, monkeypatch
     monkeypatch.chdir(tmp_path)
     _, _, err = run(["check", "--no-cache", str(tmp_path / "gone.md")])
     assert "irilint: error: gone.md: no such file or directory" in err.splitlines()
+
+
+# -- confusable hosts across files: once per pair, with related locations --------
+
+CYRILLIC_PAYPAL = "\u0440\u0430\u0443\u0440\u0430l.com"  # раураl.com
+
+
+def _collision_tree(tmp_path):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "a.md").write_text("لا تستخدم [هذا](http://%s/login).\n" % CYRILLIC_PAYPAL, encoding="utf-8")
+    (docs / "b.md").write_text("אל תלחצו על http://%s/x\n" % CYRILLIC_PAYPAL, encoding="utf-8")
+    (docs / "m.md").write_text("请访问 https://工厂.中国/ 与 https://エ厂.中国/\n", encoding="utf-8")
+    (docs / "n.md").write_text("不要访问 https://エ厂.中国/a\n", encoding="utf-8")
+    (docs / "z.md").write_text("\nپرداخت با [PayPal](https://paypal.com/)\n", encoding="utf-8")
+    return docs
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_collision_across_files_is_reported_once_per_pair(tmp_path, monkeypatch, jobs):
+    _collision_tree(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run(["check", "--no-cache", "--jobs", jobs, "--select", "confusable-collision",
+                        "--format", "json", "docs"])
+    assert code == 1
+    items = [i for i in json.loads(out) if i["kind"] == "finding"]
+    # раураl.com / paypal.com: on the first non-ASCII occurrence (a.md),
+    # not again in b.md; エ厂 / 工厂 both in m.md: reported there, not in n.md
+    assert [(i["path"], i["line"]) for i in items] == [(os.path.join("docs", "a.md"), 1),
+                                                      (os.path.join("docs", "m.md"), 1)]
+    a, m = items
+    assert a["related"] == [{"path": os.path.join("docs", "z.md"), "line": 2,
+                             "message": "the host 'paypal.com' it is confusable with"}]
+    (rel,) = m["related"]
+    assert rel["path"] == os.path.join("docs", "m.md") and (rel["line"], rel["column"]) == (1, 13)
+
+
+def test_collision_related_locations_in_sarif_and_the_cache(tmp_path, monkeypatch):
+    _collision_tree(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    args = ["check", "--select", "confusable-collision", "--format", "sarif", "docs"]
+    cold = json.loads(run(args)[1])
+    warm = json.loads(run(args)[1])
+    assert cold == warm  # the related locations survive the cache
+    jsonschema.validate(cold, SARIF_SUBSET)
+    results = cold["runs"][0]["results"]
+    assert len(results) == 2
+    locs = [r["relatedLocations"] for r in results]
+    assert locs[0][0]["physicalLocation"]["artifactLocation"]["uri"] == "docs/z.md"
+    assert locs[0][0]["physicalLocation"]["region"] == {"startLine": 2}
+    assert locs[1][0]["physicalLocation"]["region"] == {"startLine": 1, "startColumn": 13,
+                                                        "endLine": 1, "endColumn": 18}
