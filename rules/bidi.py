@@ -228,7 +228,7 @@ def _is_rtl_any_char(c: str) -> bool:
 
 
 @rule(name="bidi-control", code="IRI101", family="bidi", severity="error",
-      fix="unsafe", needs=("non_ascii",), gate=_is_bidi_control_char)
+      fix="unsafe", needs=("non_ascii",), gate=_is_bidi_control_char, specificity=40)
 def bidi_control(ctx):
     """A bidi formatting character inside an IRI.
 
@@ -275,7 +275,7 @@ def bidi_control(ctx):
 # -- bidi-control-encoded ----------------------------------------------------
 
 @rule(name="bidi-control-encoded", code="IRI102", family="bidi", severity="error",
-      fix="unsafe", needs=("percent", "punycode"))
+      fix="unsafe", needs=("percent", "punycode"), specificity=40)
 def bidi_control_encoded(ctx):
     """A percent-encoded bidi formatting character.
 
@@ -667,7 +667,7 @@ def bidi_rule_violations(label: str) -> List[Tuple[int, str]]:
 
 
 @rule(name="idn-bidi-rule", code="IRI105", family="bidi", severity="error",
-      fix="none", needs=("non_ascii", "percent", "punycode"), gate=_is_rtl_any_char)
+      fix="none", needs=("non_ascii", "percent", "punycode"), gate=_is_rtl_any_char, specificity=20)
 def idn_bidi_rule(ctx):
     """A domain name that breaks the Bidi Rule of IDNA (RFC 5893).
 

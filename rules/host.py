@@ -246,7 +246,7 @@ def _show(s: str) -> str:
 # ---------------------------------------------------------------------------
 
 @rule(name="idn-invalid", code="IRI501", family="host", severity="error",
-      needs=("non_ascii", "percent"))
+      needs=("non_ascii", "percent"), specificity=20)
 def idn_invalid(ctx):
     """A Unicode host label that IDNA2008 rejects.
 
@@ -451,7 +451,7 @@ def _punycode_problem(label: str) -> Optional[str]:
 
 
 @rule(name="punycode-invalid", code="IRI502", family="host", severity="error",
-      needs=("punycode",))
+      needs=("punycode",), specificity=20)
 def punycode_invalid(ctx):
     """An ``xn--`` label that is not a valid A-label.
 
@@ -583,7 +583,7 @@ def _is_deviation_char(c: str) -> bool:
 
 
 @rule(name="idna-deviation", code="IRI504", family="host", severity="warning",
-      needs=("non_ascii", "percent", "punycode"), gate=_is_deviation_char)
+      needs=("non_ascii", "percent", "punycode"), gate=_is_deviation_char, specificity=20)
 def idna_deviation(ctx):
     """A host label with a character IDNA2003 and IDNA2008 treat differently.
 
@@ -773,7 +773,8 @@ def _fast_dns_host(value: str, fast) -> Optional[Tuple[int, int]]:
     return start, end
 
 
-@rule(name="dns-label-syntax", code="IRI505", family="host", severity="warning", scope="document")
+@rule(name="dns-label-syntax", code="IRI505", family="host", severity="warning", scope="document",
+      specificity=20)
 def dns_label_syntax(doc):
     """A host that is not a valid DNS name: empty labels, hyphens, lengths.
 

@@ -323,7 +323,7 @@ def _imitates_delimiter(c: str) -> bool:
 
 
 @rule(name="delimiter-lookalike", code="IRI201", family="lookalike", severity="error",
-      fix="unsafe", needs=_VIEW_TRAITS, gate=_imitates_delimiter)
+      fix="unsafe", needs=_VIEW_TRAITS, gate=_imitates_delimiter, specificity=40)
 def delimiter_lookalike(ctx):
     """A character that looks like a delimiter (``/ ? # : @ . = & % ; ,``) but is not one.
 
@@ -468,7 +468,7 @@ def _is_fullwidth_char(c: str) -> bool:
 
 
 @rule(name="fullwidth-form", code="IRI202", family="lookalike", severity="warning",
-      fix="unsafe", needs=_VIEW_TRAITS, gate=_is_fullwidth_char)
+      fix="unsafe", needs=_VIEW_TRAITS, gate=_is_fullwidth_char, specificity=40)
 def fullwidth_form(ctx):
     """A full-width or half-width form of a character.
 
@@ -1445,7 +1445,7 @@ def _ignored_in_alabels(ctx):
 
 
 @rule(name="invisible-character", code="IRI206", family="lookalike", severity="error",
-      fix="unsafe", needs=_VIEW_TRAITS, gate=_may_be_invisible)
+      fix="unsafe", needs=_VIEW_TRAITS, gate=_may_be_invisible, specificity=40)
 def invisible_character(ctx):
     """An invisible character where it does nothing visible.
 

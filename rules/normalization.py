@@ -25,7 +25,7 @@ def _is_nfc(s: str) -> bool:
 
 
 @rule(name="not-nfc", code="IRI301", family="normalization", severity="warning",
-      fix="safe", needs=("non_ascii", "percent"), gate=nfc_sensitive)
+      fix="safe", needs=("non_ascii", "percent"), gate=nfc_sensitive, specificity=30)
 def not_nfc(ctx):
     """Text that is not in Normalization Form C.
 
@@ -151,7 +151,8 @@ def _is_compatibility_character(ch: str) -> bool:
 
 
 @rule(name="compatibility-character", code="IRI302", family="normalization", severity="warning",
-      fix="unsafe", needs=("non_ascii", "percent", "punycode"), gate=_is_compatibility_character)
+      fix="unsafe", needs=("non_ascii", "percent", "punycode"), gate=_is_compatibility_character,
+      specificity=30)
 def compatibility_character(ctx):
     """A compatibility character that NFKC would replace.
 

@@ -20,7 +20,8 @@ _SAFE_TO_ENCODE_ASCII = set(' <>"{}|\\^`')
 _UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
 
-@rule(name="invalid-character", code="IRI001", family="syntax", severity="error", fix="sometimes")
+@rule(name="invalid-character", code="IRI001", family="syntax", severity="error", fix="sometimes",
+      specificity=10)
 def invalid_character(ctx):
     """A character that may not stand in this part of an IRI.
 
@@ -116,7 +117,7 @@ def _encode_invalid(c: str) -> str:
     return encoded
 
 
-@rule(name="noncharacter", code="IRI002", family="syntax", severity="error", fix="unsafe")
+@rule(name="noncharacter", code="IRI002", family="syntax", severity="error", fix="unsafe", specificity=30)
 def noncharacter(ctx):
     """A Unicode noncharacter in an IRI.
 
@@ -145,7 +146,8 @@ def noncharacter(ctx):
                          [ctx.replace("Percent-encode as %s (unsafe)" % enc, p.start, p.end, enc, False)])
 
 
-@rule(name="private-use-outside-query", code="IRI003", family="syntax", severity="error", fix="unsafe")
+@rule(name="private-use-outside-query", code="IRI003", family="syntax", severity="error", fix="unsafe",
+      specificity=30)
 def private_use_outside_query(ctx):
     """A private-use character outside the query.
 

@@ -246,7 +246,9 @@ def test_invalid_character_run_in_html_sentences(sentence, run):
     assert f.fixes and f.fixes[0].safe
 
 
-_RUN_CHARS = st.sampled_from(list(' <>"{}|\\^`\t\n'))
+# no "{": "{{" or "{name}" makes the reference a template, which the
+# grammar rules leave alone
+_RUN_CHARS = st.sampled_from(list(' <>"}|\\^`\t\n'))
 _TEXT_CHARS = st.sampled_from(list("abcXYZ019-._~") + ["ش", "ש", "ی", "中", "日", "語"])
 
 

@@ -193,3 +193,79 @@ _PROSE_STOP_RE = __import__("re").compile(r" \(unsafe: in running text the link 
 def test_messages_show_invisible_characters_by_code_point(value, rule, shown):
     (f,) = _check_reference(value, select=[rule])
     assert shown in f.message
+
+
+# -- one finding per problem: the most specific rule stands for the others --------
+
+from irilint.engine import check_text as _check_text  # noqa: E402
+from irilint.rules.registry import get_rule as _get_rule  # noqa: E402
+
+
+def test_rules_are_ordered_by_specificity():
+    spec = {name: _get_rule(name).specificity for name in (
+        "fullwidth-form", "delimiter-lookalike", "invisible-character", "bidi-control",
+        "compatibility-character", "idn-invalid", "invalid-character", "bidi-mixed-direction")}
+    assert spec["fullwidth-form"] == spec["delimiter-lookalike"] == spec["invisible-character"] \
+        == spec["bidi-control"] > spec["compatibility-character"] > spec["idn-invalid"] \
+        > spec["invalid-character"] > spec["bidi-mixed-direction"] == 0
+
+
+@pytest.mark.parametrize("path, text, char, code, others", [
+    # full-width forms typed with a CJK input method into a Latin host
+    ("zh.html", '<p>请访问<a href="http://example\uff0fdocs.com/">资料</a>。</p>\n', "\uff0f", "IRI202",
+     ["IRI501 idn-invalid"]),
+    ("ja.html", '<p>資料は<a href="http://example\uff01.jp/">こちら</a>です。</p>\n', "\uff01", "IRI202",
+     ["IRI501 idn-invalid"]),
+    # a fraction slash in an Arabic or Hebrew page
+    ("ar.html", '<p dir="rtl">انظر <a href="http://ex\u2044ample.com/">هنا</a></p>\n', "\u2044", "IRI201",
+     ["IRI501 idn-invalid"]),
+    # a no-break space in a host, in a Persian page and a Hebrew JSON record
+    ("fa.html", '<p dir="rtl">برای جزئیات <a href="http://exa\u00a0mple.com/">اینجا</a> را ببینید.</p>\n',
+     "\u00a0", "IRI302", ["IRI501 idn-invalid"]),
+    ("he.json", '{"url": "http://exa\u00a0mple.com/", "title": "דוח שנתי"}\n', "\u00a0", "IRI302",
+     ["IRI501 idn-invalid"]),
+])
+def test_findings_on_the_same_characters_are_one(path, text, char, code, others):
+    found = [f for f in _check_text(text, path=path) if text[f.start:f.end] == char]
+    (f,) = found
+    assert f.rule.code == code
+    for name in others:
+        assert "(also %s)" % name in f.message
+    assert f.severity.label == "error"  # the highest of the merged ones (idn-invalid's)
+
+
+def test_a_suppressed_rule_is_not_merged_into_another():
+    text = '<p>请访问<a href="http://example\uff0fdocs.com/">资料</a>。</p> <!-- irilint: ignore[IRI202] -->\n'
+    (f,) = [f for f in _check_text(text, path="zh.html") if text[f.start:f.end] == "\uff0f"]
+    assert f.rule.code == "IRI501" and "(also" not in f.message
+
+
+def test_merged_findings_keep_the_other_rules_fixes():
+    value = "http://ex\uff0fample.com/"
+    alone = {fx.title for name in ("fullwidth-form", "idn-invalid")
+             for f in _check_reference(value, select=[name]) for fx in f.fixes}
+    (f,) = _check_reference(value, select=["fullwidth-form", "idn-invalid"])
+    assert {fx.title for fx in f.fixes} == alone
+
+
+def test_component_findings_are_not_merged():
+    value = "http://example.com/\u05d0\u05d1abc1"
+    names = [f.rule.name for f in _check_reference(value, select=["bidi"])]
+    assert names == ["bidi-mixed-direction", "bidi-component-edge"]
+
+
+_ODD_HOST_CHARS = ["\uff0f", "\uff01", "\u2044", "\u00a0", "\u200b", "\u3002", "\uff0e", "\u2024", "\u0430", " "]
+
+
+@_given(_st.lists(_st.tuples(_st.integers(0, 20), _st.sampled_from(_ODD_HOST_CHARS)), min_size=1, max_size=4))
+@_hsettings(max_examples=150, deadline=None)
+def test_no_two_character_findings_share_their_characters(inserts):
+    host = "example.com"
+    for at, ch in inserts:
+        at %= len(host) + 1
+        host = host[:at] + ch + host[at:]
+    spans = {}
+    for f in _check_reference("http://%s/path" % host, select=["ALL"]):
+        if f.rule.specificity > 0:
+            key = (f.start, f.end)
+            assert spans.setdefault(key, f.rule.name) == f.rule.name, (host, key)
