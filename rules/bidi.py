@@ -447,8 +447,10 @@ def bidi_mixed_direction(ctx):
     extension, a query name or value, the fragment) that holds both strong
     right-to-left characters (Hebrew, Arabic, Syriac, Thaana, N'Ko...) and
     strong left-to-right characters (Latin, Greek, Cyrillic, Han...).
-    Percent-encoded and Punycode text is judged decoded.  Digits, punctuation
-    and combining marks take no side.  Host labels are left to
+    Percent-encoded and Punycode text is judged decoded, but a component
+    whose right-to-left letters are all percent-encoded is shown as ASCII
+    escapes, the guidelines' remedy, and is not flagged.  Digits,
+    punctuation and combining marks take no side.  Host labels are left to
     ``idn-bidi-rule``, whose Bidi Rule forbids the same thing there.
 
     ## Why
@@ -558,7 +560,9 @@ def bidi_component_edge(ctx):
     invisible joiners (ZWNJ, ZWJ) are skipped.  Digits inside a component
     are fine (Example 7 of the guidelines).  An edge that is a left-to-right
     letter of a component that mixes directions is left to
-    ``bidi-mixed-direction``.  Host labels are judged by ``idn-bidi-rule``,
+    ``bidi-mixed-direction``.  A component whose right-to-left letters are
+    all percent-encoded is displayed as ASCII escapes (the guidelines'
+    remedy) and is not flagged.  Host labels are judged by ``idn-bidi-rule``,
     except a right-to-left label ending with a digit, which the Bidi Rule of
     IDNA allows but the guidelines do not.
 

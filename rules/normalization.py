@@ -32,7 +32,8 @@ def not_nfc(ctx):
     ## What it does
     Flags characters of an IRI that NFC would change, such as ``e`` followed
     by U+0301 COMBINING ACUTE ACCENT where ``é`` is expected.  Percent-encoded
-    text that decodes to a non-NFC sequence is flagged too.
+    text that decodes to a non-NFC sequence is flagged too.  The finding
+    covers the characters NFC changes, from the starter before them.
 
     ## Why
     RFC 3987 asks that IRIs be created in NFC.  Two IRIs that look the same

@@ -250,7 +250,8 @@ def percent_encoded_text(ctx):
     ## What it does
     Flags runs of escapes that RFC 3987 s3.2 would decode to readable
     characters (``%D7%A9%D7%9C%D7%95%D7%9D`` is ``שלום``), and offers the
-    IRI form.  Left alone: runs that decode to a delimiter look-alike or a
+    IRI form.  One hint per reference, listing its runs: a title encoded
+    word by word is one thing to convert.  Left alone: runs that decode to a delimiter look-alike or a
     compatibility character (their rules offer to encode them), and runs in
     a component that, decoded, mixes directions or has a weak edge (the
     bidi guidelines' remedy is to keep such a component encoded).

@@ -31,7 +31,8 @@ def invalid_character(ctx):
     surrogates, U+FFF0-U+FFFF (among them U+FFFD REPLACEMENT CHARACTER,
     which usually marks a decoding accident), plane-14 tags, and delimiters
     out of place (a second ``#``, ``[`` or ``]`` outside an IP literal,
-    ``@`` in the userinfo).
+    ``@`` in the userinfo).  A run of adjacent such characters (a line
+    break and the indentation after it) is one finding, with one fix.
 
     ## Why
     Such a reference is not an IRI: tools disagree on where it ends and
