@@ -266,8 +266,10 @@ class Engine:
                 try:
                     findings.extend(r.check(ctx) or ())
                 except Exception as exc:  # a rule bug must not lose the rest
-                    result.errors.append("rule %s failed on %r: %s: %s" % (
-                        r.name, value[:200], exc.__class__.__name__, exc))
+                    from .unicode_security import quoted
+
+                    result.errors.append("rule %s failed on %s: %s: %s" % (
+                        r.name, quoted(value, 200), exc.__class__.__name__, exc))
             ctx.release_components()
             if namespace is not None:
                 memo.put(key, cand.start, ref, findings[first_finding:],  # type: ignore[union-attr]

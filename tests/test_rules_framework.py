@@ -118,6 +118,22 @@ def test_a_failing_rule_does_not_lose_other_findings():
     assert any("double-percent-encoding" in e and "boom" in e for e in result.errors)
 
 
+def test_a_failing_rule_names_the_reference_readably():
+    r = get_rule("double-percent-encoding")
+    original = r.check
+
+    def broken(ctx):
+        raise RuntimeError("boom")
+
+    r.check = broken
+    try:
+        result = Engine().check_text("ראו http://e.org/\u200f%25/\u05d0 כאן", path="he.txt")
+    finally:
+        r.check = original
+    (error,) = [e for e in result.errors if "double-percent-encoding" in e]
+    assert "'http://e.org/<U+200F>%25/\u05d0'" in error  # was repr(): '\u200f'
+
+
 @pytest.mark.parametrize("value", [
     "https://docs.djangoproject.com/en/%(version)s/releases/",
     "{% url 'admin:index' %}",
