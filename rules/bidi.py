@@ -671,7 +671,7 @@ def bidi_rule_violations(label: str) -> List[Tuple[int, str]]:
 
 
 @rule(name="idn-bidi-rule", code="IRI105", family="bidi", severity="error",
-      fix="none", needs=("non_ascii", "percent", "punycode"), gate=_is_rtl_any_char, specificity=20)
+      fix="none", needs=("non_ascii", "percent", "punycode"), gate=_is_rtl_any_char)
 def idn_bidi_rule(ctx):
     """A domain name that breaks the Bidi Rule of IDNA (RFC 5893).
 

@@ -451,7 +451,7 @@ def _punycode_problem(label: str) -> Optional[str]:
 
 
 @rule(name="punycode-invalid", code="IRI502", family="host", severity="error",
-      needs=("punycode",), specificity=20)
+      needs=("punycode",))
 def punycode_invalid(ctx):
     """An ``xn--`` label that is not a valid A-label.
 
@@ -583,7 +583,7 @@ def _is_deviation_char(c: str) -> bool:
 
 
 @rule(name="idna-deviation", code="IRI504", family="host", severity="warning",
-      needs=("non_ascii", "percent", "punycode"), gate=_is_deviation_char, specificity=20)
+      needs=("non_ascii", "percent", "punycode"), gate=_is_deviation_char)
 def idna_deviation(ctx):
     """A host label with a character IDNA2003 and IDNA2008 treat differently.
 
@@ -773,8 +773,7 @@ def _fast_dns_host(value: str, fast) -> Optional[Tuple[int, int]]:
     return start, end
 
 
-@rule(name="dns-label-syntax", code="IRI505", family="host", severity="warning", scope="document",
-      specificity=20)
+@rule(name="dns-label-syntax", code="IRI505", family="host", severity="warning", scope="document")
 def dns_label_syntax(doc):
     """A host that is not a valid DNS name: empty labels, hyphens, lengths.
 

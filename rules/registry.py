@@ -101,8 +101,8 @@ class Rule:
     #: full-width form, a delimiter look-alike) says more than a
     #: normalization, which says more than the IDNA tables, which say more
     #: than the grammar.  Ties go to the lower code.  0: the rule is about
-    #: something else than characters (a component, a label's form) and
-    #: its findings are never merged.
+    #: something else than characters (a component, a label's form, the
+    #: Bidi Rule of a label) and its findings are never merged.
     specificity: int = 0
 
     def __hash__(self) -> int:

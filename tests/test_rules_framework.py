@@ -285,3 +285,10 @@ def test_no_two_character_findings_share_their_characters(inserts):
         if f.rule.specificity > 0:
             key = (f.start, f.end)
             assert spans.setdefault(key, f.rule.name) == f.rule.name, (host, key)
+
+
+def test_label_findings_are_not_merged():
+    # django's validator list: the N'Ko label breaks the Bidi Rule and is
+    # not NFC; two problems of the label, two findings
+    names = sorted(f.rule.name for f in _check_reference("http://xn--7sbb4ac0ad0be6cf.xn--7sbb4ac0ad0be6cf/"))
+    assert "idn-bidi-rule" in names and "punycode-invalid" in names
