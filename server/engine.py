@@ -577,6 +577,8 @@ def _drop_per_file_ignored(rules: List[Any], settings: Any, path: str) -> List[A
 
 
 def _unused_suppressions(rule, severity, suppressions, text, index, scanner, path) -> List[Finding]:
+    from .unicode_security import quoted
+
     out: List[Finding] = []
     for s in suppressions:
         if s.used:
@@ -587,7 +589,7 @@ def _unused_suppressions(rule, severity, suppressions, text, index, scanner, pat
             what += "[%s]" % ", ".join(s.selectors)
         fix = Fix("Remove unused suppression", (Edit(start, end, ""),), True)
         out.append(Finding(rule=rule, severity=severity,
-                           message="unused suppression: '%s' suppresses nothing" % what,
+                           message="unused suppression: %s suppresses nothing" % quoted(what),
                            start=s.start, end=s.end, fixes=[fix],
                            ref_start=s.start, ref_end=s.end, iri="", path=path))
     return out
