@@ -62,14 +62,16 @@ def cache_key(hasher: Any, content_digest: str, extra: str = "") -> str:
 
 
 def _finding_to_json(f: Finding) -> Dict[str, Any]:
-    return {
+    out = {
         "rule": f.rule.name, "severity": f.severity.label, "message": f.message,
         "start": f.start, "end": f.end, "ref_start": f.ref_start, "ref_end": f.ref_end,
         "iri": f.iri,
         "fixes": [[fx.title, fx.safe, [[e.start, e.end, e.new_text] for e in fx.edits]] for fx in f.fixes],
-        "related": [[r.message, r.line, r.column, r.end_line, r.end_column, r.path, r.start, r.end]
-                    for r in f.related],
     }
+    if f.related:  # few findings have any: the others' entries stay as they were
+        out["related"] = [[r.message, r.line, r.column, r.end_line, r.end_column, r.path, r.start, r.end]
+                          for r in f.related]
+    return out
 
 
 def _finding_from_json(d: Dict[str, Any], path: Optional[str]) -> Finding:
