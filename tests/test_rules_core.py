@@ -203,7 +203,6 @@ def test_percent_encoded_text():
 from hypothesis import given, settings as hsettings, strategies as st  # noqa: E402
 
 from irilint.engine import check_text  # noqa: E402
-from irilint.unicode_security import describe  # noqa: E402
 
 
 def in_file(text, path, rule):
