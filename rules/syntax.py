@@ -48,6 +48,9 @@ def invalid_character(ctx):
     literal (space, ``<``, ``>``, quotes, braces, controls...), since the
     encoded form is the only valid reading; unsafe for delimiters out of
     place and for U+FFFD, where the author may have meant something else.
+    A run with a tab or a line break is different: those who extract a
+    reference drop such whitespace (RFC 3986 Appendix C), so removing it
+    and encoding it are both offered as unsafe.
 
     ## Reference
     RFC 3987 s2.2 (ABNF), RFC 3986 s2 and Appendix C.
@@ -56,9 +59,17 @@ def invalid_character(ctx):
         first, last = run[0], run[-1]
         start, end = first.start, last.end
         chars = ctx.value[start:end]
-        safe = all(c in _SAFE_TO_ENCODE_ASCII or ord(c) < 0x20 or 0x7F <= ord(c) <= 0x9F for c in chars)
+        # A tab or line break inside a reference is dropped by those who
+        # extract it (RFC 3986 Appendix C; the WHATWG URL parser removes
+        # them too): encoded, it would lead elsewhere than it does.
+        wrapped = any(c in "\t\n\r" for c in chars)
+        safe = not wrapped and all(
+            c in _SAFE_TO_ENCODE_ASCII or ord(c) < 0x20 or 0x7F <= ord(c) <= 0x9F for c in chars)
         encoded = "".join(_encode_invalid(c) for c in chars)
         fixes = []
+        if wrapped and chars.strip(" \t\n\r") == "":
+            fixes.append(ctx.replace("Remove the whitespace, as RFC 3986 Appendix C reads it (unsafe)",
+                                     start, end, "", False))
         # Text after the "]" of an IP literal: no encoding makes it valid.
         after_ip_literal = first.component == "host" and ctx.value[start - 1:start] == "]"
         if encoded != chars and not after_ip_literal:
