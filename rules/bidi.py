@@ -46,7 +46,7 @@ from typing import List, Optional, Tuple
 
 from irilint.chars import BIDI_CONTROL_CHARS, BIDI_CONTROLS, SHORT_TEXT, distinct_non_ascii, first_of
 from irilint.convert import percent_encode_component
-from irilint.unicode_security import describe
+from irilint.unicode_security import describe, visible_text
 
 from . import gates
 from .context import LITERAL, PERCENT, PUNYCODE
@@ -127,13 +127,11 @@ def _class_name(cls: str) -> str:
 
 
 def visible(text: str) -> str:
-    """``text`` with its bidi controls written as ``<U+XXXX>``, shortened
-    for a message."""
+    """``text`` with its bidi controls and other invisible characters
+    written as ``<U+XXXX>``, shortened for a message."""
     if len(text) > _MAX_SHOWN:
         text = text[:_MAX_SHOWN - 1] + "\u2026"
-    if any(ord(c) in BIDI_CONTROLS for c in text):
-        text = "".join("<U+%04X>" % ord(c) if ord(c) in BIDI_CONTROLS else c for c in text)
-    return text
+    return visible_text(text)
 
 
 # -- where a character is ----------------------------------------------------
@@ -213,7 +211,7 @@ def _effect(ctx, i: int, would: bool) -> str:
     effect = "it %s %s" % ("would " + verb if would else verb + "s", rest)
     shown = _reads_as(ctx.view.text, i)
     if shown is not None:
-        effect += ", so the reference %s shown as \"%s\"" % ("would be" if would else "is", shown)
+        effect += ", so the reference %s shown as \"%s\"" % ("would be" if would else "is", visible_text(shown))
     return effect
 
 
@@ -230,7 +228,7 @@ def _is_rtl_any_char(c: str) -> bool:
 
 
 @rule(name="bidi-control", code="IRI101", family="bidi", severity="error",
-      fix="unsafe", needs=("non_ascii",), gate=_is_bidi_control_char)
+      fix="unsafe", needs=("non_ascii",), gate=_is_bidi_control_char, specificity=40)
 def bidi_control(ctx):
     """A bidi formatting character inside an IRI.
 
@@ -281,7 +279,7 @@ def bidi_control(ctx):
 # -- bidi-control-encoded ----------------------------------------------------
 
 @rule(name="bidi-control-encoded", code="IRI102", family="bidi", severity="error",
-      fix="unsafe", needs=("percent", "punycode"))
+      fix="unsafe", needs=("percent", "punycode"), specificity=40)
 def bidi_control_encoded(ctx):
     """A percent-encoded bidi formatting character.
 
@@ -364,6 +362,24 @@ def _component_fix(ctx, c):
                        c.start, c.end, new, False)
 
 
+def _shows_rtl(ctx, c) -> bool:
+    """Whether component ``c`` (not a host label) shows a right-to-left
+    letter: one written as itself, not percent-encoded.  A component whose
+    right-to-left letters are all encoded is displayed as ASCII escapes,
+    the guidelines' remedy for components that break rules 1 and 2
+    (RFC 3987 s4.2): nothing in it is reordered.  Bidi controls hidden in
+    escapes are bidi-control-encoded's, which still reports them."""
+    view = ctx.view
+    if not view.decoded_any:
+        return True
+    origins = view.origins
+    base = c.view_start
+    for k, ch in enumerate(c.text):
+        if origins[base + k] != PERCENT and not ch.isascii() and bidi_class(ch) in STRONG_RTL:
+            return True
+    return False
+
+
 def _note(ctx, c, k: int) -> str:
     """Origin note for character ``k`` of component ``c``."""
     return ctx.origin_note(c.view_start + k)
@@ -439,8 +455,10 @@ def bidi_mixed_direction(ctx):
     extension, a query name or value, the fragment) that holds both strong
     right-to-left characters (Hebrew, Arabic, Syriac, Thaana, N'Ko...) and
     strong left-to-right characters (Latin, Greek, Cyrillic, Han...).
-    Percent-encoded and Punycode text is judged decoded.  Digits, punctuation
-    and combining marks take no side.  Host labels are left to
+    Percent-encoded and Punycode text is judged decoded, but a component
+    whose right-to-left letters are all percent-encoded is shown as ASCII
+    escapes, the guidelines' remedy, and is not flagged.  Digits,
+    punctuation and combining marks take no side.  Host labels are left to
     ``idn-bidi-rule``, whose Bidi Rule forbids the same thing there.
 
     ## Why
@@ -481,6 +499,8 @@ def bidi_mixed_direction(ctx):
             continue
         m = _mixing(c.text)
         if m is None:
+            continue
+        if not _shows_rtl(ctx, c):
             continue
         rtl, ltr = m
         message = ("the %s \"%s\" mixes right-to-left and left-to-right characters (%s%s and %s%s): "
@@ -552,7 +572,9 @@ def bidi_component_edge(ctx):
     invisible joiners (ZWNJ, ZWJ) are skipped.  Digits inside a component
     are fine (Example 7 of the guidelines).  An edge that is a left-to-right
     letter of a component that mixes directions is left to
-    ``bidi-mixed-direction``.  Host labels are judged by ``idn-bidi-rule``,
+    ``bidi-mixed-direction``.  A component whose right-to-left letters are
+    all percent-encoded is displayed as ASCII escapes (the guidelines'
+    remedy) and is not flagged.  Host labels are judged by ``idn-bidi-rule``,
     except a right-to-left label ending with a digit, which the Bidi Rule of
     IDNA allows but the guidelines do not.
 
@@ -604,7 +626,7 @@ def bidi_component_edge(ctx):
             # label: that is the only host-label case judged here.
             if not host or (lc in ("EN", "AN") and bidi_class(text[first]) in STRONG_RTL and not mixed):
                 problems.append("ends with %s" % _edge_text(ctx, c, last, True))
-        if not problems:
+        if not problems or not (host or _shows_rtl(ctx, c)):
             continue
         message = ("the %s \"%s\" uses right-to-left characters but %s; "
                    "what is not right-to-left at its edge may be displayed with the neighbouring "

@@ -19,6 +19,7 @@ from irilint.findings import Edit, Finding, Fix, Severity, differing_runs
 from irilint.iri import IRIReference, Span, parse
 from irilint.rules.registry import has_punycode_trait
 from irilint.scanners.base import DATA_CONTEXTS
+from irilint.unicode_security import quoted, visible_text
 
 if TYPE_CHECKING:  # pragma: no cover
     from irilint.rules.registry import Rule
@@ -499,7 +500,7 @@ class RefContext:
                 # its end (or a stop inside it) changes the link readers,
                 # scanners and autolinkers see.
                 safe = False
-                title += " (unsafe: in running text the link would end at %r)" % stop
+                title += " (unsafe: in running text the link would end at %s)" % quoted(stop)
         if safe and self.candidate.after_backslash and any(s == 0 for s, _e, _t in edits):
             # "\\FTP://" lowercased is "\\ftp://", a roff font escape
             # ("\\f"), so scanners read the link from a later character.
@@ -544,13 +545,17 @@ class RefContext:
 
     def report(self, start: int, end: int, message: str, fixes: Sequence[Fix] = (),
                severity: Optional[Severity] = None) -> Finding:
-        """A finding on value span ``[start, end)``."""
+        """A finding on value span ``[start, end)``.  Invisible characters
+        in the message and fix titles are written as ``<U+XXXX>``, whatever
+        text of the document a rule quoted."""
         assert self.rule is not None
         s, e = self.candidate.source_span(start, end)
+        fixes = [fx if visible_text(fx.title) is fx.title else Fix(visible_text(fx.title), fx.edits, fx.safe)
+                 for fx in fixes]
         return Finding(
             rule=self.rule,
             severity=severity or self.severity or self.rule.severity,
-            message=message, start=s, end=e, fixes=list(fixes),
+            message=visible_text(message), start=s, end=e, fixes=fixes,
             ref_start=self.candidate.start, ref_end=self.candidate.end,
             iri=self.value, path=self.doc.path,
         )

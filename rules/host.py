@@ -60,11 +60,12 @@ from irilint.unicode_security import (
     char_name,
     describe,
     mixed_script,
+    visible_text,
     whole_script_confusable,
 )
 
 from . import gates
-from .context import is_uts46_ignored, strip_uts46_ignored
+from .context import strip_uts46_ignored
 from .fastpath import FAST_HOST_GROUP
 from .registry import rule
 
@@ -238,10 +239,7 @@ def _origin_note(value: str, span: Tuple[int, int]) -> str:
 def _show(s: str) -> str:
     """Text for a message, with invisible characters (joiners, what UTS #46
     ignores, other format characters) made visible."""
-    if s.isascii():
-        return s
-    return "".join("<U+%04X>" % ord(c) if unicodedata.category(c) == "Cf" or is_uts46_ignored(c) else c
-                   for c in s)
+    return visible_text(s)
 
 
 # ---------------------------------------------------------------------------
@@ -249,7 +247,7 @@ def _show(s: str) -> str:
 # ---------------------------------------------------------------------------
 
 @rule(name="idn-invalid", code="IRI501", family="host", severity="error",
-      needs=("non_ascii", "percent"))
+      needs=("non_ascii", "percent"), specificity=20)
 def idn_invalid(ctx):
     """A Unicode host label that IDNA2008 rejects.
 
@@ -804,8 +802,11 @@ def _fast_dns_host(value: str, fast) -> Optional[Tuple[int, int]]:
     start, end = fast.span(FAST_HOST_GROUP)
     if start < 0 or start >= end:
         return None
-    colon = value.find(":", 0, start)
-    if colon >= 0 and value[:colon] not in DNS_SCHEMES:
+    # The scheme's colon comes before any "/" ("//u:p@host" has none: its
+    # colon is the userinfo's).
+    slash = value.find("/", 0, start)
+    colon = value.find(":", 0, start if slash < 0 else slash)
+    if colon >= 0 and value[:colon].lower() not in DNS_SCHEMES:
         return None
     return start, end
 

@@ -14,6 +14,7 @@ from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
 
 from irilint.chars import is_bidi_control, positions_of
 from irilint.convert import DNS_SCHEMES, idna_to_unicode, percent_encode
+from irilint.findings import Related
 from irilint.idn_display import (
     TLD_SCRIPTS,  # noqa: F401  (re-exported: the table moved to irilint.idn_display)
     host_label_mixing,
@@ -35,6 +36,7 @@ from irilint.unicode_security import (
     joining_type,
     RestrictionLevel,
     mixed_script,
+    quoted,
     resolved_script_set,
     restriction_level,
     script_code,
@@ -72,17 +74,7 @@ _MAX_LISTED = 8
 def _show(text: str, limit: int = 60) -> str:
     """Text for a message: invisible, bidi and control characters shown as
     ``<U+XXXX>`` so the message itself cannot be spoofed."""
-    out = []
-    for c in text[:limit]:
-        cp = ord(c)
-        if cp < 0x20 or 0x7F <= cp <= 0x9F or is_bidi_control(cp) or (
-                cp >= 0x80 and (is_default_ignorable(c) or unicodedata.category(c) in ("Zs", "Zl", "Zp"))):
-            out.append("<U+%04X>" % cp)
-        else:
-            out.append(c)
-    if len(text) > limit:
-        out.append("...")
-    return "'" + "".join(out) + "'"
+    return quoted(text, limit)
 
 
 def _list_chars(chars: Iterable[str]) -> str:
@@ -341,7 +333,7 @@ def _imitates_delimiter(c: str) -> bool:
 
 
 @rule(name="delimiter-lookalike", code="IRI201", family="lookalike", severity="error",
-      fix="unsafe", needs=_VIEW_TRAITS, gate=_imitates_delimiter)
+      fix="unsafe", needs=_VIEW_TRAITS, gate=_imitates_delimiter, specificity=40)
 def delimiter_lookalike(ctx):
     """A character that looks like a delimiter (``/ ? # : @ . = & % ; ,``) but is not one.
 
@@ -490,7 +482,7 @@ def _is_fullwidth_char(c: str) -> bool:
 
 
 @rule(name="fullwidth-form", code="IRI202", family="lookalike", severity="warning",
-      fix="unsafe", needs=_VIEW_TRAITS, gate=_is_fullwidth_char)
+      fix="unsafe", needs=_VIEW_TRAITS, gate=_is_fullwidth_char, specificity=40)
 def fullwidth_form(ctx):
     """A full-width or half-width form of a character.
 
@@ -1036,6 +1028,8 @@ def _whole_script_confusables(ctx, allowed: FrozenSet[str]):
 # ---------------------------------------------------------------------------
 
 _STATE_KEY = "lookalike.confusable-collision"
+#: run state key of the per-identity partners a check across files found
+_TARGETS_KEY = "lookalike.confusable-collision.targets"
 _MAX_IDENTITIES = 4
 _DOTS_RE = re.compile("[%s]" % IDNA_DOTS)
 
@@ -1196,8 +1190,11 @@ def confusable_collision(doc):
     Hosts that are the same for IDNA (case, full-width forms, ``。`` for
     ``.``) are not collisions.  Between two hosts of the documents, at
     least one must be non-ASCII: ``rn``/``m`` or ``1``/``l`` between two
-    plain ASCII hosts is left to ``ascii-lookalike``.  The later
-    occurrence is reported.
+    plain ASCII hosts is left to ``ascii-lookalike``.  Each pair of hosts
+    is reported once, at the first occurrence of the host that is not
+    ASCII (of two non-ASCII hosts: the less frequent, else the later),
+    with a related location at the other host; one finding names every
+    host its host collides with.
 
     ## Why
     A document that links to both ``paypal.com`` and ``раураl.com``
@@ -1218,18 +1215,18 @@ def confusable_collision(doc):
     settings = info.settings
     domains = tuple(getattr(settings, "protected_domains", ()) or ())
     protected = _protected_table(domains) if domains else {}
-    state = info.run_state.setdefault(_STATE_KEY, {})
+    run_state = info.run_state
+    state = run_state.setdefault(_STATE_KEY, {})
+    #: set by a check across files that knows every file's hosts: the other
+    #: documents' hosts each identity of this one is to be reported against
+    targets = run_state.get(_TARGETS_KEY)
     path = info.path
-    local: Dict[str, Tuple[str, str, int]] = {}  # skeleton -> (identity, display, offset)
-    index = None
-    # A host seen again in this document meets the same protected
-    # domains, the same first host of its skeleton and the same run state
-    # (none of them changes for it after its first occurrence): if its
-    # first occurrence was not reported, no later one is.
-    quiet = set()
-    #: hosts of fast-path references whose identity is in ``quiet`` (most
-    #: references: judged with a set lookup, no call)
-    quiet_raw = set()
+    # skeleton -> identity -> [occurrences, ctx, start, end, display], in
+    # order of first occurrence
+    seen: Dict[str, Dict[str, list]] = {}
+    #: raw host text of fast-path references -> (skeleton, identity): a
+    #: document repeats its hosts, most of them plain ASCII
+    by_raw: Dict[str, Optional[Tuple[str, str]]] = {}
     for ctx in doc.refs:
         fast = ctx.fast
         if fast is not None:  # _host_of inlined for the engine's fast path
@@ -1237,66 +1234,125 @@ def confusable_collision(doc):
             if start >= end:
                 continue
             raw = ctx.value[start:end]
-            if raw in quiet_raw:
+            known = by_raw.get(raw, False)
+            if known is None:
+                continue
+            if known is not False:
+                seen[known[0]][known[1]][0] += 1
                 continue
             ident = _ascii_host_identity(raw)
             if ident is None:
-                continue
-            if ident in quiet:
-                quiet_raw.add(raw)
+                by_raw[raw] = None
                 continue
             display = raw
+            skel = _host_skeletons(ident)[0][1]
+            by_raw[raw] = (skel, ident)
         else:
             host = _host_of(ctx)
             if host is None:
                 continue
             start, end, display, ident = host
-            if ident in quiet:
-                continue
-        suffixes = _host_skeletons(ident)
-        skel = suffixes[0][1]
-        message = None
-        for suffix, sk in suffixes if protected else ():
-            hit = protected.get(sk)
-            if hit is not None and hit[0] != suffix:
-                message = "the host %s is confusable with the protected domain '%s' (equal skeletons); %s" % (
-                    _show(display), hit[1], _difference(suffix, hit[0]))
-                break
-        if message is None:
-            first = local.get(skel)
-            if first is not None and first[0] != ident and not (first[0].isascii() and ident.isascii()):
-                if index is None:
-                    from irilint.lines import LineIndex
-                    index = info.index or LineIndex(info.text)
-                message = "the host %s is confusable with %s on line %d (equal skeletons); %s" % (
-                    _show(display), _show(first[1]), index.line_of(first[2]) + 1, _difference(ident, first[0]))
-        if message is None:
-            for other_ident, (other_display, other_path, other_line) in state.get(skel, {}).items():
-                if other_ident == ident or (other_ident.isascii() and ident.isascii()):
-                    continue
-                if path is not None and other_path == path:
-                    continue  # an earlier check of this same file
-                message = "the host %s is confusable with %s in %s, line %d (equal skeletons); %s" % (
-                    _show(display), _show(other_display), other_path or "another document", other_line,
-                    _difference(ident, other_ident))
-                break
-        if skel not in local:
-            local[skel] = (ident, display, ctx.candidate.source_offset(start))
-        elif local[skel][0] != ident:
-            local.setdefault(skel + "\x00" + ident, (ident, display, ctx.candidate.source_offset(start)))
-        if message is not None:
-            yield doc.report(ctx, start, end, message)
+            skel = _host_skeletons(ident)[0][1]
+        group = seen.get(skel)
+        if group is None:
+            group = seen[skel] = {}
+        entry = group.get(ident)
+        if entry is None:
+            group[ident] = [1, ctx, start, end, display]
         else:
-            quiet.add(ident)
-    if local:
-        if index is None:
-            from irilint.lines import LineIndex
-            index = info.index or LineIndex(info.text)
-        for key, (ident, display, offset) in local.items():
-            skel = key.split("\x00", 1)[0]
-            seen = state.setdefault(skel, {})
-            if ident not in seen and len(seen) < _MAX_IDENTITIES:
-                seen[ident] = (display, path, index.line_of(offset) + 1)
+            entry[0] += 1
+    if not seen:
+        return
+    index = info.index
+    if index is None:
+        from irilint.lines import LineIndex
+        index = LineIndex(info.text)
+
+    def place(entry) -> Tuple[int, int]:
+        return entry[1].candidate.source_span(entry[2], entry[3])
+
+    # identity -> (skeleton, [(other display, where, Related)]): one finding
+    # per host that is to carry it, naming every host it collides with, so
+    # each pair of hosts is reported once
+    partners: Dict[str, Tuple[str, List[Tuple[str, str, Optional[Related]]]]] = {}
+
+    def add(skel: str, ident: str, other_ident: str, text: str, related: Optional[Related]) -> None:
+        partners.setdefault(ident, (skel, []))[1].append((other_ident, text, related))
+
+    for skel, group in seen.items():
+        if protected:
+            for ident, entry in group.items():
+                for suffix, sk in _host_skeletons(ident):
+                    hit = protected.get(sk)
+                    if hit is not None and hit[0] != suffix:
+                        add(skel, ident, hit[0], "the protected domain '%s'" % hit[1], None)
+                        break
+        if len(group) > 1:
+            idents = list(group)
+            for k, first in enumerate(idents):
+                for later in idents[k + 1:]:
+                    if first.isascii() and later.isascii():
+                        continue  # rn/m, 1/l: ascii-lookalike's
+                    ident, other = _collision_side(first, group[first], later, group[later])
+                    s, e = place(group[other])
+                    (l1, c1), (l2, c2) = index.position(s), index.position(e)
+                    add(skel, ident, other, "%s on line %d" % (_show(group[other][4]), l1 + 1),
+                        Related("the host %s it is confusable with" % _show(group[other][4]),
+                                l1 + 1, c1 + 1, l2 + 1, c2 + 1, None, s, e))
+        for ident in group:
+            if targets is not None:
+                others = targets.get(ident, ())
+            else:
+                # Documents checked one after another with one run state:
+                # the hosts of those before, reported here whichever is
+                # the spoof (they cannot be reported again).
+                others = [(o, d, p, line) for o, (d, p, line) in (state.get(skel) or {}).items()
+                          if not (o.isascii() and ident.isascii()) and o != ident and o not in group
+                          and not (path is not None and p == path)]
+            for other_ident, other_display, other_path, other_line in others:
+                add(skel, ident, other_ident, "%s in %s, line %d" % (
+                    _show(other_display), other_path or "another document", other_line),
+                    Related("the host %s it is confusable with" % _show(other_display),
+                            other_line, 0, other_line, 0, other_path or "another document"))
+    for ident, (skel, found) in partners.items():
+        entry = seen[skel][ident]
+        first_other, first_text, _r = found[0]
+        message = "the host %s is confusable with %s (equal skeletons); %s" % (
+            _show(entry[4]), first_text, _difference(ident, first_other) if not first_text.startswith(
+                "the protected domain") else _difference(_protected_suffix(ident, first_other), first_other))
+        if len(found) > 1:
+            message += "; also with " + ", ".join(t for _o, t, _r in found[1:])
+        finding = doc.report(entry[1], entry[2], entry[3], message)
+        finding.related = [r for _o, _t, r in found if r is not None]
+        yield finding
+    for skel, group in seen.items():
+        known = state.setdefault(skel, {})
+        for ident, entry in group.items():
+            if ident not in known and len(known) < _MAX_IDENTITIES:
+                known[ident] = (entry[4], path, index.line_of(place(entry)[0]) + 1)
+
+
+def _protected_suffix(ident: str, protected_ident: str) -> str:
+    """The part of ``ident`` (itself or a parent domain) whose skeleton is
+    that of the protected domain, for the message's difference."""
+    target = _host_skeletons(protected_ident)[0][1]
+    for suffix, sk in _host_skeletons(ident):
+        if sk == target:
+            return suffix
+    return ident
+
+
+def _collision_side(first: str, first_entry: list, later: str, later_entry: list) -> Tuple[str, str]:
+    """(the host to report, the other) of two confusable hosts of one
+    document, ``first`` occurring first: the one that is not ASCII, else
+    the less frequent, else the later."""
+    if first.isascii():
+        return later, first
+    if later.isascii():
+        return first, later
+    if first_entry[0] < later_entry[0]:
+        return first, later
+    return later, first
 
 
 # ---------------------------------------------------------------------------
@@ -1460,7 +1516,7 @@ def _ignored_in_alabels(ctx):
 
 
 @rule(name="invisible-character", code="IRI206", family="lookalike", severity="error",
-      fix="unsafe", needs=_VIEW_TRAITS, gate=_may_be_invisible)
+      fix="unsafe", needs=_VIEW_TRAITS, gate=_may_be_invisible, specificity=40)
 def invisible_character(ctx):
     """An invisible character where it does nothing visible.
 

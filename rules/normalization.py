@@ -8,7 +8,7 @@ from itertools import islice
 
 from irilint.chars import distinct_non_ascii, positions_of
 from irilint.convert import percent_encode
-from irilint.unicode_security import describe
+from irilint.unicode_security import describe, quoted
 
 from .context import LITERAL, PERCENT
 from .gates import nfc_sensitive
@@ -25,14 +25,15 @@ def _is_nfc(s: str) -> bool:
 
 
 @rule(name="not-nfc", code="IRI301", family="normalization", severity="warning",
-      fix="safe", needs=("non_ascii", "percent"), gate=nfc_sensitive)
+      fix="safe", needs=("non_ascii", "percent"), gate=nfc_sensitive, specificity=30)
 def not_nfc(ctx):
     """Text that is not in Normalization Form C.
 
     ## What it does
     Flags characters of an IRI that NFC would change, such as ``e`` followed
     by U+0301 COMBINING ACUTE ACCENT where ``é`` is expected.  Percent-encoded
-    text that decodes to a non-NFC sequence is flagged too.
+    text that decodes to a non-NFC sequence is flagged too.  The finding
+    covers the characters NFC changes, from the starter before them.
 
     ## Why
     RFC 3987 asks that IRIs be created in NFC.  Two IRIs that look the same
@@ -66,6 +67,14 @@ def not_nfc(ctx):
             if fixed == run:
                 continue
             s, e = m.start(), m.end()
+            # The run reaches back to the ASCII character before it and on
+            # over every non-ASCII character after it: the finding covers
+            # only the part NFC changes.
+            a, b = _changed_part(run, fixed)
+            if (a, b) != (0, len(run)):
+                fixed = fixed[a:len(fixed) - (len(run) - b)]
+                run = run[a:b]
+                s, e = s + a, s + b
             # The first characters NFC changes, for the message: found among
             # the distinct ones (only the first character of a run may be ASCII).
             kept = distinct_non_ascii(fixed)
@@ -83,7 +92,7 @@ def not_nfc(ctx):
                 fixes.append(ctx.replace("Normalize to NFC", s, e, fixed, True))
             yield ctx.report(
                 s, e,
-                "not in NFC: %s; NFC gives %r" % (", ".join(describe(c) for c in changed[:4]), fixed),
+                "not in NFC: %s; NFC gives %s" % (", ".join(describe(c) for c in changed[:4]), quoted(fixed)),
                 fixes)
     view = ctx.view
     if "%" in value and view.decoded_any:
@@ -94,8 +103,34 @@ def not_nfc(ctx):
             if _is_nfc(m.group()):
                 continue
             yield ctx.report_view(
-                i, j, "percent-encoded text decodes to %r, which is not in NFC (NFC: %r)"
-                % (m.group(), unicodedata.normalize("NFC", m.group())))
+                i, j, "percent-encoded text decodes to %s, which is not in NFC (NFC: %s)"
+                % (quoted(m.group()), quoted(unicodedata.normalize("NFC", m.group()))))
+
+
+def _changed_part(run: str, fixed: str):
+    """The narrowest ``[a, b)`` of ``run`` such that normalizing it alone
+    gives ``fixed`` (``run[:a] + NFC(run[a:b]) + run[b:] == fixed``): the
+    characters that differ, widened to the starters around them, since
+    NFC composes and reorders only from a starter on."""
+    n, m = len(run), len(fixed)
+    a = 0
+    while a < n and a < m and run[a] == fixed[a]:
+        a += 1
+    tail = 0
+    while tail < n - a and tail < m - a and run[n - 1 - tail] == fixed[m - 1 - tail]:
+        tail += 1
+    b = n - tail
+    while 0 < a < n and not _is_starter(run[a]):
+        a -= 1
+    while b < n and not _is_starter(run[b]):
+        b += 1
+    if run[:a] + unicodedata.normalize("NFC", run[a:b]) + run[b:] != fixed:
+        return 0, n
+    return a, b
+
+
+def _is_starter(c: str) -> bool:
+    return unicodedata.combining(c) == 0
 
 
 def _compat(ch: str) -> str:
@@ -121,7 +156,8 @@ def _is_compatibility_character(ch: str) -> bool:
 
 
 @rule(name="compatibility-character", code="IRI302", family="normalization", severity="warning",
-      fix="unsafe", needs=("non_ascii", "percent", "punycode"), gate=_is_compatibility_character)
+      fix="unsafe", needs=("non_ascii", "percent", "punycode"), gate=_is_compatibility_character,
+      specificity=30)
 def compatibility_character(ctx):
     """A compatibility character that NFKC would replace.
 
@@ -166,10 +202,10 @@ def compatibility_character(ctx):
         s, e = view.spans[i]
         fixes = []
         if origin == LITERAL:
-            fixes.append(ctx.replace("Replace with NFKC %r (unsafe)" % compat, s, e, compat, False))
+            fixes.append(ctx.replace("Replace with NFKC %s (unsafe)" % quoted(compat), s, e, compat, False))
         elif origin == PERCENT:
             enc = percent_encode(compat)
             fixes.append(ctx.replace("Replace with NFKC %s (unsafe)" % enc, s, e, enc, False))
         yield ctx.report_view(
-            i, i + 1, "%s is a compatibility character%s; NFKC gives %r"
-            % (describe(ch), ctx.origin_note(i), compat), fixes)
+            i, i + 1, "%s is a compatibility character%s; NFKC gives %s"
+            % (describe(ch), ctx.origin_note(i), quoted(compat)), fixes)

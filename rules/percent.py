@@ -5,7 +5,7 @@ import re
 
 from irilint.chars import UNRESERVED_ASCII, kept_encoded_in_iri
 from irilint.convert import _would_make_dot_segment, to_iri
-from irilint.unicode_security import describe
+from irilint.unicode_security import describe, quoted
 
 from .registry import rule
 
@@ -209,10 +209,10 @@ def percent_encoded_unreserved(ctx):
         if sch is not None and sch.start <= m.start() < sch.end:
             # "%41http:" is no scheme (invalid-scheme says so); decoded,
             # "Ahttp:" would be one: the reference would change structure.
-            yield ctx.report(m.start(), m.end(), "%s encodes %r in what should be the scheme"
-                             % (m.group(), ch))
+            yield ctx.report(m.start(), m.end(), "%s encodes %s in what should be the scheme"
+                             % (m.group(), quoted(ch)))
             continue
-        title = "Decode %s to %r" % (m.group(), ch)
+        title = "Decode %s to %s" % (m.group(), quoted(ch))
         edits = [(m.start(), m.end(), ch)]
         stray = _stray_percent_before(value, m.start(), m.end(), ch)
         if stray is not None:
@@ -222,8 +222,8 @@ def percent_encoded_unreserved(ctx):
             title += " and encode the stray '%' before it as '%25'"
         why = " (unsafe: creates a dot-segment)" if dots else " (unsafe: splits a host label)" if label else ""
         fix = ctx.fix(title + why, edits, not (dots or label))
-        yield ctx.report(m.start(), m.end(), "%s encodes the unreserved character %r, which needs no encoding"
-                         % (m.group(), ch), [fix])
+        yield ctx.report(m.start(), m.end(), "%s encodes the unreserved character %s, which needs no encoding"
+                         % (m.group(), quoted(ch)), [fix])
 
 
 @rule(name="double-percent-encoding", code="IRI405", family="percent-encoding", severity="warning",
@@ -262,7 +262,8 @@ def percent_encoded_text(ctx):
     ## What it does
     Flags runs of escapes that RFC 3987 s3.2 would decode to readable
     characters (``%D7%A9%D7%9C%D7%95%D7%9D`` is ``שלום``), and offers the
-    IRI form.  Left alone: runs that decode to a delimiter look-alike or a
+    IRI form.  One hint per reference, listing its runs: a title encoded
+    word by word is one thing to convert.  Left alone: runs that decode to a delimiter look-alike or a
     compatibility character (their rules offer to encode them), and runs in
     a component that, decoded, mixes directions or has a weak edge (the
     bidi guidelines' remedy is to keep such a component encoded).
@@ -290,6 +291,7 @@ def percent_encoded_text(ctx):
     """
     value = ctx.value
     q = ctx.ref.query
+    runs = []  # (start, end, escapes, decoded text)
     for m in _RUN_RE.finditer(value):
         run = m.group()
         octets = bytes.fromhex(run.replace("%", ""))
@@ -310,8 +312,29 @@ def percent_encoded_text(ctx):
             continue
         if any(_shown_as_something_else(c) for c in text):
             continue  # look-alikes stay encoded: their rules encode them
-        yield ctx.report(m.start(), m.end(), "%s is the percent-encoded text %r" % (run, text),
-                         [ctx.replace("Convert to IRI: %r" % text, m.start(), m.end(), text, True)])
+        runs.append((m.start(), m.end(), run, text))
+    if not runs:
+        return
+    # One hint per reference: the reference is what a reader would see as
+    # text, and one link title encoded word by word ("%D7%99%D7%A8_%D7%94")
+    # is one thing to fix, not one per word.
+    start, end = runs[0][0], runs[-1][1]
+    edits = [(s, e, text) for s, e, _run, text in runs]
+    if len(runs) == 1:
+        _s, _e, run, text = runs[0]
+        message = "%s is the percent-encoded text %s" % (run, quoted(text))
+        title = "Convert to IRI: %s" % quoted(text)
+    else:
+        shown = ", ".join(quoted(text) for _s, _e, _run, text in runs[:_MAX_RUNS_SHOWN])
+        if len(runs) > _MAX_RUNS_SHOWN:
+            shown += " and %d more" % (len(runs) - _MAX_RUNS_SHOWN)
+        message = "%d runs of escapes are percent-encoded text: %s" % (len(runs), shown)
+        title = "Convert to IRI: decode %d runs of escapes to text" % len(runs)
+    yield ctx.report(start, end, message, [ctx.fix(title, edits, True)])
+
+
+#: Decoded runs a percent-encoded-text message lists before "and N more".
+_MAX_RUNS_SHOWN = 6
 
 
 def _keep_encoded_for_bidi(ctx, start: int, end: int) -> bool:

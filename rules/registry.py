@@ -106,6 +106,16 @@ class Rule:
     #: only if the test holds for one of its characters.  None: no such
     #: test.  The engine then skips the rule (irilint.rules.gates).
     gate: Optional[Callable[[str], bool]] = None
+    #: How much the rule says about the characters it flags, for findings
+    #: of several rules on the same characters of a reference: the engine
+    #: reports the most specific (highest) and names the others in its
+    #: message.  What a character is (a bidi control, an invisible, a
+    #: full-width form, a delimiter look-alike) says more than a
+    #: normalization, which says more than the IDNA tables, which say more
+    #: than the grammar.  Ties go to the lower code.  0: the rule is about
+    #: something else than characters (a component, a label's form, the
+    #: Bidi Rule of a label) and its findings are never merged.
+    specificity: int = 0
 
     def __hash__(self) -> int:
         return hash(self.code)
@@ -151,6 +161,7 @@ def rule(
     scope: str = "reference",
     gate: Optional[Callable[[str], bool]] = None,
     data_fix: Optional[str] = None,
+    specificity: int = 0,
 ) -> Callable[[Callable], Callable]:
     """Register the decorated function as a rule.
 
@@ -185,7 +196,7 @@ def rule(
             name=name, code=code, family=family, severity=Severity.parse(severity),
             enabled=enabled, fix=fix, check=fn,
             needs=None if needs is None else frozenset(needs),
-            scope=scope, doc=doc, summary=summary, gate=gate, data_fix=data_fix,
+            scope=scope, doc=doc, summary=summary, gate=gate, data_fix=data_fix, specificity=specificity,
         )
         for other in _RULES.values():
             if other.code == code and other.name != name:

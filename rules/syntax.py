@@ -20,7 +20,8 @@ _SAFE_TO_ENCODE_ASCII = set(' <>"{}|\\^`')
 _UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
 
-@rule(name="invalid-character", code="IRI001", family="syntax", severity="error", fix="sometimes")
+@rule(name="invalid-character", code="IRI001", family="syntax", severity="error", fix="sometimes",
+      specificity=10)
 def invalid_character(ctx):
     """A character that may not stand in this part of an IRI.
 
@@ -30,7 +31,8 @@ def invalid_character(ctx):
     surrogates, U+FFF0-U+FFFF (among them U+FFFD REPLACEMENT CHARACTER,
     which usually marks a decoding accident), plane-14 tags, and delimiters
     out of place (a second ``#``, ``[`` or ``]`` outside an IP literal,
-    ``@`` in the userinfo).
+    ``@`` in the userinfo).  A run of adjacent such characters (a line
+    break and the indentation after it) is one finding, with one fix.
 
     ## Why
     Such a reference is not an IRI: tools disagree on where it ends and
@@ -46,6 +48,9 @@ def invalid_character(ctx):
     literal (space, ``<``, ``>``, quotes, braces, controls...), since the
     encoded form is the only valid reading; unsafe for delimiters out of
     place and for U+FFFD, where the author may have meant something else.
+    A run with a tab or a line break is different: those who extract a
+    reference drop such whitespace (RFC 3986 Appendix C), so removing it
+    and encoding it are both offered as unsafe.
 
     Where the reference is data, which a program reads as written (in code
     outside comments and docstrings, in a JSON, YAML or TOML value, in a
@@ -54,26 +59,81 @@ def invalid_character(ctx):
     ## Reference
     RFC 3987 s2.2 (ABNF), RFC 3986 s2 and Appendix C.
     """
-    for p in _problems(ctx, "invalid-character"):
-        ch = ctx.value[p.start:p.end]
-        safe = all(c in _SAFE_TO_ENCODE_ASCII or ord(c) < 0x20 or 0x7F <= ord(c) <= 0x9F for c in ch)
-        encoded = percent_encode(ch)
-        if encoded == ch:  # a delimiter out of place: "#", "[", "]", "@"
-            # Unreserved characters and escapes stay: encoded they mean the
-            # same, so encoding them fixes nothing (text after "]" of an IP
-            # literal) and percent-encoded-unreserved would decode them again.
-            encoded = "".join(c if c in _UNRESERVED or c == "%" else "%%%02X" % ord(c) for c in ch)
+    for run in _runs(_problems(ctx, "invalid-character")):
+        first, last = run[0], run[-1]
+        start, end = first.start, last.end
+        chars = ctx.value[start:end]
+        # A tab or line break inside a reference is dropped by those who
+        # extract it (RFC 3986 Appendix C; the WHATWG URL parser removes
+        # them too): encoded, it would lead elsewhere than it does.
+        wrapped = any(c in "\t\n\r" for c in chars)
+        safe = not wrapped and all(
+            c in _SAFE_TO_ENCODE_ASCII or ord(c) < 0x20 or 0x7F <= ord(c) <= 0x9F for c in chars)
+        encoded = "".join(_encode_invalid(c) for c in chars)
         fixes = []
+        if wrapped and chars.strip(" \t\n\r") == "":
+            fixes.append(ctx.replace("Remove the whitespace, as RFC 3986 Appendix C reads it (unsafe)",
+                                     start, end, "", False))
         # Text after the "]" of an IP literal: no encoding makes it valid.
-        after_ip_literal = p.component == "host" and ctx.value[p.start - 1:p.start] == "]"
-        if encoded != ch and not after_ip_literal:
+        after_ip_literal = first.component == "host" and ctx.value[start - 1:start] == "]"
+        if encoded != chars and not after_ip_literal:
+            what = describe(chars) if len(chars) == 1 else "%d characters" % len(chars)
             fixes.append(ctx.replace(
-                "Percent-encode %s as %s" % (describe(ch[0]), encoded) + ("" if safe else " (unsafe)"),
-                p.start, p.end, encoded, safe))
-        yield ctx.report(p.start, p.end, "%s is %s" % (describe(ch[0]), p.message), fixes)
+                "Percent-encode %s as %s" % (what, encoded) + ("" if safe else " (unsafe)"),
+                start, end, encoded, safe))
+        if len(run) == 1 and end - start > 1:  # one problem over several characters
+            message = "%s is %s" % (describe(chars[0]), first.message)
+        elif len(chars) == 1:
+            message = "%s is %s" % (describe(chars), first.message)
+        elif len(set(chars)) == 1:
+            message = "%s (%d in a row) is %s" % (describe(chars[0]), len(chars), first.message)
+        else:
+            message = "%d characters are %s: %s" % (len(chars), first.message, _list_distinct(chars))
+        yield ctx.report(start, end, message, fixes)
 
 
-@rule(name="noncharacter", code="IRI002", family="syntax", severity="error", fix="unsafe")
+#: Distinct characters a message lists before it says "and N more".
+_MAX_LISTED = 6
+
+
+def _list_distinct(chars: str) -> str:
+    """``U+XXXX NAME`` of each distinct character, in order of appearance."""
+    seen = list(dict.fromkeys(chars))
+    shown = ", ".join(describe(c) for c in seen[:_MAX_LISTED])
+    if len(seen) > _MAX_LISTED:
+        shown += " and %d more" % (len(seen) - _MAX_LISTED)
+    return shown
+
+
+def _runs(problems):
+    """The problems grouped into runs of adjacent characters with the same
+    diagnosis: a line break and the indentation after it, or a phrase of
+    spaces, is one problem to a reader, not one per character."""
+    run = []
+    for p in problems:
+        if run and p.start == run[-1].end and p.component == run[-1].component \
+                and p.message == run[-1].message:
+            run.append(p)
+            continue
+        if run:
+            yield run
+        run = [p]
+    if run:
+        yield run
+
+
+def _encode_invalid(c: str) -> str:
+    encoded = percent_encode(c)
+    if encoded == c and c not in _UNRESERVED and c != "%":
+        # a delimiter out of place: "#", "[", "]", "@".  Unreserved
+        # characters and escapes stay: encoded they mean the same, so
+        # encoding them fixes nothing (text after "]" of an IP literal) and
+        # percent-encoded-unreserved would decode them again.
+        encoded = "%%%02X" % ord(c)
+    return encoded
+
+
+@rule(name="noncharacter", code="IRI002", family="syntax", severity="error", fix="unsafe", specificity=30)
 def noncharacter(ctx):
     """A Unicode noncharacter in an IRI.
 
@@ -106,7 +166,8 @@ def noncharacter(ctx):
                          [ctx.replace("Percent-encode as %s (unsafe)" % enc, p.start, p.end, enc, False)])
 
 
-@rule(name="private-use-outside-query", code="IRI003", family="syntax", severity="error", fix="unsafe")
+@rule(name="private-use-outside-query", code="IRI003", family="syntax", severity="error", fix="unsafe",
+      specificity=30)
 def private_use_outside_query(ctx):
     """A private-use character outside the query.
 

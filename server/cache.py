@@ -31,7 +31,7 @@ from typing import Any, Dict, FrozenSet, Iterator, List, Optional, Tuple
 
 from . import __version__
 from .declared_encoding import DECODING_RULES
-from .findings import Edit, Finding, Fix, Severity
+from .findings import Edit, Finding, Fix, Related, Severity
 
 CACHE_DIR_NAME = ".irilint_cache"
 FORMAT = 3
@@ -105,12 +105,16 @@ def cache_key(hasher: Any, content_digest: str, extra: str = "") -> str:
 
 
 def _finding_to_json(f: Finding) -> Dict[str, Any]:
-    return {
+    out = {
         "rule": f.rule.name, "severity": f.severity.label, "message": f.message,
         "start": f.start, "end": f.end, "ref_start": f.ref_start, "ref_end": f.ref_end,
         "iri": f.iri,
         "fixes": [[fx.title, fx.safe, [[e.start, e.end, e.new_text] for e in fx.edits]] for fx in f.fixes],
     }
+    if f.related:  # few findings have any: the others' entries stay as they were
+        out["related"] = [[r.message, r.line, r.column, r.end_line, r.end_column, r.path, r.start, r.end]
+                          for r in f.related]
+    return out
 
 
 def _finding_from_json(d: Dict[str, Any], path: Optional[str]) -> Finding:
@@ -129,9 +133,15 @@ def _finding_from_json(d: Dict[str, Any], path: Optional[str]) -> Finding:
             raise ValueError("bad offset")
     if not isinstance(d["message"], str) or not isinstance(d["iri"], str):
         raise ValueError("bad text")
+    related = []
+    for message, line, column, end_line, end_column, where, start, end in d.get("related", ()):
+        if not isinstance(message, str) or not (where is None or isinstance(where, str)) or not all(
+                isinstance(n, int) for n in (line, column, end_line, end_column, start, end)):
+            raise ValueError("bad related location")
+        related.append(Related(message, line, column, end_line, end_column, where, start, end))
     return Finding(rule=rule, severity=Severity.parse(d["severity"]), message=d["message"],
                    start=d["start"], end=d["end"], fixes=fixes, ref_start=d["ref_start"],
-                   ref_end=d["ref_end"], iri=d["iri"], path=path)
+                   ref_end=d["ref_end"], iri=d["iri"], path=path, related=related)
 
 
 def host_rows(hosts: Dict[str, Dict[str, Any]], shown: Optional[str]) -> List[List[Any]]:

@@ -443,7 +443,7 @@ class _Checker:
                         except DocumentError as exc:
                             # The findings of the unchanged file are still
                             # reported (see cmd_check): nothing is lost.
-                            out.error = "%s: fixes not written: %s" % (exc.path, exc.reason)
+                            out.error = "%s: fixes not written: %s" % (path, exc.reason)
                             out.fixed = 0
                             new_text = text
                     text = new_text
@@ -528,6 +528,7 @@ class _Checker:
 
 
 _HOSTS_KEY = "lookalike.confusable-collision"
+_TARGETS_KEY = "lookalike.confusable-collision.targets"
 
 
 class _Positions:
@@ -904,9 +905,12 @@ def _discover(checker: _Checker, paths: Sequence[str]):
                            follow_symlinks=bool(getattr(checker.args, "follow_symlinks", False))):
         if isinstance(item, LinkOutsideRoots):
             # A skip, like a binary file: it does not change the exit status.
-            yield FileOutcome(str(item.path), skipped="%s (--follow-symlinks follows it)" % item)
+            shown = checker.display_path(str(item.path))
+            yield FileOutcome(shown, skipped="%s: %s (--follow-symlinks follows it)" % (shown, item.reason))
         elif isinstance(item, DiscoveryError):
-            yield FileOutcome(str(item.path), error=str(item))
+            # Named as findings name files (the display path).
+            shown = checker.display_path(str(item.path))
+            yield FileOutcome(shown, error="%s: %s" % (shown, item.reason))
         else:
             yield item
 
@@ -970,15 +974,17 @@ def _check_path(checker: _Checker, path: str, look_up: bool = True,
                             digest=checker.cache is not None or bool(checker.args.fix),
                             syntax=declaration_syntax(path, settings))
     except DocumentError as exc:
+        # Named as its findings would be (the display path), not as read.
+        told = "%s: %s" % (shown, exc.reason)
         if exc.kind == "binary":
             # Named on the command line: say why nothing was reported.
             # Found in a walk: images and archives are expected; stay quiet.
             if os.path.abspath(path) in checker.explicit_paths:
-                return FileOutcome(shown, skipped=str(exc))
+                return FileOutcome(shown, skipped=told)
             return None
         if exc.kind == "too-large":
-            return FileOutcome(shown, skipped=str(exc))
-        return FileOutcome(shown, error=str(exc))
+            return FileOutcome(shown, skipped=told)
+        return FileOutcome(shown, error=told)
     out = checker.outcome(shown, doc.text, settings, doc=doc)
     out.abspath = path
     return out
@@ -1003,8 +1009,9 @@ def _check_here(checker: _Checker, path: str) -> Optional[FileOutcome]:
         # The parent looked the file up in the cache before handing it out.
         return _check_path(checker, path, look_up=False)
     except Exception as exc:  # report, never lose the other files
-        return FileOutcome(_display_path(path), error="%s: internal error: %s: %s" % (
-            path, exc.__class__.__name__, exc))
+        shown = _display_path(path)
+        return FileOutcome(shown, error="%s: internal error: %s: %s" % (
+            shown, exc.__class__.__name__, exc))
 
 
 def _worker_main(conn: Any, args: argparse.Namespace, inherited: Sequence[Any] = ()) -> None:
@@ -1130,8 +1137,9 @@ def _run_parallel(checker: _Checker, args: argparse.Namespace, items: Any, jobs:
                 w.dead = True
                 for lost in itertools.chain([batch], w.pending):
                     for seq, path, _ in lost:
-                        done[seq] = FileOutcome(_display_path(path), error="%s: internal error: worker "
-                                                "process ended (%s)" % (path, exc.__class__.__name__))
+                        shown = _display_path(path)
+                        done[seq] = FileOutcome(shown, error="%s: internal error: worker "
+                                                "process ended (%s)" % (shown, exc.__class__.__name__))
                 w.pending.clear()
                 continue
             done.update(results)
@@ -1260,48 +1268,60 @@ def _run_parallel(checker: _Checker, args: argparse.Namespace, items: Any, jobs:
 
 
 def _cross_file_collisions(checker: _Checker, outcomes: List[FileOutcome]) -> None:
-    """Look-alike hosts across files, in file order, exactly as one process
-    checking the files one after another would report them: a file whose
-    hosts collide with an earlier file's is checked again for
-    confusable-collision with the hosts of the files before it."""
+    """Look-alike hosts across files.  Each pair of confusable hosts of two
+    different files is reported once: in the file where the host that is
+    not ASCII first occurs (of two non-ASCII hosts, the later file's),
+    unless one file holds both (its own check reports them).  Such a file
+    is checked again for confusable-collision, told which hosts of other
+    files each of its hosts collides with."""
     try:
         from irilint.rules.lookalike import _MAX_IDENTITIES
     except ImportError:  # pragma: no cover
         return
-    state: Dict[str, Dict[str, Any]] = {}
-    for o in outcomes:
+    # skeleton -> identity -> (display, path, line, file number) of its
+    # first occurrence in the run, in file order
+    first: Dict[str, Dict[str, Tuple[Any, Any, Any, int]]] = {}
+    files = []
+    for n, o in enumerate(outcomes):
         rows = o.host_rows
         if not rows or o.error or o.skipped:
             continue
-        path = o.path
-        if _collides(rows, state, path) and o.abspath:
-            _recheck_collisions(checker, o, state)
+        mine: Dict[str, List[str]] = {}
         for row in rows:  # irilint.cache.iter_host_rows, inlined: a row per host of every file
             skel = row[0]
-            seen = state.get(skel)
+            if len(row) == 2:
+                ident, value = skel, (skel, o.path, row[1], n)
+            else:
+                ident, value = row[1], (row[2], row[3], row[4], n)
+            mine.setdefault(skel, []).append(ident)
+            seen = first.get(skel)
             if seen is None:
-                seen = state[skel] = {}
-            two = len(row) == 2
-            ident = skel if two else row[1]
+                seen = first[skel] = {}
             if ident not in seen and len(seen) < _MAX_IDENTITIES:
-                seen[ident] = (skel, path, row[1]) if two else (row[2], row[3], row[4])
+                seen[ident] = value
+        files.append((n, o, mine))
+    for n, o, mine in files:
+        targets: Dict[str, List[Tuple[str, Any, Any, Any]]] = {}
+        for skel, idents in mine.items():
+            group = first[skel]
+            if len(group) < 2:
+                continue  # most hosts: nothing else looks like them
+            for ident in idents:
+                me = group.get(ident)
+                if me is None or me[3] != n or ident.isascii():
+                    continue  # reported where it first occurs, on the non-ASCII side
+                for other, (display, path, line, m) in group.items():
+                    if other == ident or other in idents or (not other.isascii() and m > n):
+                        continue
+                    if any(other in f_mine.get(skel, ()) and ident in f_mine.get(skel, ())
+                           for _k, _o, f_mine in files):
+                        continue  # one file holds both: its own check reports them
+                    targets.setdefault(ident, []).append((other, display, path, line))
+        if targets and o.abspath:
+            _recheck_collisions(checker, o, targets)
 
 
-def _collides(rows: List[List[Any]], state: Dict[str, Any], path: str) -> bool:
-    for row in rows:
-        prev = state.get(row[0])
-        if not prev:
-            continue
-        ident = row[0] if len(row) == 2 else row[1]
-        for other, value in prev.items():
-            if other != ident and not (other.isascii() and ident.isascii()) and value[1] != path:
-                return True
-    return False
-
-
-def _recheck_collisions(checker: _Checker, o: FileOutcome, state: Dict[str, Any]) -> None:
-    import copy
-
+def _recheck_collisions(checker: _Checker, o: FileOutcome, targets: Dict[str, Any]) -> None:
     from irilint.engine import declaration_syntax
     from irilint.fileio import DocumentError, read_document
     from irilint.output import locate
@@ -1313,7 +1333,7 @@ def _recheck_collisions(checker: _Checker, o: FileOutcome, state: Dict[str, Any]
     except DocumentError:
         return
     only = settings.merged({"select": ["confusable-collision"], "ignore": []})
-    run_state = {_HOSTS_KEY: copy.deepcopy(state)}
+    run_state = {_HOSTS_KEY: {}, _TARGETS_KEY: targets}
     findings, index = checker.check_document(o.path, doc.text, only, run_state)
     kept = [r for r in o.reported if r.finding.rule.name != "confusable-collision"]
     kept.extend(locate(o.path, [f for f in findings if f.rule.name == "confusable-collision"], index))

@@ -266,8 +266,10 @@ class Engine:
                 try:
                     findings.extend(r.check(ctx) or ())
                 except Exception as exc:  # a rule bug must not lose the rest
-                    result.errors.append("rule %s failed on %r: %s: %s" % (
-                        r.name, value[:200], exc.__class__.__name__, exc))
+                    from .unicode_security import quoted
+
+                    result.errors.append("rule %s failed on %s: %s: %s" % (
+                        r.name, quoted(value, 200), exc.__class__.__name__, exc))
             ctx.release_components()
             if namespace is not None:
                 memo.put(key, cand.start, ref, findings[first_finding:],  # type: ignore[union-attr]
@@ -305,9 +307,63 @@ class Engine:
                 findings.extend(_unused_suppressions(
                     unused_rule, selection.severity_of(unused_rule), suppressions, text,
                     index, scanner, path))
+        if len(findings) > 1:
+            findings = merge_same_characters(findings)
         findings.sort(key=Finding.sort_key)
         result.findings = findings
         return result
+
+
+def merge_same_characters(findings: List[Finding]) -> List[Finding]:
+    """One finding per problem: where findings of several rules cover the
+    same characters of a reference, the one of the most specific rule
+    (``Rule.specificity``, then the lower code) stands for them.  Its
+    message names the others, its severity is the highest of them (a
+    merge must not let a run pass ``--fail-level``) and it offers their
+    fixes after its own.  Runs after suppressions: a rule suppressed there
+    is not named.  The findings are not changed (the memo keeps them);
+    merged ones are new."""
+    groups: Dict[Tuple[int, int, int], List[Finding]] = {}
+    for f in findings:
+        # Specificity 0: the rule is about something else than the
+        # characters (a component's direction, a label's form), and its
+        # finding is never merged.
+        if f.start < f.end and f.rule.specificity > 0:
+            key = (f.ref_start, f.start, f.end)
+            group = groups.get(key)
+            if group is None:
+                groups[key] = [f]
+            else:
+                group.append(f)
+    if all(len(group) == 1 for group in groups.values()):
+        return findings  # the common case: no two findings on the same characters
+    merged: Dict[int, Optional[Finding]] = {}
+    for group in groups.values():
+        if len(group) < 2 or len({f.rule.name for f in group}) < 2:
+            continue
+        best = max(group, key=lambda f: (f.rule.specificity, [-ord(c) for c in f.rule.code]))
+        others = [f for f in group if f.rule is not best.rule]
+        names: List[str] = []
+        for o in others:
+            name = "%s %s" % (o.rule.code, o.rule.name)
+            if name not in names:
+                names.append(name)
+        fixes = list(best.fixes)
+        for o in others:
+            fixes.extend(fx for fx in o.fixes if fx not in fixes)
+        merged[id(best)] = replace(best, message="%s (also %s)" % (best.message, ", ".join(names)),
+                                   severity=max([best.severity] + [o.severity for o in others]),
+                                   fixes=fixes)
+        for o in others:
+            merged[id(o)] = None
+    if not merged:
+        return findings
+    out: List[Finding] = []
+    for f in findings:
+        m = merged.get(id(f), f)
+        if m is not None:
+            out.append(m)
+    return out
 
 
 class _RulePlan:
@@ -522,6 +578,8 @@ def _drop_per_file_ignored(rules: List[Any], settings: Any, path: str) -> List[A
 
 
 def _unused_suppressions(rule, severity, suppressions, text, index, scanner, path) -> List[Finding]:
+    from .unicode_security import quoted
+
     out: List[Finding] = []
     for s in suppressions:
         if s.used:
@@ -542,7 +600,7 @@ def _unused_suppressions(rule, severity, suppressions, text, index, scanner, pat
             what += "[%s]" % ", ".join(s.selectors)
         fix = Fix(title, (Edit(start, end, ""),), safe)
         out.append(Finding(rule=rule, severity=severity,
-                           message="unused suppression: '%s' suppresses nothing" % what,
+                           message="unused suppression: %s suppresses nothing" % quoted(what),
                            start=s.start, end=s.end, fixes=[fix],
                            ref_start=s.start, ref_end=s.end, iri="", path=path))
     return out

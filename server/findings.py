@@ -49,6 +49,24 @@ class Fix:
     safe: bool
 
 
+@dataclass(frozen=True)
+class Related:
+    """Another place a finding is about (the other host of a collision),
+    with a note saying what is there.  ``path`` None: the finding's own
+    document.  Positions are 1-based, columns in code points; ``start`` and
+    ``end`` are code point offsets in the finding's document (-1 when the
+    place is in another one)."""
+
+    message: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    path: Optional[str] = None
+    start: int = -1
+    end: int = -1
+
+
 @dataclass
 class Finding:
     rule: "Rule"
@@ -63,6 +81,9 @@ class Finding:
     iri: str = ""
     #: filled by the engine for output: path and (line, column) 0-based
     path: Optional[str] = None
+    #: other places the finding is about (SARIF relatedLocations, LSP
+    #: relatedInformation)
+    related: List[Related] = field(default_factory=list)
 
     @property
     def code(self) -> str:

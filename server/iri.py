@@ -216,8 +216,8 @@ def parse(text: str, grammar_checked: bool = False) -> IRIReference:
         if not grammar_checked and not _SCHEME_RE.match(text, 0, colon):
             problems.append(SyntaxProblem(
                 "invalid-scheme", 0, colon, "scheme",
-                "scheme %r must start with a letter and hold only letters, "
-                "digits, '+', '-' and '.'" % text[:colon]))
+                "scheme %s must start with a letter and hold only letters, "
+                "digits, '+', '-' and '.'" % _quoted(text[:colon])))
     a_start, a_end = m.span(2)
     if a_start >= 0:
         ref.authority = Span(a_start, a_end)
@@ -293,11 +293,18 @@ def _check_port(ref: IRIReference) -> None:
     if not port.isascii() or not port.isdigit():
         ref.problems.append(SyntaxProblem(
             "invalid-port", span.start, span.end, "port",
-            "port %r is not a decimal number" % port))
+            "port %s is not a decimal number" % _quoted(port)))
     elif int(port) > 65535:
         ref.problems.append(SyntaxProblem(
             "invalid-port", span.start, span.end, "port",
             "port %s is out of range (0-65535)" % port))
+
+
+def _quoted(s: str) -> str:
+    # imported when a message is made: most references have no problem
+    from .unicode_security import quoted
+
+    return quoted(s)
 
 
 def _check_ip_literal(ref: IRIReference, start: int, end: int) -> None:
@@ -316,7 +323,7 @@ def _check_ip_literal(ref: IRIReference, start: int, end: int) -> None:
     if not ok:
         ref.problems.append(SyntaxProblem(
             "invalid-ip-literal", start, end, "host",
-            "[%s] is neither an IPv6 address nor an IPvFuture literal" % inner))
+            "[%s] is neither an IPv6 address nor an IPvFuture literal" % _quoted(inner)[1:-1]))
 
 
 def _check_chars(ref: IRIReference, component: str, span: Span) -> None:

@@ -101,13 +101,27 @@ def to_json_obj(r: Reported, index: Optional[LineIndex]) -> Dict[str, Any]:
         "iri": f.iri,
         "url": rule_url(f.rule),
         "fixes": fixes,
+        "related": [_related_json(rel, r.path) for rel in f.related],
     }
 
 
+def _related_json(rel: Any, path: str) -> Dict[str, Any]:
+    """A related location: its path (the finding's own when it is in the
+    same document), 1-based line, and columns when known (0: the line)."""
+    out: Dict[str, Any] = {"path": rel.path if rel.path is not None else path, "line": rel.line}
+    if rel.column:
+        out.update(column=rel.column, end_line=rel.end_line, end_column=rel.end_column)
+    out["message"] = rel.message
+    return out
+
+
 def format_text(r: Reported) -> str:
-    # The issue fixes this shape: path:line:col: CODE name message
-    return "%s:%d:%d: %s %s %s" % (r.path, r.line, r.column, r.rule.code, r.rule.name,
-                                   _one_line(r.finding.message))
+    # path:line:col: CODE name [severity] message.  The prefix up to the
+    # name is fixed (scripts cut it); the severity follows in brackets, so
+    # an errorformat "%f:%l:%c: %m" still takes everything after the column
+    # as the message, and a reader sees how serious it is.
+    return "%s:%d:%d: %s %s [%s] %s" % (r.path, r.line, r.column, r.rule.code, r.rule.name,
+                                        r.finding.severity.label, _one_line(r.finding.message))
 
 
 def _one_line(s: str) -> str:
@@ -187,6 +201,16 @@ def sarif_log(reported: List[Reported], indexes: Dict[str, LineIndex], version: 
             }}],
             "properties": {"name": f.rule.name, "severity": f.severity.label, "iri": f.iri},
         }
+        if f.related:
+            related = []
+            for k, rel in enumerate(f.related):
+                where: Dict[str, Any] = {"startLine": rel.line}
+                if rel.column:
+                    where.update(startColumn=rel.column, endLine=rel.end_line, endColumn=rel.end_column)
+                related.append({"id": k, "message": {"text": rel.message}, "physicalLocation": {
+                    "artifactLocation": {"uri": _artifact_uri(rel.path if rel.path is not None else rep.path)},
+                    "region": where}})
+            result["relatedLocations"] = related
         index = indexes.get(rep.path)
         if f.fixes and index is not None:
             fixes = []

@@ -47,6 +47,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
+from irilint.unicode_security import is_invisible, visible_text  # noqa: F401 (shared with messages)
 from irilint.report_args import FORMATS, add_arguments, add_subcommand  # noqa: F401 (the report command's API)
 SEVERITIES = ("error", "warning", "info", "hint")
 #: GitHub refuses comments over 65,536 characters; keep a margin.
@@ -69,29 +70,11 @@ MAX_MARKDOWN_LOOKALIKES = 30
 BIDI_RTL = frozenset(("R", "AL", "AN"))
 #: explicit embeddings, overrides and isolates (they reorder what follows)
 BIDI_CONTROLS = frozenset(("LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI"))
-_INVISIBLE_CATEGORIES = frozenset(("Cc", "Cf", "Zs", "Zl", "Zp", "Co", "Cn", "Cs"))
 
 
 # ---------------------------------------------------------------------------
 # Characters
 # ---------------------------------------------------------------------------
-
-def is_invisible(ch: str) -> bool:
-    """A character a reader cannot see, or cannot tell from a space:
-    controls, format characters (bidi controls, zero-width characters),
-    spaces other than U+0020, separators, private-use, unassigned and
-    surrogate code points, and Default_Ignorable_Code_Point characters.
-    Such characters are never written raw in a report."""
-    if ch == " ":
-        return False
-    if unicodedata.category(ch) in _INVISIBLE_CATEGORIES:
-        return True
-    if ch.isascii():
-        return False
-    from irilint.unicode_security import is_default_ignorable
-
-    return is_default_ignorable(ch)
-
 
 def char_label(ch: str) -> str:
     """``U+202E RIGHT-TO-LEFT OVERRIDE``."""
@@ -151,13 +134,6 @@ def visual_order(s: str) -> str:
     from bidi import get_display
 
     return get_display(s, base_dir="L")
-
-
-def visible_text(s: str) -> str:
-    """``s`` with each invisible character written as ``<U+XXXX>``."""
-    if s.isascii() and s.isprintable():
-        return s
-    return "".join("<U+%04X>" % ord(ch) if is_invisible(ch) else ch for ch in s)
 
 
 @dataclass

@@ -601,3 +601,36 @@ def char_name(ch: str) -> str:
 def describe(ch: str) -> str:
     """``U+XXXX NAME``, e.g. "U+202E RIGHT-TO-LEFT OVERRIDE"."""
     return "U+%04X %s" % (_cp(ch), char_name(ch))
+
+
+_INVISIBLE_CATEGORIES = frozenset(("Cc", "Cf", "Zs", "Zl", "Zp", "Co", "Cn", "Cs"))
+
+
+def is_invisible(ch: str) -> bool:
+    """A character a reader cannot see, or cannot tell from a space:
+    controls, format characters (bidi controls, zero-width characters),
+    spaces other than U+0020, separators, private-use, unassigned and
+    surrogate code points, and Default_Ignorable_Code_Point characters.
+    Such characters are never written raw in a message or a report."""
+    if ch == " ":
+        return False
+    if unicodedata.category(ch) in _INVISIBLE_CATEGORIES:
+        return True
+    if ch.isascii():
+        return False
+    return is_default_ignorable(ch)
+
+
+def visible_text(s: str) -> str:
+    """``s`` with each invisible character written as ``<U+XXXX>``: the
+    one way messages show them (never raw, never as a Python escape)."""
+    if s.isascii() and s.isprintable():
+        return s
+    return "".join("<U+%04X>" % ord(ch) if is_invisible(ch) else ch for ch in s)
+
+
+def quoted(s: str, limit: int = 0) -> str:
+    """``s`` for a message: in single quotes, invisible characters written
+    as ``<U+XXXX>``, cut to ``limit`` characters (0: whole) with "..."."""
+    cut = limit and len(s) > limit
+    return "'" + visible_text(s[:limit] if cut else s) + ("...'" if cut else "'")

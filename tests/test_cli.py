@@ -86,7 +86,8 @@ def test_check_stdin_text_format_and_exit_1():
 def test_check_columns_are_code_points():
     # an astral emoji before the IRI counts as one column
     code, out, _ = run(["check", "-", "--select", "bad-percent-encoding"], stdin="😀 http://e.org/100%\n")
-    assert out.splitlines() == ["-:1:19: IRI401 bad-percent-encoding '%' is not followed by two hexadecimal digits in the path"]
+    assert out.splitlines() == [
+        "-:1:19: IRI401 bad-percent-encoding [error] '%' is not followed by two hexadecimal digits in the path"]
 
 
 def test_check_clean_exit_0():

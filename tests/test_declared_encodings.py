@@ -313,9 +313,10 @@ _CODECS = ["cp1251", "koi8_r", "cp1255", "cp1256", "shift_jis", "euc_jp", "gb180
 
 def _encodable(codec):
     def ok(s):
+        # text the codec gives back as written (shift_jis writes "¥" as the
+        # byte of "\\", and reads that byte as "\\")
         try:
-            s.encode(codec)
-            return "\x00" not in s
+            return s.encode(codec).decode(codec) == s and "\x00" not in s
         except UnicodeEncodeError:
             return False
     return st.text(st.characters(blacklist_categories=("Cs",)), max_size=60).filter(ok)

@@ -215,7 +215,11 @@ def test_a_megabyte_base64_data_uri():
 ])
 def test_many_findings_in_one_long_iri(unit):
     def check(result, text):
-        assert result.references == 1 and len(result.findings) >= (len(text) - 13) // len(unit)
+        # percent-encoded-text gives one hint per reference, with one edit
+        # of its fix per run: the runs are counted there
+        count = sum(len(f.fixes[0].edits) if f.rule.name == "percent-encoded-text" else 1
+                    for f in result.findings)
+        assert result.references == 1 and count >= (len(text) - 13) // len(unit)
 
     assert_linear("text", lambda n: "http://e.org/" + unit * (n // len(unit)), 24 * KB, check)
 

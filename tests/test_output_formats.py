@@ -299,3 +299,108 @@ def test_json_lists_a_link_out_of_the_tree_as_skipped(tmp_path):
     skipped = [i for i in items if i["kind"] == "skipped"]
     assert [i["path"] for i in skipped] == [str(tree / "link")]
     assert "outside" in skipped[0]["message"]
+
+
+# -- text output: severity, and paths named alike (issue 15) ---------------------
+
+import os  # noqa: E402
+import re  # noqa: E402
+
+#: what an editor's errorformat "%f:%l:%c: %m" takes from a line
+ERRORFORMAT = re.compile(r"^(?P<f>[^:]+):(?P<l>\d+):(?P<c>\d+): (?P<m>.*)$")
+
+
+def test_text_line_has_the_severity_after_the_rule_name(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "ar.md").write_text(
+        "راجع http://e.org/100% و https://ar.wikipedia.org/wiki/%D9%85%D8%B5%D8%B1 للمزيد.\n", encoding="utf-8")
+    code, out, _ = run(["check", "--no-cache", "--extend-select", "percent-encoded-text", "ar.md"])
+    assert code == 1
+    parsed = [ERRORFORMAT.match(line) for line in out.splitlines() if line.startswith("ar.md:")]
+    assert len(parsed) == 2 and all(parsed)
+    assert [(m["f"], m["l"]) for m in parsed] == [("ar.md", "1"), ("ar.md", "1")]
+    assert parsed[0]["m"].startswith("IRI401 bad-percent-encoding [error] '%' is not followed")
+    assert parsed[1]["m"].startswith("IRI406 percent-encoded-text [hint] %D9%85%D8%B5%D8%B1 is the")
+
+
+def test_text_severity_follows_the_configuration(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "he.md").write_text("ראו http://e.org/100% לפרטים.\n", encoding="utf-8")
+    (tmp_path / "pyproject.toml").write_text('[tool.irilint]\nseverity = {IRI401 = "warning"}\n')
+    _, out, _ = run(["check", "--no-cache", "he.md"])
+    assert "he.md:1:21: IRI401 bad-percent-encoding [warning] " in out
+
+
+def test_errors_and_findings_name_paths_alike(tmp_path, monkeypatch):
+    # a folder given by its absolute path: findings were named relative to
+    # the working directory, errors by the path as read
+    sub = tmp_path / "docs"
+    sub.mkdir()
+    (sub / "ja.md").write_text("詳しくは http://e.org/100% を参照。\n", encoding="utf-8")
+    (sub / "zh.txt").write_bytes(b"\xff\xfe\x00http://e.org/\n")
+    monkeypatch.chdir(tmp_path)
+    for given in (str(sub), os.path.join("docs", "..", "docs"), os.path.join(".", "docs")):
+        code, out, err = run(["check", "--no-cache", given])
+        assert code == 2
+        finding_paths = {ERRORFORMAT.match(l)["f"] for l in out.splitlines() if ERRORFORMAT.match(l)}
+        error_paths = {l.split(": ")[2] for l in err.splitlines() if l.startswith("irilint: error: ")}
+        assert finding_paths == {os.path.join("docs", "ja.md")}, given
+        assert error_paths == {os.path.join("docs", "zh.txt")}, (given, err)
+
+
+def test_a_missing_path_is_named_as_findings_would_name_it(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    _, _, err = run(["check", "--no-cache", str(tmp_path / "gone.md")])
+    assert "irilint: error: gone.md: no such file or directory" in err.splitlines()
+
+
+# -- confusable hosts across files: once per pair, with related locations --------
+
+CYRILLIC_PAYPAL = "\u0440\u0430\u0443\u0440\u0430l.com"  # раураl.com
+
+
+def _collision_tree(tmp_path):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "a.md").write_text("لا تستخدم [هذا](http://%s/login).\n" % CYRILLIC_PAYPAL, encoding="utf-8")
+    (docs / "b.md").write_text("אל תלחצו על http://%s/x\n" % CYRILLIC_PAYPAL, encoding="utf-8")
+    (docs / "m.md").write_text("请访问 https://工厂.中国/ 与 https://エ厂.中国/\n", encoding="utf-8")
+    (docs / "n.md").write_text("不要访问 https://エ厂.中国/a\n", encoding="utf-8")
+    (docs / "z.md").write_text("\nپرداخت با [PayPal](https://paypal.com/)\n", encoding="utf-8")
+    return docs
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_collision_across_files_is_reported_once_per_pair(tmp_path, monkeypatch, jobs):
+    _collision_tree(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run(["check", "--no-cache", "--jobs", jobs, "--select", "confusable-collision",
+                        "--format", "json", "docs"])
+    assert code == 1
+    items = [i for i in json.loads(out) if i["kind"] == "finding"]
+    # раураl.com / paypal.com: on the first non-ASCII occurrence (a.md),
+    # not again in b.md; エ厂 / 工厂 both in m.md: reported there, not in n.md
+    assert [(i["path"], i["line"]) for i in items] == [(os.path.join("docs", "a.md"), 1),
+                                                      (os.path.join("docs", "m.md"), 1)]
+    a, m = items
+    assert a["related"] == [{"path": os.path.join("docs", "z.md"), "line": 2,
+                             "message": "the host 'paypal.com' it is confusable with"}]
+    (rel,) = m["related"]
+    assert rel["path"] == os.path.join("docs", "m.md") and (rel["line"], rel["column"]) == (1, 13)
+
+
+def test_collision_related_locations_in_sarif_and_the_cache(tmp_path, monkeypatch):
+    _collision_tree(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    args = ["check", "--select", "confusable-collision", "--format", "sarif", "docs"]
+    cold = json.loads(run(args)[1])
+    warm = json.loads(run(args)[1])
+    assert cold == warm  # the related locations survive the cache
+    jsonschema.validate(cold, SARIF_SUBSET)
+    results = cold["runs"][0]["results"]
+    assert len(results) == 2
+    locs = [r["relatedLocations"] for r in results]
+    assert locs[0][0]["physicalLocation"]["artifactLocation"]["uri"] == "docs/z.md"
+    assert locs[0][0]["physicalLocation"]["region"] == {"startLine": 2}
+    assert locs[1][0]["physicalLocation"]["region"] == {"startLine": 1, "startColumn": 13,
+                                                        "endLine": 1, "endColumn": 18}

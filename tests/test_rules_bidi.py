@@ -275,13 +275,31 @@ def test_mixed_direction_in_query_and_fragment():
     assert summary(value) == [("bidi-mixed-direction", "abc\u05d0"), ("bidi-mixed-direction", "\u0627x")]
 
 
-def test_mixed_direction_percent_encoded():
-    value = "http://example.com/abc%D7%90"
+def test_mixed_direction_partly_percent_encoded():
+    # one right-to-left letter is shown as itself: the component mixes
+    value = "http://example.com/abc%D7%90\u05d1"
     (f,) = check(value)
     assert f.rule.name == "bidi-mixed-direction"
-    assert (f.start, f.end) == span_of(value, "abc%D7%90")
+    assert (f.start, f.end) == span_of(value, "abc%D7%90\u05d1")
     assert "percent-encoded as %D7%90" in f.message
-    assert f.fixes == []  # already in URI form
+
+
+@pytest.mark.parametrize("value", [
+    # every right-to-left letter encoded: the component is shown as ASCII,
+    # the guidelines' remedy for rules 1 and 2 (RFC 3987 s4.2)
+    "http://example.com/abc%D7%90",                                   # Hebrew
+    "http://example.com/docs-%D7%AA%D7%99%D7%A2%D7%95%D7%93/x",       # Hebrew, the mixed fix's output
+    "http://example.com/%D8%A7%D9%84%D9%82%D8%A7%D9%87%D8%B1%D8%A91",  # Arabic ending with a digit
+    "http://example.com/2%D9%85%DB%8C%E2%80%8C%D8%AE%D9%88%D8%A7%D9%87%D9%85",  # Persian, ZWNJ
+    "http://example.com/?q=v1-%D7%A9%D7%9C%D7%95%D7%9D",              # a query value
+])
+def test_all_rtl_letters_percent_encoded_is_no_component_finding(value):
+    assert summary(value, ("bidi-mixed-direction", "bidi-component-edge")) == []
+
+
+def test_encoded_bidi_control_in_an_encoded_component_is_still_found():
+    value = "http://example.com/abc%E2%80%AE%D7%90"
+    assert [f.rule.name for f in check(value)] == ["bidi-control-encoded"]
 
 
 def test_rtl_with_digits_gets_only_the_edge_finding():

@@ -118,6 +118,22 @@ def test_a_failing_rule_does_not_lose_other_findings():
     assert any("double-percent-encoding" in e and "boom" in e for e in result.errors)
 
 
+def test_a_failing_rule_names_the_reference_readably():
+    r = get_rule("double-percent-encoding")
+    original = r.check
+
+    def broken(ctx):
+        raise RuntimeError("boom")
+
+    r.check = broken
+    try:
+        result = Engine().check_text("ראו http://e.org/\u200f%25/\u05d0 כאן", path="he.txt")
+    finally:
+        r.check = original
+    (error,) = [e for e in result.errors if "double-percent-encoding" in e]
+    assert "'http://e.org/<U+200F>%25/\u05d0'" in error  # was repr(): '\u200f'
+
+
 @pytest.mark.parametrize("value", [
     "https://docs.djangoproject.com/en/%(version)s/releases/",
     "{% url 'admin:index' %}",
@@ -136,3 +152,138 @@ def test_templated_references_still_get_bidi_and_lookalike_rules():
     assert "bidi-control" in names
     names = [f.rule.name for f in check_reference("{{ base }}/p\u0430ypal-login", select=["ALL"])]
     assert "mixed-script" in names
+
+
+# -- messages show invisible characters as <U+XXXX> (issue 15) --------------------
+
+from hypothesis import given as _given, settings as _hsettings, strategies as _st  # noqa: E402
+
+from irilint.engine import check_reference as _check_reference  # noqa: E402
+from irilint.unicode_security import is_invisible as _is_invisible  # noqa: E402
+
+_ESCAPE_RE = __import__("re").compile(r"\\[uUxN]")
+
+_INVISIBLES = ["\u200c", "\u200d", "\u200b", "\u200e", "\u202e", "\u2066", "\u00ad", "\ufeff",
+               "\u3000", "\u00a0", "\x01", "\x7f", "\u0085", "\ue000", "\U000e0041", "\u180e"]
+_BASES = [
+    "https://fa.wikipedia.org/wiki/\u0645\u06cc\u062e\u0648\u0627\u0647\u0645",
+    "https://he.wikipedia.org/wiki/\u05d9\u05e8\u05d5\u05e9\u05dc\u05d9\u05dd",
+    "https://ar.example/\u0627\u0644\u0642\u0627\u0647\u0631\u0629?q=\u0645\u062b\u0627\u0644",
+    "http://\u4f8b\u5b50.\u6d4b\u8bd5/\u8def\u5f84/\u6587\u4ef6",
+    "https://ja.example/\u6771\u4eac/\u30ac\u30a4\u30c9e\u0301#\u7ae0",
+    "http://example.org:8080/a/b",
+    "HTTP://Example.ORG/%7Euser/%e2%80%8b",
+]
+
+
+def _assert_readable(text):
+    assert not any(_is_invisible(c) for c in text), ascii(text)
+    assert not _ESCAPE_RE.search(text), text
+
+
+@_given(_st.sampled_from(_BASES), _st.lists(_st.tuples(_st.integers(0, 200), _st.sampled_from(_INVISIBLES)),
+                                           min_size=1, max_size=3))
+@_hsettings(max_examples=200, deadline=None)
+def test_messages_never_show_invisible_characters_raw_or_escaped(base, inserts):
+    value = base
+    for at, ch in inserts:
+        at = 7 + at % (len(value) - 6)  # after the scheme's "//"
+        value = value[:at] + ch + value[at:]
+    for f in _check_reference(value, select=["ALL"]):
+        _assert_readable(f.message)
+        for fx in f.fixes:
+            _assert_readable(fx.title)
+
+
+@pytest.mark.parametrize("value, rule, shown", [
+    ("http://e.org/cafe%CC%81%E2%80%8Cx", "not-nfc", "<U+200C>"),  # was '\\u200c'
+    ("http://e.org:8\u200b0/", "invalid-port", "'8<U+200B>0'"),                       # was '8\u200b0'
+    ("http://e.org/\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645-abc", "bidi-mixed-direction", "<U+200C>"),
+    ("http://e.org/x%E3%80%80y", "compatibility-character", "NFKC gives ' '"),
+])
+def test_messages_show_invisible_characters_by_code_point(value, rule, shown):
+    (f,) = _check_reference(value, select=[rule])
+    assert shown in f.message
+
+
+# -- one finding per problem: the most specific rule stands for the others --------
+
+from irilint.engine import check_text as _check_text  # noqa: E402
+from irilint.rules.registry import get_rule as _get_rule  # noqa: E402
+
+
+def test_rules_are_ordered_by_specificity():
+    spec = {name: _get_rule(name).specificity for name in (
+        "fullwidth-form", "delimiter-lookalike", "invisible-character", "bidi-control",
+        "compatibility-character", "idn-invalid", "invalid-character", "bidi-mixed-direction")}
+    assert spec["fullwidth-form"] == spec["delimiter-lookalike"] == spec["invisible-character"] \
+        == spec["bidi-control"] > spec["compatibility-character"] > spec["idn-invalid"] \
+        > spec["invalid-character"] > spec["bidi-mixed-direction"] == 0
+
+
+@pytest.mark.parametrize("path, text, char, code, others", [
+    # full-width forms typed with a CJK input method into a Latin host
+    ("zh.html", '<p>请访问<a href="http://example\uff0fdocs.com/">资料</a>。</p>\n', "\uff0f", "IRI202",
+     ["IRI501 idn-invalid"]),
+    ("ja.html", '<p>資料は<a href="http://example\uff01.jp/">こちら</a>です。</p>\n', "\uff01", "IRI202",
+     ["IRI501 idn-invalid"]),
+    # a fraction slash in an Arabic or Hebrew page
+    ("ar.html", '<p dir="rtl">انظر <a href="http://ex\u2044ample.com/">هنا</a></p>\n', "\u2044", "IRI201",
+     ["IRI501 idn-invalid"]),
+    # a no-break space in a host, in a Persian page and a Hebrew JSON record
+    ("fa.html", '<p dir="rtl">برای جزئیات <a href="http://exa\u00a0mple.com/">اینجا</a> را ببینید.</p>\n',
+     "\u00a0", "IRI302", ["IRI501 idn-invalid"]),
+    ("he.json", '{"url": "http://exa\u00a0mple.com/", "title": "דוח שנתי"}\n', "\u00a0", "IRI302",
+     ["IRI501 idn-invalid"]),
+])
+def test_findings_on_the_same_characters_are_one(path, text, char, code, others):
+    found = [f for f in _check_text(text, path=path) if text[f.start:f.end] == char]
+    (f,) = found
+    assert f.rule.code == code
+    for name in others:
+        assert "(also %s)" % name in f.message
+    assert f.severity.label == "error"  # the highest of the merged ones (idn-invalid's)
+
+
+def test_a_suppressed_rule_is_not_merged_into_another():
+    text = '<p>请访问<a href="http://example\uff0fdocs.com/">资料</a>。</p> <!-- irilint: ignore[IRI202] -->\n'
+    (f,) = [f for f in _check_text(text, path="zh.html") if text[f.start:f.end] == "\uff0f"]
+    assert f.rule.code == "IRI501" and "(also" not in f.message
+
+
+def test_merged_findings_keep_the_other_rules_fixes():
+    value = "http://ex\uff0fample.com/"
+    alone = {fx.title for name in ("fullwidth-form", "idn-invalid")
+             for f in _check_reference(value, select=[name]) for fx in f.fixes}
+    (f,) = _check_reference(value, select=["fullwidth-form", "idn-invalid"])
+    assert {fx.title for fx in f.fixes} == alone
+
+
+def test_component_findings_are_not_merged():
+    value = "http://example.com/\u05d0\u05d1abc1"
+    names = [f.rule.name for f in _check_reference(value, select=["bidi"])]
+    assert names == ["bidi-mixed-direction", "bidi-component-edge"]
+
+
+_ODD_HOST_CHARS = ["\uff0f", "\uff01", "\u2044", "\u00a0", "\u200b", "\u3002", "\uff0e", "\u2024", "\u0430", " "]
+
+
+@_given(_st.lists(_st.tuples(_st.integers(0, 20), _st.sampled_from(_ODD_HOST_CHARS)), min_size=1, max_size=4))
+@_hsettings(max_examples=150, deadline=None)
+def test_no_two_character_findings_share_their_characters(inserts):
+    host = "example.com"
+    for at, ch in inserts:
+        at %= len(host) + 1
+        host = host[:at] + ch + host[at:]
+    spans = {}
+    for f in _check_reference("http://%s/path" % host, select=["ALL"]):
+        if f.rule.specificity > 0:
+            key = (f.start, f.end)
+            assert spans.setdefault(key, f.rule.name) == f.rule.name, (host, key)
+
+
+def test_label_findings_are_not_merged():
+    # django's validator list: the N'Ko label breaks the Bidi Rule and is
+    # not NFC; two problems of the label, two findings
+    names = sorted(f.rule.name for f in _check_reference("http://xn--7sbb4ac0ad0be6cf.xn--7sbb4ac0ad0be6cf/"))
+    assert "idn-bidi-rule" in names and "punycode-invalid" in names

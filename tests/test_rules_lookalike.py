@@ -654,11 +654,14 @@ def test_collision_within_a_document():
 
 
 def test_collision_within_a_document_spoof_first():
+    # reported on the host that is not ASCII, whichever comes first
     text = "http://%s/ http://paypal.com/" % PAYPAL_CYR
     fs = run_doc(text)
     assert len(fs) == 1
-    assert text[fs[0].start:fs[0].end] == "paypal.com"
+    assert text[fs[0].start:fs[0].end] == PAYPAL_CYR
     assert "U+0440 CYRILLIC SMALL LETTER ER" in fs[0].message
+    (rel,) = fs[0].related
+    assert text[rel.start:rel.end] == "paypal.com" and (rel.line, rel.column) == (1, 1 + text.index("paypal"))
 
 
 @pytest.mark.parametrize("text", [
@@ -691,6 +694,65 @@ def test_collision_across_check_reference_calls():
     assert check_reference("http://paypal.com/", select=["confusable-collision"], run_state=state) == []
     fs = check_reference("http://%s/" % PAYPAL_CYR, select=["confusable-collision"], run_state=state)
     assert len(fs) == 1 and "another document" in fs[0].message
+
+
+@pytest.mark.parametrize("path, text, spoof, genuine", [
+    # Arabic prose: the ASCII host five times, the spoof (Cyrillic р, а, у) twice
+    ("ar.md", "ادفع عبر [PayPal](https://paypal.com/) أو https://paypal.com/a و https://paypal.com/b.\n"
+              "لا تستخدم https://%s/login ولا https://%s/x أبداً.\n"
+              "راجع https://paypal.com/c و https://paypal.com/d.\n" % (PAYPAL_CYR, PAYPAL_CYR),
+     PAYPAL_CYR, "paypal.com"),
+    # Hebrew in HTML
+    ("he.html", '<p dir="rtl">שלמו ב-<a href="https://paypal.com/">PayPal</a> ולא ב-'
+                '<a href="https://%s/">%s</a>, גם לא ב-<a href="https://%s/x">כאן</a>.</p>\n'
+                % (PAYPAL_CYR, PAYPAL_CYR, PAYPAL_CYR), PAYPAL_CYR, "paypal.com"),
+    # Persian in reST
+    ("fa.rst", "پرداخت با `PayPal <https://paypal.com/>`_ و نه `این <https://%s/>`_ یا https://%s/b\n"
+               % (PAYPAL_CYR, PAYPAL_CYR), PAYPAL_CYR, "paypal.com"),
+    # Chinese: two non-ASCII hosts, the rarer one is reported
+    # (katakana エ for the Han 工)
+    ("zh.md", "请访问 https://工厂.中国/ 或 https://工厂.中国/a 或 https://工厂.中国/b，不要访问 https://エ厂.中国/。\n",
+     "エ厂.中国", "工厂.中国"),
+    ("zh-spoof-first.md", "不要访问 https://エ厂.中国/ 和 https://エ厂.中国/a，请访问 https://工厂.中国/。\n",
+     "工厂.中国", "エ厂.中国"),
+    # Japanese: two non-ASCII hosts as often each, the later one is
+    # reported (the Han 力 for the katakana カ)
+    ("ja.md", "公式は https://カメラ.jp/ です。https://力メラ.jp/ は偽物です。\n", "力メラ.jp", "カメラ.jp"),
+])
+def test_collision_is_reported_once_per_pair(path, text, spoof, genuine):
+    from irilint.unicode_security import skeleton
+
+    assert skeleton(spoof) == skeleton(genuine)  # the cases are confusable
+    fs = run_doc(text, path=path)
+    assert len(fs) == 1
+    (f,) = fs
+    assert text[f.start:f.end] == spoof and f.start == text.index(spoof)
+    assert "'%s'" % genuine in f.message
+    (rel,) = f.related
+    assert text[rel.start:rel.end] == genuine and rel.start == text.index(genuine)
+    assert rel.path is None and rel.line == text[:rel.start].count("\n") + 1
+
+
+def test_collision_with_three_hosts_names_each_pair_once():
+    latin_a = "p\u0430ypal.com"  # Cyrillic а only
+    text = "https://paypal.com/ https://%s/ https://%s/ https://%s/\n" % (PAYPAL_CYR, latin_a, PAYPAL_CYR)
+    fs = run_doc(text)
+    pairs = []
+    for f in fs:
+        host = text[f.start:f.end]
+        pairs += [frozenset((host, text[r.start:r.end])) for r in f.related]
+    # three hosts, three pairs, each once
+    assert sorted(map(sorted, pairs)) == sorted(map(sorted, {
+        frozenset(("paypal.com", PAYPAL_CYR)), frozenset(("paypal.com", latin_a)),
+        frozenset((PAYPAL_CYR, latin_a))}))
+    assert len(pairs) == 3
+
+
+def test_collision_with_a_protected_domain_and_a_host_is_one_finding():
+    text = "https://%s/ https://paypal.com/ https://%s/x\n" % (PAYPAL_CYR, PAYPAL_CYR)
+    fs = run_doc(text, protected_domains=("paypal.com",))
+    assert [text[f.start:f.end] for f in fs] == [PAYPAL_CYR]
+    assert "protected domain 'paypal.com'" in fs[0].message and "also with 'paypal.com' on line 1" in fs[0].message
 
 
 def test_collision_per_reference_cost_is_small():

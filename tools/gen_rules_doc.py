@@ -64,12 +64,32 @@ def _demote(doc: str) -> str:
     return "\n".join(out)
 
 
+def _merge_paragraph(rules: Sequence) -> str:
+    """How findings of several rules on the same characters become one:
+    the rules by specificity (``Rule.specificity``), most specific first."""
+    ranked = sorted((r for r in rules if getattr(r, "specificity", 0) > 0),
+                    key=lambda r: (-r.specificity, r.code))
+    groups: List[List[str]] = []
+    last = None
+    for r in ranked:
+        if r.specificity != last:
+            groups.append([])
+            last = r.specificity
+        groups[-1].append("`%s`" % r.code)
+    order = " > ".join(", ".join(g) for g in groups)
+    return ("One problem is one finding: where several rules flag the same characters\n"
+            "of a reference, the finding of the most specific rule is reported, names the\n"
+            "others (`(also IRI501 idn-invalid)`) and has the highest of their severities.\n"
+            "Most specific first: %s.  The other rules judge components or labels, and\n"
+            "their findings stay apart.\n" % order)
+
+
 def render(rules: Optional[Sequence] = None) -> str:
     if rules is None:
         from irilint.rules.registry import all_rules
 
         rules = all_rules()
-    parts = [HEADER]
+    parts = [HEADER, _merge_paragraph(rules)]
     parts.append("| Code | Name | Family | Severity | Enabled | Fix | Summary |")
     parts.append("| --- | --- | --- | --- | --- | --- | --- |")
     for r in rules:

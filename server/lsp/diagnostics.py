@@ -94,7 +94,7 @@ class LintResult:
         actions: made when first asked for, since pushing does not need
         them)."""
         if self._diagnostics is None:
-            self._diagnostics = [to_diagnostic(f, self.index, self.encoding, self.version)
+            self._diagnostics = [to_diagnostic(f, self.index, self.encoding, self.version, self.uri)
                                  for f in self.findings]
         return self._diagnostics
 
@@ -120,11 +120,26 @@ def finding_data(f: Finding, version: Optional[int]) -> Dict[str, Any]:
     }
 
 
-def to_diagnostic(f: Finding, index: LineIndex, encoding: str, version: Optional[int]) -> types.Diagnostic:
+def _same_document_related(f: Finding) -> List[Any]:
+    """The related locations of ``f`` that are in its own document (the
+    only ones an editor can point at: other files are named by path and
+    line in the message)."""
+    return [r for r in f.related if r.path is None and r.start >= 0]
+
+
+def to_diagnostic(f: Finding, index: LineIndex, encoding: str, version: Optional[int],
+                  uri: Optional[str] = None) -> types.Diagnostic:
+    """``uri``: the document's, for related information (none without it)."""
     tags = None
     if f.rule.name == "unused-suppression":
         tags = [types.DiagnosticTag.Unnecessary]
+    related = None
+    if uri is not None and f.related:
+        related = [types.DiagnosticRelatedInformation(
+            location=types.Location(uri=uri, range=to_range(index, r.start, r.end, encoding)),
+            message=r.message) for r in _same_document_related(f)] or None
     return types.Diagnostic(
+        related_information=related,
         range=to_range(index, f.start, f.end, encoding),
         message="%s: %s" % (f.rule.name, f.message),
         severity=SEVERITY.get(f.severity, types.DiagnosticSeverity.Warning),
@@ -136,7 +151,8 @@ def to_diagnostic(f: Finding, index: LineIndex, encoding: str, version: Optional
     )
 
 
-def diagnostic_json(f: Finding, index: LineIndex, encoding: str, version: Optional[int]) -> Dict[str, Any]:
+def diagnostic_json(f: Finding, index: LineIndex, encoding: str, version: Optional[int],
+                    uri: Optional[str] = None) -> Dict[str, Any]:
     """:func:`to_diagnostic` as the JSON pygls would send for it (equal to
     the converter's output; tested), made without lsprotocol objects and
     the converter: a change re-publishes every diagnostic of a document."""
@@ -155,6 +171,16 @@ def diagnostic_json(f: Finding, index: LineIndex, encoding: str, version: Option
     }
     if rule.name == "unused-suppression":
         out["tags"] = [int(types.DiagnosticTag.Unnecessary)]
+    if uri is not None and f.related:
+        related = []
+        for r in _same_document_related(f):
+            l1, c1 = index.position(r.start, encoding)
+            l2, c2 = index.position(r.end, encoding)
+            related.append({"location": {"uri": uri, "range": {
+                "start": {"line": l1, "character": c1}, "end": {"line": l2, "character": c2}}},
+                "message": r.message})
+        if related:
+            out["relatedInformation"] = related
     return out
 
 
@@ -319,7 +345,7 @@ class Linter:
         for message in check.errors:
             logger.error("%s: %s", doc.uri, message)
         result.findings = list(check.findings)
-        result.published = [diagnostic_json(f, index, encoding, version) for f in result.findings]
+        result.published = [diagnostic_json(f, index, encoding, version, doc.uri) for f in result.findings]
         return result
 
     def _document_scanner(self, uri: str, scanner: Any) -> Any:

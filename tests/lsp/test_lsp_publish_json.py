@@ -47,3 +47,24 @@ def test_a_full_pull_report_as_json_is_what_the_converter_makes():
         id=3, result={"kind": "full", "resultId": "4:0",
                       "items": [diagnostic_json(f, index, "utf-16", 4) for f in findings]}))
     assert got == want and len(got["result"]["items"]) == len(findings) > 5
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-16", "utf-32"])
+def test_a_collision_carries_related_information(encoding):
+    # Arabic prose with an astral character before the hosts: the columns
+    # of the related range differ per encoding
+    text = "ادفع 𝐀 عبر https://paypal.com/ وليس https://\u0440\u0430\u0443\u0440\u0430l.com/\n"
+    findings = [f for f in Engine().check_text(text, path="doc.md", settings=Settings()).findings
+                if f.rule.name == "confusable-collision"]
+    (f,) = findings
+    index = LineIndex(text)
+    uri = "file:///doc.md"
+    got = diagnostic_json(f, index, encoding, 1, uri)
+    assert got == default_converter().unstructure(to_diagnostic(f, index, encoding, 1, uri))
+    (rel,) = got["relatedInformation"]
+    start = text.index("paypal.com")
+    assert rel["location"]["uri"] == uri
+    assert rel["location"]["range"]["start"] == {"line": 0, "character": index.position(start, encoding)[1]}
+    assert "paypal.com" in rel["message"]
+    # without the document's uri there is nothing to point at
+    assert "relatedInformation" not in diagnostic_json(f, index, encoding, 1)
