@@ -33,8 +33,9 @@ SEED_TO_IRI = [
 SEED_TO_URI = [
     ("http://www.example.org/red%09rosé#red", "http://www.example.org/red%09ros%C3%A9#red"),
     ("http://résumé.example.org", "http://xn--rsum-bpad.example.org"),
-    # s3.1: for backwards compatibility the percent-encoded host maps the same.
-    ("http://r%C3%A9sum%C3%A9.example.org", "http://xn--rsum-bpad.example.org"),
+    # A percent-encoded host is already a URI: to_uri is the identity on
+    # URIs, so it is not turned into Punycode.
+    ("http://r%C3%A9sum%C3%A9.example.org", "http://r%C3%A9sum%C3%A9.example.org"),
     (
         "http://example.com/\U00010300\U00010301\U00010302",
         "http://example.com/%F0%90%8C%80%F0%90%8C%81%F0%90%8C%82",
@@ -145,8 +146,12 @@ TO_URI_EDGES = [
     ("http://Bücher.EXAMPLE/", "http://xn--bcher-kva.EXAMPLE/"),  # ASCII labels kept
     ("http://e.org/a b", "http://e.org/a%20b"),
     ("http://e.org/%e2%80%ae", "http://e.org/%e2%80%ae"),  # existing escapes kept
-    ("http://e.org/100%", "http://e.org/100%25"),
-    ("http://e.org/%zz", "http://e.org/%25zz"),
+    # s3.1: the percent sign MUST NOT be converted, even one that starts no
+    # escape (bad-percent-encoding offers "%25" as its own fix)
+    ("http://e.org/100%", "http://e.org/100%"),
+    ("http://e.org/%zzé", "http://e.org/%zz%C3%A9"),
+    ("http://e.org/%é%", "http://e.org/%%C3%A9%"),  # no new escape is made
+    ("http://d%C3%BCrst.example.org/", "http://d%C3%BCrst.example.org/"),
     ("http://e.org/?\ue000", "http://e.org/?%EE%80%80"),
     ("http://e.org/\u202egpj", "http://e.org/%E2%80%AEgpj"),
     ("mailto:José@example.org", "mailto:Jos%C3%A9@example.org"),  # not DNS
