@@ -274,6 +274,9 @@ class DocumentInfo:
     #: the text's irilint.lines.LineIndex when the caller has one (the
     #: language server keeps one per version), else None: build it
     index: Any = None
+    #: the engine's judgement of a decoding (Engine.judge_decoding), or
+    #: None: see RefContext.decoding_flagged
+    judge_decoding: Any = None
 
 
 #: Contexts where delimiters, not the prose rules of the text scanner
@@ -483,6 +486,18 @@ class RefContext:
             if e - s != end - start:  # escapes in the span: keep those not changed
                 return [self.edit(a, b, t) for a, b, t in _trim(self.value, start, end, new_text)]
         return [self.edit(start, end, new_text)]
+
+    def decoding_flagged(self, start: int, end: int, decoded: str) -> Optional[Finding]:
+        """The finding a look-alike, bidi or host rule has on ``decoded``
+        put in place of value span ``[start, end)`` (an A-label or escapes
+        it decodes), or None.  A fix that decodes is not offered when
+        there is one: it would show a reader what those rules warn about.
+        The engine judges (rules cannot run rules); without an engine,
+        None."""
+        judge = self.doc.judge_decoding
+        if judge is None:
+            return None
+        return judge(self.value, start, end, decoded, self.doc.settings)
 
     def replace(self, title: str, start: int, end: int, new_text: str, safe: bool) -> Fix:
         return self.fix(title, [(start, end, new_text)], safe)

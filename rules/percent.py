@@ -179,6 +179,9 @@ def percent_encoded_unreserved(ctx):
     would split a label.  Unsafe too at the very end of a
     reference in running text, where a decoded ``.``, ``_`` or ``~`` reads
     as punctuation after the link (scanners and autolinkers drop it).
+    Not offered where a look-alike, bidi or host rule in force would flag
+    the decoded character (an ``A`` between Hebrew and Han letters makes
+    the segment mixed-script).
 
     ## Reference
     RFC 3986 s2.3, s6.2.2.2, s5.2.4.
@@ -209,9 +212,15 @@ def percent_encoded_unreserved(ctx):
             edits.insert(0, (stray, stray + 1, "%25"))
             title += " and encode the stray '%' before it as '%25'"
         why = " (unsafe: creates a dot-segment)" if dots else " (unsafe: splits a host label)" if label else ""
+        message = "%s encodes the unreserved character %r, which needs no encoding" % (m.group(), ch)
+        flagged = ctx.decoding_flagged(m.start(), m.end(), ch)
+        if flagged is not None:
+            # "ם%41日本": decoded, the "A" makes the segment mixed-script
+            yield ctx.report(m.start(), m.end(), message + "; decoded, %s (%s) would flag it"
+                             % (flagged.rule.name, flagged.rule.code))
+            continue
         fix = ctx.fix(title + why, edits, not (dots or label))
-        yield ctx.report(m.start(), m.end(), "%s encodes the unreserved character %r, which needs no encoding"
-                         % (m.group(), ch), [fix])
+        yield ctx.report(m.start(), m.end(), message, [fix])
 
 
 @rule(name="double-percent-encoding", code="IRI405", family="percent-encoding", severity="warning",
@@ -253,7 +262,10 @@ def percent_encoded_text(ctx):
     IRI form.  Left alone: runs that decode to a delimiter look-alike or a
     compatibility character (their rules offer to encode them), and runs in
     a component that, decoded, mixes directions or has a weak edge (the
-    bidi guidelines' remedy is to keep such a component encoded).
+    bidi guidelines' remedy is to keep such a component encoded), and runs
+    whose decoded text a look-alike, bidi or host rule in force flags in
+    the reference (a Cyrillic ``р`` in ``pay%D1%80al``): shown, it would
+    mislead, so it stays encoded, as ``irilint convert --to iri`` keeps it.
 
     ## Why
     IRIs exist so that people read and write identifiers in their own
@@ -294,6 +306,8 @@ def percent_encoded_text(ctx):
             continue
         if any(_shown_as_something_else(c) for c in text):
             continue  # look-alikes stay encoded: their rules encode them
+        if ctx.decoding_flagged(m.start(), m.end(), text) is not None:
+            continue  # decoded, a look-alike, bidi or host rule flags it
         yield ctx.report(m.start(), m.end(), "%s is the percent-encoded text %r" % (run, text),
                          [ctx.replace("Convert to IRI: %r" % text, m.start(), m.end(), text, True)])
 

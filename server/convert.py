@@ -33,7 +33,9 @@ __all__ = [
     "to_uri_detailed",
     "to_iri",
     "IRIPiece",
+    "IRIConversion",
     "iri_pieces",
+    "to_iri_detailed",
     "nfc",
     "uppercase_percent_encodings",
     "decode_unreserved",
@@ -387,6 +389,35 @@ def to_iri(uri: str, keep_encoded: Optional[Callable[[IRIPiece], bool]] = None) 
                        else text for s, e, text, piece in _iri_parts(uri))
     except Exception:  # pragma: no cover - defensive: never raise
         return uri
+
+
+@dataclass
+class IRIConversion:
+    """The result of :func:`to_iri_detailed`: the IRI, and for each piece
+    decoded, where its decoded text stands in the IRI."""
+
+    text: str
+    decoded: List[Tuple[IRIPiece, Span]] = field(default_factory=list)
+
+
+def to_iri_detailed(uri: str, keep_encoded: Optional[Callable[[IRIPiece], bool]] = None) -> IRIConversion:
+    """:func:`to_iri`, also telling where each decoded piece landed."""
+    try:
+        if "%" not in uri and "xn--" not in uri.lower():
+            return IRIConversion(uri)
+        out: List[str] = []
+        decoded: List[Tuple[IRIPiece, Span]] = []
+        pos = 0
+        for s, e, text, piece in _iri_parts(uri):
+            if piece is not None and keep_encoded is not None and keep_encoded(piece):
+                text = uri[s:e]
+            elif piece is not None:
+                decoded.append((piece, Span(pos, pos + len(text))))
+            out.append(text)
+            pos += len(text)
+        return IRIConversion("".join(out), decoded)
+    except Exception:  # pragma: no cover - defensive: never raise
+        return IRIConversion(uri)
 
 
 def iri_pieces(uri: str) -> List[IRIPiece]:
