@@ -277,6 +277,9 @@ class DocumentInfo:
     #: the engine's judgement of a decoding (Engine.judge_decoding), or
     #: None: see RefContext.decoding_flagged
     judge_decoding: Any = None
+    #: the engine's judgement of an edit (Engine.judge_edit), or None: see
+    #: RefContext.edit_adds_finding
+    judge_edit: Any = None
 
 
 #: Contexts where delimiters, not the prose rules of the text scanner
@@ -498,6 +501,17 @@ class RefContext:
         if judge is None:
             return None
         return judge(self.value, start, end, decoded, self.doc.settings)
+
+    def edit_adds_finding(self, edits: Sequence[Tuple[int, int, str]]) -> Optional[Finding]:
+        """A finding that the reference has once more after ``edits``
+        (value offsets), or None.  Fixes that change a reference's
+        structure ask before they are offered: removing a bidi control can
+        merge what it split, a delimiter put in can make a dot-segment.
+        Without an engine (or inside its judgement), None."""
+        judge = self.doc.judge_edit
+        if judge is None:
+            return None
+        return judge(self.value, edits, self.doc.settings)
 
     def replace(self, title: str, start: int, end: int, new_text: str, safe: bool) -> Fix:
         return self.fix(title, [(start, end, new_text)], safe)

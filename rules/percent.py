@@ -179,9 +179,11 @@ def percent_encoded_unreserved(ctx):
     would split a label.  Unsafe too at the very end of a
     reference in running text, where a decoded ``.``, ``_`` or ``~`` reads
     as punctuation after the link (scanners and autolinkers drop it).
-    Not offered where a look-alike, bidi or host rule in force would flag
-    the decoded character (an ``A`` between Hebrew and Han letters makes
-    the segment mixed-script).
+    Not offered where the decoded reference would have a finding it does
+    not have: a look-alike, bidi or host rule in force flags the decoded
+    character (an ``A`` between Hebrew and Han letters makes the segment
+    mixed-script), or another rule reports once more (a ``.`` segment,
+    ``%257%41`` decoded to the double encoding ``%257A``).
 
     ## Reference
     RFC 3986 s2.3, s6.2.2.2, s5.2.4.
@@ -213,9 +215,11 @@ def percent_encoded_unreserved(ctx):
             title += " and encode the stray '%' before it as '%25'"
         why = " (unsafe: creates a dot-segment)" if dots else " (unsafe: splits a host label)" if label else ""
         message = "%s encodes the unreserved character %r, which needs no encoding" % (m.group(), ch)
-        flagged = ctx.decoding_flagged(m.start(), m.end(), ch)
+        flagged = ctx.decoding_flagged(m.start(), m.end(), ch) or ctx.edit_adds_finding(edits)
         if flagged is not None:
-            # "ם%41日本": decoded, the "A" makes the segment mixed-script
+            # "ם%41日本": decoded, the "A" makes the segment mixed-script;
+            # "%2e" alone in a segment becomes a dot-segment; "%257%41"
+            # becomes "%257A", which reads as double encoding
             yield ctx.report(m.start(), m.end(), message + "; decoded, %s (%s) would flag it"
                              % (flagged.rule.name, flagged.rule.code))
             continue
@@ -266,6 +270,8 @@ def percent_encoded_text(ctx):
     whose decoded text a look-alike, bidi or host rule in force flags in
     the reference (a Cyrillic ``р`` in ``pay%D1%80al``): shown, it would
     mislead, so it stays encoded, as ``irilint convert --to iri`` keeps it.
+    A run is judged in stretches of non-ASCII characters: ASCII escapes and
+    escapes s3.2 keeps encoded cut it.
 
     ## Why
     IRIs exist so that people read and write identifiers in their own
@@ -279,7 +285,9 @@ def percent_encoded_text(ctx):
     ## Fix safety
     Safe: the conversion follows RFC 3987 s3.2 and maps back to the same
     URI; characters s3.2 keeps encoded (bidi controls, invisibles, spaces)
-    stay encoded.
+    stay encoded.  Not offered for part of a longer run when decoding it
+    would give the reference a finding it does not have (``%2e%C3%A9%2e``
+    would become two lowercase runs): the finding says so.
 
     ## Reference
     RFC 3987 s3.2.
@@ -287,29 +295,68 @@ def percent_encoded_text(ctx):
     value = ctx.value
     q = ctx.ref.query
     for m in _RUN_RE.finditer(value):
-        run = m.group()
-        octets = bytes.fromhex(run.replace("%", ""))
+        octets = bytes.fromhex(m.group().replace("%", ""))
         if octets.isascii():
             continue
         in_query = q is not None and q.start <= m.start() < q.end
-        try:
-            text = octets.decode("utf-8")
-        except UnicodeDecodeError:
-            continue  # percent-encoded-non-utf8 reports it; partial runs stay
-        if any(ord(c) >= 0x80 and kept_encoded_in_iri(ord(c), in_query) for c in text):
+        for a, z, text in _text_units(octets, in_query):
+            start, end = m.start() + 3 * a, m.start() + 3 * z
+            run = value[start:end]
+            if _composes(value, start, end, text):
+                continue  # "e%CC%81": decoded, NFC would compose it into "é"
+            if _keep_encoded_for_bidi(ctx, start, end):
+                continue
+            if any(_shown_as_something_else(c) for c in text):
+                continue  # look-alikes stay encoded: their rules encode them
+            if ctx.decoding_flagged(start, end, text) is not None:
+                continue  # decoded, a look-alike, bidi or host rule flags it
+            message = "%s is the percent-encoded text %r" % (run, text)
+            added = ctx.edit_adds_finding([(start, end, text)]) if (start, end) != m.span() else None
+            if added is not None:
+                # Part of a run: "%2e%C3%A9%2e" -> "%2eé%2e" makes two
+                # lowercase runs of one.  Reported all the same (another
+                # fix may lift the reason), but with no fix for now.
+                yield ctx.report(start, end, message + "; decoded now, %s (%s) would report once more"
+                                 % (added.rule.name, added.rule.code))
+                continue
+            yield ctx.report(start, end, message,
+                             [ctx.replace("Convert to IRI: %r" % text, start, end, text, True)])
+
+
+def _text_units(octets: bytes, in_query: bool):
+    """(first octet, end octet, text) of each stretch of a run that RFC 3987
+    s3.2 decodes to non-ASCII characters: the run is cut at ASCII octets,
+    at octets that are not UTF-8 and at characters s3.2 keeps encoded.
+    Each stretch is judged alone, so a fix that decodes or removes an
+    escape between two of them (``%C3%A9%74%C3%A9``) adds no finding."""
+    units = []
+    i, n = 0, len(octets)
+    start = None
+    text: list = []
+    while i <= n:
+        ch = None
+        size = 1
+        if i < n and octets[i] >= 0x80:
+            b = octets[i]
+            size = 2 if 0xC2 <= b <= 0xDF else 3 if 0xE0 <= b <= 0xEF else 4 if 0xF0 <= b <= 0xF4 else 1
+            if size > 1:
+                try:
+                    ch = octets[i:i + size].decode("utf-8")
+                except UnicodeDecodeError:
+                    ch, size = None, 1
+            if ch is not None and kept_encoded_in_iri(ord(ch), in_query):
+                ch = None
+        if ch is None:
+            if start is not None:
+                units.append((start, i, "".join(text)))
+                start, text = None, []
+            i += 1 if i < n else 1
             continue
-        if any(ord(c) < 0x80 for c in text):
-            continue  # mixes ASCII escapes: leave it to the other rules
-        if _composes(value, m.start(), m.end(), text):
-            continue  # "e%CC%81": decoded, NFC would compose it into "é"
-        if _keep_encoded_for_bidi(ctx, m.start(), m.end()):
-            continue
-        if any(_shown_as_something_else(c) for c in text):
-            continue  # look-alikes stay encoded: their rules encode them
-        if ctx.decoding_flagged(m.start(), m.end(), text) is not None:
-            continue  # decoded, a look-alike, bidi or host rule flags it
-        yield ctx.report(m.start(), m.end(), "%s is the percent-encoded text %r" % (run, text),
-                         [ctx.replace("Convert to IRI: %r" % text, m.start(), m.end(), text, True)])
+        if start is None:
+            start = i
+        text.append(ch)
+        i += size
+    return units
 
 
 def _keep_encoded_for_bidi(ctx, start: int, end: int) -> bool:

@@ -175,10 +175,10 @@ class Engine:
         #: off by default: the CLI sees each file once, the server re-lints
         #: the same references on every keystroke
         self.memo: Optional[ReferenceMemo] = ReferenceMemo(memo_size) if memo_size > 0 else None
-        #: (selection id, value) -> (selection, findings of the judged
-        #: rules): documents repeat references, and a fix judges the
+        #: (selection id, judged rules only, value) -> (selection,
+        #: findings): documents repeat references, and a fix judges the
         #: encoded reference each time
-        self._judged: Dict[Tuple[int, str], Tuple[Any, List[Finding]]] = {}
+        self._judged: Dict[Tuple[int, bool, str], Tuple[Any, List[Finding]]] = {}
 
     def selection_for(self, settings: Any) -> Any:
         from irilint.rules.registry import select_rules
@@ -242,6 +242,31 @@ class Engine:
         flagged = self._flagged_spans(value, candidate, [(start, start + len(new_text))], settings)
         return flagged.get(0)
 
+    def judge_edit(self, value: str, edits: Sequence[Tuple[int, int, str]],
+                   settings: Any = None) -> Optional[Finding]:
+        """A finding of a rule in force that ``value`` with ``edits`` (value
+        offsets, not overlapping) applied has once more than ``value``, or
+        None: whether a fix that changes a reference's structure (removes
+        a character, puts a delimiter in) may be offered without making a
+        new problem."""
+        out: List[str] = []
+        last = 0
+        for start, end, new_text in sorted(edits):
+            out.append(value[last:start])
+            out.append(new_text)
+            last = end
+        out.append(value[last:])
+        candidate = "".join(out)
+        before: Dict[str, int] = {}
+        for f in self._all_findings(value, settings):
+            before[f.rule.code] = before.get(f.rule.code, 0) + 1
+        after: Dict[str, int] = {}
+        for f in self._all_findings(candidate, settings):
+            n = after[f.rule.code] = after.get(f.rule.code, 0) + 1
+            if n > before.get(f.rule.code, 0):
+                return f
+        return None
+
     def _flagged_spans(self, original: str, candidate: str, spans: Sequence[Any],
                        settings: Any) -> Dict[int, Finding]:
         """For each span of ``candidate`` (index -> finding), the first
@@ -283,17 +308,33 @@ class Engine:
         """The findings of the judged rules in force for ``settings`` on
         ``value`` alone (a fresh run state; suppressions do not apply: the
         text judged is not in any document yet)."""
+        return self._findings_alone(value, settings, True)
+
+    def _all_findings(self, value: str, settings: Any) -> List[Finding]:
+        """The findings of every rule in force on ``value`` alone, as a
+        check finds them (decodings judged), but with no fix judged: what
+        judge_edit compares."""
+        return self._findings_alone(value, settings, False)
+
+    def _findings_alone(self, value: str, settings: Any, judged_only: bool) -> List[Finding]:
         from irilint.rules.context import DocContext, DocumentInfo, RefContext
         from irilint.scanners.base import Candidate
 
         selection = self.selection_for(settings)
-        key = (id(selection), value)
+        key = (id(selection), judged_only, value)
         cache = self._judged
         hit = cache.get(key)
         if hit is not None and hit[0] is selection:
             return hit[1]
-        rules = [r for r in selection.rules if r.family in JUDGED_FAMILIES]
-        doc = DocumentInfo(text=value, path=None, scanner="reference", settings=settings, run_state={})
+        if judged_only:
+            rules = [r for r in selection.rules if r.family in JUDGED_FAMILIES]
+            doc = DocumentInfo(text=value, path=None, scanner="reference", settings=settings, run_state={})
+        else:
+            rules = [r for r in selection.rules if r.name != "unused-suppression"]
+            doc = DocumentInfo(text=value, path=None, scanner="reference", settings=settings, run_state={},
+                               judge_decoding=self.judge_decoding)
+        if _TEMPLATE_RE.search(value) is not None:
+            rules = [r for r in rules if r.family in TEMPLATE_FAMILIES]
         ctx = RefContext(Candidate(0, len(value), value), parse(value), doc)
         found: List[Finding] = []
         for r in rules:
@@ -369,7 +410,7 @@ class Engine:
         doc = DocumentInfo(text=text, path=path, scanner=scanner.name, settings=settings,
                            run_state=run_state if run_state is not None else {},
                            index=index if index is not None and index.text is text else None,
-                           judge_decoding=self.judge_decoding)
+                           judge_decoding=self.judge_decoding, judge_edit=self.judge_edit)
         result = CheckResult([])
 
         suppressions = find_suppressions(text, index)
