@@ -558,9 +558,8 @@ def punycode_label(ctx):
             # Shown, the U-label is what a look-alike, bidi or host rule
             # warns about: keep the A-label (RFC 3987 s3.2.1), offer nothing.
             fixes = []
-            msg = "%s is the A-label of '%s'; keep it: %s (%s) flags the U-label%s" % (
-                label, _show(u), flagged.rule.name, flagged.rule.code,
-                " (%s)" % why if why is not None else "")
+            msg = "%s is the A-label of '%s'; keep it: %s flags the U-label%s" % (
+                label, _show(u), flagged, " (%s)" % why if why is not None else "")
         elif why is None:
             fixes = [ctx.replace("Replace with the U-label '%s'" % u, lab.start, lab.end, u, True)]
             msg = "%s is the A-label of '%s': an IRI can show the name itself" % (label, u)

@@ -5,6 +5,7 @@ import re
 
 from irilint.chars import UNRESERVED_ASCII, kept_encoded_in_iri
 from irilint.convert import _would_make_dot_segment, to_iri
+from irilint.rules.context import NOT_JUDGED
 from irilint.unicode_security import describe
 
 from .registry import rule
@@ -32,8 +33,12 @@ def bad_percent_encoding(ctx):
     ``http://example.org/100%`` becomes ``http://example.org/100%25``.
 
     ## Fix safety
-    Safe: encoding the ``%`` as ``%25`` is exactly what every URI mapping
-    (including ``to_uri``) does with it, so the URI does not change.
+    Safe: ``%25`` is the percent sign the stray ``%`` stands for.  Decoders
+    that accept a stray ``%`` read it as itself, which is what ``%25``
+    decodes to; strict ones reject the reference, and the fix makes it
+    valid.  It is this rule's own repair: ``to_uri`` leaves a stray ``%``
+    as it is, since RFC 3987 s3.1 says the percent sign must not be
+    converted.
 
     ## Reference
     RFC 3986 s2.1 and s2.4; RFC 3987 s3.1.
@@ -220,8 +225,7 @@ def percent_encoded_unreserved(ctx):
             # "ם%41日本": decoded, the "A" makes the segment mixed-script;
             # "%2e" alone in a segment becomes a dot-segment; "%257%41"
             # becomes "%257A", which reads as double encoding
-            yield ctx.report(m.start(), m.end(), message + "; decoded, %s (%s) would flag it"
-                             % (flagged.rule.name, flagged.rule.code))
+            yield ctx.report(m.start(), m.end(), message + "; decoded, %s would flag it" % flagged)
             continue
         fix = ctx.fix(title + why, edits, not (dots or label))
         yield ctx.report(m.start(), m.end(), message, [fix])
@@ -308,16 +312,17 @@ def percent_encoded_text(ctx):
                 continue
             if any(_shown_as_something_else(c) for c in text):
                 continue  # look-alikes stay encoded: their rules encode them
-            if ctx.decoding_flagged(start, end, text) is not None:
+            flagged = ctx.decoding_flagged(start, end, text)
+            if flagged is not None and flagged != NOT_JUDGED:
                 continue  # decoded, a look-alike, bidi or host rule flags it
             message = "%s is the percent-encoded text %r" % (run, text)
-            added = ctx.edit_adds_finding([(start, end, text)]) if (start, end) != m.span() else None
+            added = flagged or (ctx.edit_adds_finding([(start, end, text)]) if (start, end) != m.span() else None)
             if added is not None:
                 # Part of a run: "%2e%C3%A9%2e" -> "%2eé%2e" makes two
                 # lowercase runs of one.  Reported all the same (another
                 # fix may lift the reason), but with no fix for now.
-                yield ctx.report(start, end, message + "; decoded now, %s (%s) would report once more"
-                                 % (added.rule.name, added.rule.code))
+                yield ctx.report(start, end, message + "; not converted: %s" % (
+                    added if added == NOT_JUDGED else "decoded now, %s would report once more" % added))
                 continue
             yield ctx.report(start, end, message,
                              [ctx.replace("Convert to IRI: %r" % text, start, end, text, True)])

@@ -350,9 +350,10 @@ class Engine:
                     found.extend(r.check(dctx) or ())
             except Exception:  # a rule bug is reported by the check itself
                 continue
-        if len(cache) >= 4096:
-            cache.clear()
-        cache[key] = (selection, found)
+        if len(value) <= 4096:  # long values are rarely judged twice: not kept
+            if len(cache) >= 4096:
+                cache.clear()
+            cache[key] = (selection, found)
         return found
 
     def _plan_for(self, selection: Any, rules: List[Any]) -> "_RulePlan":
