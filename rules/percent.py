@@ -220,7 +220,10 @@ def percent_encoded_unreserved(ctx):
             title += " and encode the stray '%' before it as '%25'"
         why = " (unsafe: creates a dot-segment)" if dots else " (unsafe: splits a host label)" if label else ""
         message = "%s encodes the unreserved character %r, which needs no encoding" % (m.group(), ch)
-        flagged = ctx.decoding_flagged(m.start(), m.end(), ch) or ctx.edit_adds_finding(edits)
+        in_host = _in_host(ctx, m.start())
+        flagged = (ctx.decoding_flagged(m.start(), m.end(), ch) if in_host or _beside_non_ascii(ctx, m.start())
+                   else None) or (
+            ctx.edit_adds_finding(edits) if _may_restructure(value, m.start(), m.end(), ch, in_host) else None)
         if flagged is not None:
             # "ם%41日本": decoded, the "A" makes the segment mixed-script;
             # "%2e" alone in a segment becomes a dot-segment; "%257%41"
@@ -401,6 +404,26 @@ def _shown_as_something_else(ch: str) -> bool:
 
 
 _HEXDIGITS = frozenset("0123456789ABCDEFabcdef")
+
+
+def _beside_non_ascii(ctx, i: int) -> bool:
+    """Whether the component holding value offset ``i`` shows non-ASCII
+    text: only there can a decoded ASCII character join a mixed-script word
+    or a bidi component (in a host, the host rules judge it anyway)."""
+    comp = ctx.component_at(ctx.view.index_of(i))
+    return comp is None or not comp.text.isascii()
+
+
+def _may_restructure(value: str, start: int, end: int, ch: str, in_host_label: bool) -> bool:
+    """Whether decoding the escape ``value[start:end]`` to ``ch`` may give
+    another rule more to report: it splits or ends a run of escapes
+    (lowercase runs, percent-encoded text), follows a ``%`` (double
+    encoding), makes a ``.`` (dot-segments) or changes a host label.  An
+    escape with none of these is judged only by the look-alike, bidi and
+    host rules (the whole judgement reruns every rule: too dear for every
+    ``%7E``)."""
+    return (ch == "." or in_host_label or value[end:end + 1] == "%"
+            or "%" in value[max(start - 4, 0):start])
 
 
 def _stray_percent_before(value: str, start: int, end: int, ch: str):

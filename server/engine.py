@@ -333,22 +333,34 @@ class Engine:
             rules = [r for r in selection.rules if r.name != "unused-suppression"]
             doc = DocumentInfo(text=value, path=None, scanner="reference", settings=settings, run_state={},
                                judge_decoding=self.judge_decoding)
-        if _TEMPLATE_RE.search(value) is not None:
-            rules = [r for r in rules if r.family in TEMPLATE_FAMILIES]
-        ctx = RefContext(Candidate(0, len(value), value), parse(value), doc)
+        # The rules run as a check runs them: the plan's trait gates and
+        # fast path, then the document rules.
+        plan = self._plan_for(selection, rules)
+        cand = Candidate(0, len(value), value)
         found: List[Finding] = []
-        for r in rules:
+        fast = plan.fast_match(value) if plan.fast_match is not None else None
+        if fast is not None:
+            ctx = RefContext(cand, None, doc, fast)
+            run: List[Any] = []
+        else:
+            run, grammar_ok = plan.run_for(value)
+            ctx = RefContext(cand, parse(value, grammar_checked=grammar_ok), doc)
+            if _TEMPLATE_RE.search(value) is not None:
+                run = [r for r in run if r.family in TEMPLATE_FAMILIES]
+        for r in run:
+            ctx.rule = r
+            ctx.severity = plan.severities[r.name]
             try:
-                if r.scope == "reference":
-                    ctx.rule = r
-                    ctx.severity = selection.severity_of(r)
-                    found.extend(r.check(ctx) or ())
-                elif r.scope == "document":
-                    dctx = DocContext(doc, [ctx])
-                    dctx.rule = r
-                    dctx.severity = selection.severity_of(r)
-                    found.extend(r.check(dctx) or ())
+                found.extend(r.check(ctx) or ())
             except Exception:  # a rule bug is reported by the check itself
+                continue
+        for r in plan.doc_rules:
+            dctx = DocContext(doc, [ctx])
+            dctx.rule = r
+            dctx.severity = plan.severities.get(r.name) or selection.severity_of(r)
+            try:
+                found.extend(r.check(dctx) or ())
+            except Exception:
                 continue
         if len(value) <= 4096:  # long values are rarely judged twice: not kept
             if len(cache) >= 4096:

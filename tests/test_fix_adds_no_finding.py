@@ -46,6 +46,7 @@ def added(before, after):
 @example("urn:%e2%7E%e2")  # decoding %7E splits a lowercase run
 @example("foo://e.org/\u05dd%41%E6%97%A5\u672c")  # decoded, "A" makes a mixed-script word
 @example("http://e.org/%257%41")  # decoded, "%257A" reads as double encoding
+@example("http://e.org/%25b%41")  # and "%25bA"
 @example("http://e.org/%e2%80%ae%EF%BD%81%e2%80%ae")  # NFKC "a" splits a lowercase run
 @example("foo:%z\u00e9\u202e\u05ddt@")  # encoding the component encodes a literal RLO
 def test_no_single_fix_adds_a_finding(iri):
