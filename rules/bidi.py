@@ -252,7 +252,8 @@ def bidi_control(ctx):
 
     ## Fix safety
     Removing the character is unsafe: it changes the reference, and it
-    cannot tell what the author meant the link to look like.
+    cannot tell what the author meant the link to look like.  Not offered
+    where the reference would have a finding more without it.
 
     Where the reference is data, which a program reads as written (in code
     outside comments and docstrings, in a JSON, YAML or TOML value, in a
@@ -272,8 +273,8 @@ def bidi_control(ctx):
         i = _view_index(view, k)
         what, text = _place(ctx, i)
         message = "%s in the %s \"%s\": %s" % (describe(ch), what, visible(text), _effect(ctx, i, False))
-        fix = ctx.replace("Remove %s (unsafe)" % describe(ch), k, k + 1, "", False)
-        yield ctx.report(k, k + 1, message, [fix])
+        yield ctx.report(k, k + 1, message,
+                         _unless_new_finding(ctx, "Remove %s (unsafe)" % describe(ch), [(k, k + 1, "")]))
 
 
 # -- bidi-control-encoded ----------------------------------------------------
@@ -303,7 +304,10 @@ def bidi_control_encoded(ctx):
 
     ## Fix safety
     No safe fix: the escape is part of the URI, so removing it changes which
-    resource the link names.  Removing it is offered as an unsafe fix.
+    resource the link names.  Removing it is offered as an unsafe fix,
+    except where the reference would have a finding more without it (the
+    escape split what then becomes one mixed-script word, or one ``.``
+    segment).
 
     Where the reference is data, which a program reads as written (in code
     outside comments and docstrings, in a JSON, YAML or TOML value, in a
@@ -328,8 +332,8 @@ def bidi_control_encoded(ctx):
             message = ("%s encodes %s in the %s \"%s\"; RFC 3987 s3.2 keeps it percent-encoded "
                        "because, decoded, %s"
                        % (value[s:e], describe(ch), what, visible(text), _effect(ctx, i, True)))
-            fix = ctx.replace("Remove %s (unsafe: changes the URI)" % value[s:e], s, e, "", False)
-            yield ctx.report(s, e, message, [fix])
+            yield ctx.report(s, e, message, _unless_new_finding(
+                ctx, "Remove %s (unsafe: changes the URI)" % value[s:e], [(s, e, "")]))
         elif origin == PUNYCODE:
             message = ("%s is hidden in the Punycode label %s (IDNA forbids it): decoded, %s"
                        % (describe(ch), value[s:e], _effect(ctx, i, True)))
@@ -348,9 +352,22 @@ def _strong(text: str, skip_controls: bool = True) -> List[Tuple[int, str]]:
     return out
 
 
+def _unless_new_finding(ctx, title: str, edits) -> list:
+    """The unsafe fix of ``edits``, or no fix when the reference would have
+    a finding more after it: removing a control can join words it split
+    (mixed-script) or make a "." segment, encoding a literal control makes
+    an encoded one.  The finding stays; the fix that makes another problem
+    is not offered."""
+    if ctx.edit_adds_finding(edits) is not None:
+        return []
+    return [ctx.fix(title, edits, False)]
+
+
 def _component_fix(ctx, c):
     """The unsafe fix that percent-encodes the whole component, or None
-    (host labels, components already in URI form)."""
+    (host labels, components already in URI form, and where the encoded
+    component would have a finding more, e.g. a literal bidi control that
+    becomes an encoded one: that control's own fix comes first)."""
     if c.kind == "host-label":
         return None
     old = ctx.value[c.start:c.end]
@@ -358,8 +375,9 @@ def _component_fix(ctx, c):
     if new == old:
         return None
     shown = new if len(new) <= 60 else new[:57] + "..."
-    return ctx.replace("Percent-encode the whole %s: %s (unsafe)" % (c.label, shown),
-                       c.start, c.end, new, False)
+    fixes = _unless_new_finding(ctx, "Percent-encode the whole %s: %s (unsafe)" % (c.label, shown),
+                                [(c.start, c.end, new)])
+    return fixes[0] if fixes else None
 
 
 def _shows_rtl(ctx, c) -> bool:
@@ -476,7 +494,9 @@ def bidi_mixed_direction(ctx):
     ## Fix safety
     Percent-encoding the whole component (the guidelines' remedy) is offered
     as unsafe: the URI stays the same, but readers lose the readable text,
-    and the author may prefer to rename.  No fix for host labels.
+    and the author may prefer to rename.  No fix for host labels, nor where
+    the encoded component would have a finding more (a literal bidi
+    control becomes an encoded one: its own fix comes first).
 
     Where the reference is data, which a program reads as written (in code
     outside comments and docstrings, in a JSON, YAML or TOML value, in a
@@ -597,7 +617,8 @@ def bidi_component_edge(ctx):
     Percent-encoding the whole component (the guidelines' remedy: the whole
     component must be encoded, see their Example 9) is offered as unsafe:
     the URI does not change but the readable text is lost.  No fix for host
-    labels or components that are already percent-encoded.
+    labels or components that are already percent-encoded, nor where the
+    encoded component would have a finding more.
 
     Where the reference is data, which a program reads as written (in code
     outside comments and docstrings, in a JSON, YAML or TOML value, in a

@@ -318,6 +318,12 @@ class DocumentInfo:
     #: the text's irilint.lines.LineIndex when the caller has one (the
     #: language server keeps one per version), else None: build it
     index: Any = None
+    #: the engine's judgement of a decoding (Engine.judge_decoding), or
+    #: None: see RefContext.decoding_flagged
+    judge_decoding: Any = None
+    #: the engine's judgement of an edit (Engine.judge_edit), or None: see
+    #: RefContext.edit_adds_finding
+    judge_edit: Any = None
 
 
 #: Contexts where delimiters, not the prose rules of the text scanner
@@ -403,6 +409,17 @@ def _trim(value: str, start: int, end: int, new_text: str) -> List[Tuple[int, in
     while q < limit and old[-1 - q] == new_text[-1 - q]:
         q += 1
     return [(start + p, end - q, new_text[p:len(new_text) - q])]
+
+
+#: Characters of rule work the engine may spend judging the fixes of one
+#: reference (see RefContext._judge_budget).
+_JUDGE_BUDGET = 1 << 16
+#: the reason given past that budget
+NOT_JUDGED = "no judgement (the reference is too long to judge every fix)"
+
+
+def _reason(finding: Optional[Finding]) -> Optional[str]:
+    return None if finding is None else "%s (%s)" % (finding.rule.name, finding.rule.code)
 
 
 class RefContext:
@@ -539,6 +556,46 @@ class RefContext:
             if e - s != end - start:  # escapes in the span: keep those not changed
                 return [self.edit(a, b, t) for a, b, t in _trim(self.value, start, end, new_text)]
         return [self.edit(start, end, new_text)]
+
+    def decoding_flagged(self, start: int, end: int, decoded: str) -> Optional[str]:
+        """Why ``decoded`` put in place of value span ``[start, end)`` (an
+        A-label or escapes it decodes) would mislead, e.g.
+        "whole-script-confusable (IRI204)", or None.  A fix that decodes is
+        not offered when there is a reason: it would show a reader what a
+        look-alike, bidi or host rule warns about.  The engine judges
+        (rules cannot run rules); without an engine, None."""
+        judge = self.doc.judge_decoding
+        if judge is None:
+            return None
+        if not self._judge_budget():
+            return NOT_JUDGED
+        return _reason(judge(self.value, start, end, decoded, self.doc.settings))
+
+    def edit_adds_finding(self, edits: Sequence[Tuple[int, int, str]]) -> Optional[str]:
+        """Which rule (e.g. "mixed-script (IRI203)") reports once more after
+        ``edits`` (value offsets), or None.  Fixes that change a
+        reference's structure ask before they are offered: removing a bidi
+        control can merge what it split, a delimiter put in can make a
+        dot-segment.  Without an engine (or inside its judgement), None."""
+        judge = self.doc.judge_edit
+        if judge is None:
+            return None
+        if not self._judge_budget():
+            return NOT_JUDGED
+        return _reason(judge(self.value, edits, self.doc.settings))
+
+    def _judge_budget(self) -> bool:
+        """Whether the engine may judge one more edit of this reference.
+        Each judgement runs rules on the whole reference: a long reference
+        with a finding in every segment would cost time quadratic in its
+        length, so a reference gets about _JUDGE_BUDGET characters of
+        judging (at least one judgement); past that, the answer is "not
+        judged" and the fix is not offered, which adds no finding."""
+        spent = self.__dict__.get("_judged_chars", 0)
+        if spent and spent + len(self.value) > _JUDGE_BUDGET:
+            return False
+        self.__dict__["_judged_chars"] = spent + len(self.value) + 1
+        return True
 
     def replace(self, title: str, start: int, end: int, new_text: str, safe: bool) -> Fix:
         return self.fix(title, [(start, end, new_text)], safe)

@@ -566,7 +566,11 @@ def punycode_label(ctx):
     ``mixed-script``), it holds an IDNA deviation character (ß, ς, ZWJ,
     ZWNJ: IDNA2003 clients would convert the U-label to another A-label),
     or it holds right-to-left characters, which reorder the displayed
-    IRI (RFC 3987 s4).
+    IRI (RFC 3987 s4).  Not offered at all when a look-alike, bidi or
+    host rule in force flags the U-label in the reference (the judgement
+    ``irilint convert --to iri`` makes): the fix would put the spoof
+    those rules warn about in front of the reader, so the A-label stays
+    (RFC 3987 s3.2.1).
 
     Where the reference is data, which a program reads as written (in code
     outside comments and docstrings, in a JSON, YAML or TOML value, in a
@@ -592,14 +596,21 @@ def punycode_label(ctx):
         why = _unsafe_reason(u, tld)
         if why is None and label != written:
             why = "it also drops the invisible characters written in the label"
-        if why is None:
-            fix = ctx.replace("Replace with the U-label '%s'" % u, lab.start, lab.end, u, True)
+        flagged = ctx.decoding_flagged(lab.start, lab.end, u)
+        if flagged is not None:
+            # Shown, the U-label is what a look-alike, bidi or host rule
+            # warns about: keep the A-label (RFC 3987 s3.2.1), offer nothing.
+            fixes = []
+            msg = "%s is the A-label of '%s'; keep it: %s flags the U-label%s" % (
+                label, _show(u), flagged, " (%s)" % why if why is not None else "")
+        elif why is None:
+            fixes = [ctx.replace("Replace with the U-label '%s'" % u, lab.start, lab.end, u, True)]
             msg = "%s is the A-label of '%s': an IRI can show the name itself" % (label, u)
         else:
-            fix = ctx.replace("Replace with the U-label '%s' (unsafe: %s)" % (_show(u), why),
-                              lab.start, lab.end, u, False)
+            fixes = [ctx.replace("Replace with the U-label '%s' (unsafe: %s)" % (_show(u), why),
+                                 lab.start, lab.end, u, False)]
             msg = "%s is the A-label of '%s' (showing it may mislead: %s)" % (label, _show(u), why)
-        out.append(ctx.report(lab.start, lab.end, msg, [fix]))
+        out.append(ctx.report(lab.start, lab.end, msg, fixes))
     return out
 
 

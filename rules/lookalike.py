@@ -395,7 +395,8 @@ def delimiter_lookalike(ctx):
     Unsafe only.  Percent-encoding the character keeps the same URI and
     makes the trick visible; replacing it with the ASCII delimiter changes
     the IRI's structure.  Neither is offered inside a host or for characters
-    that are already encoded.
+    that are already encoded, nor where the result would have a finding the
+    reference does not have (a ``/`` put in can make a ``.`` segment).
 
     Where the reference is data, which a program reads as written (in code
     outside comments and docstrings, in a JSON, YAML or TOML value, in a
@@ -447,10 +448,15 @@ def delimiter_lookalike(ctx):
         if not _in_host(ctx, i) and all(view.origins[k] == LITERAL for k in range(i, j)):
             s, e = view.value_span(i, j)
             enc = percent_encode(text[i:j])
-            fixes.append(ctx.replace("Percent-encode as %s to show it (unsafe)" % enc, s, e, enc, False))
             ascii_text = "".join(look for _, (look, _d) in run)
-            fixes.append(ctx.replace("Replace with '%s' (unsafe: changes the IRI's structure)" % ascii_text,
-                                     s, e, ascii_text, False))
+            for title, new_text in (("Percent-encode as %s to show it (unsafe)" % enc, enc),
+                                    ("Replace with '%s' (unsafe: changes the IRI's structure)" % ascii_text,
+                                     ascii_text)):
+                # Not offered where the result has a finding more (a
+                # delimiter put in can make a "." segment, or split off a
+                # segment that percent-encoded-text then reports).
+                if ctx.edit_adds_finding([(s, e, new_text)]) is None:
+                    fixes.append(ctx.replace(title, s, e, new_text, False))
         yield ctx.report_view(i, j, message, fixes)
         i = j
 
@@ -517,7 +523,8 @@ def fullwidth_form(ctx):
 
     ## Fix safety
     Unsafe: replacing with the NFKC form changes the URI outside the host,
-    and the author may have meant the wide form.  No fix inside an A-label.
+    and the author may have meant the wide form.  No fix inside an A-label,
+    nor where the result would have a finding the reference does not have.
 
     Where the reference is data, which a program reads as written (in code
     outside comments and docstrings, in a JSON, YAML or TOML value, in a
@@ -575,18 +582,21 @@ def fullwidth_form(ctx):
                 "it is not one" if len(imitated) == 1 else "they are not")
         message = "%s in %s is %s%s; %s" % (_show(run), where, what, ctx.origin_note(i), tail)
         fixes = []
+        s, e = view.value_span(i, j)
         if view.origins[i:j] == [LITERAL] * (j - i):
-            s, e = view.value_span(i, j)
             if imitated and not host:
                 enc = percent_encode(run)
-                fixes.append(ctx.replace("Percent-encode as %s to show it (unsafe)" % enc, s, e, enc, False))
-            fixes.append(ctx.replace("Replace with NFKC '%s' (unsafe%s)" % (
-                mapped, ": changes the IRI's structure" if imitated else ""), s, e, mapped, False))
+                if ctx.edit_adds_finding([(s, e, enc)]) is None:
+                    fixes.append(ctx.replace("Percent-encode as %s to show it (unsafe)" % enc, s, e, enc, False))
+            title, new = "Replace with NFKC '%s' (unsafe%s)" % (
+                mapped, ": changes the IRI's structure" if imitated else ""), mapped
         else:
             new = _replacement(ctx, i, j, [unicodedata.normalize("NFKC", c) for c in run])
-            if new is not None:
-                s, e = view.value_span(i, j)
-                fixes.append(ctx.replace("Replace with NFKC %s (unsafe)" % new, s, e, new, False))
+            title = "Replace with NFKC %s (unsafe)" % new
+        # Not offered where the result has a finding more ("%e2%80%ae%EF%BD%81%e2%80%ae"
+        # -> "%e2%80%aea%e2%80%ae": two lowercase runs where there was one).
+        if new is not None and ctx.edit_adds_finding([(s, e, new)]) is None:
+            fixes.append(ctx.replace(title, s, e, new, False))
         yield ctx.report_view(i, j, message, fixes)
         i = j
 
@@ -612,12 +622,16 @@ def _allowed_scripts(ctx) -> Tuple[str, ...]:
 
 
 def _is_word_char(c: str) -> bool:
-    return unicodedata.category(c)[0] in "LMN" or c in "\u200c\u200d"
+    # Invisible format characters (bidi controls, zero-width characters)
+    # do not end a word: a reader does not see them, so "раураӏ1<RLO>login"
+    # is one word, as it is once the control is removed.
+    return unicodedata.category(c)[0] in "LMN" or unicodedata.category(c) == "Cf"
 
 
 def _words(comp: Component) -> Iterable[Tuple[int, int]]:
     """View spans of the words of a path, query or fragment component: runs
-    of letters, marks and digits (ZWJ/ZWNJ included)."""
+    of letters, marks, digits and invisible format characters (ZWJ, ZWNJ,
+    bidi controls)."""
     text = comp.text
     start = None
     for k, c in enumerate(text):
@@ -750,7 +764,8 @@ def mixed_script_rule(ctx):
     Checks each host label whole, and each word of the userinfo, path
     segments, file extension, query names and values and fragment (words
     are runs of letters, marks and digits, so ``IBM_PC-совместимый`` is
-    the three words ``IBM``, ``PC`` and ``совместимый``).  Flags it when
+    the three words ``IBM``, ``PC`` and ``совместимый``; an invisible
+    format character such as a bidi control does not end a word).  Flags it when
     its scripts are beyond UTS #39 Moderately Restrictive: Latin with
     Cyrillic or Greek, Cyrillic with Greek, Arabic with Hebrew...  Scripts
     come from Script_Extensions; Common and Inherited characters (digits,

@@ -179,7 +179,8 @@ def compatibility_character(ctx):
 
     ## Fix safety
     Replacing with NFKC is unsafe: it changes the URI, and the author may
-    have meant the character.
+    have meant the character.  Not offered where the result would have a
+    finding the reference does not have.
 
     Where the reference is data, which a program reads as written (in code
     outside comments and docstrings, in a JSON, YAML or TOML value, in a
@@ -201,11 +202,12 @@ def compatibility_character(ctx):
         origin = view.origins[i]
         s, e = view.spans[i]
         fixes = []
-        if origin == LITERAL:
-            fixes.append(ctx.replace("Replace with NFKC %s (unsafe)" % quoted(compat), s, e, compat, False))
-        elif origin == PERCENT:
-            enc = percent_encode(compat)
-            fixes.append(ctx.replace("Replace with NFKC %s (unsafe)" % enc, s, e, enc, False))
+        new = compat if origin == LITERAL else percent_encode(compat) if origin == PERCENT else None
+        # Not offered where the result has a finding more (a run of
+        # escapes split in two, a delimiter NFKC puts in).
+        if new is not None and ctx.edit_adds_finding([(s, e, new)]) is None:
+            fixes.append(ctx.replace("Replace with NFKC %s (unsafe)" % (quoted(new) if origin == LITERAL else new),
+                                     s, e, new, False))
         yield ctx.report_view(
             i, i + 1, "%s is a compatibility character%s; NFKC gives %s"
             % (describe(ch), ctx.origin_note(i), quoted(compat)), fixes)

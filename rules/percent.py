@@ -5,6 +5,7 @@ import re
 
 from irilint.chars import UNRESERVED_ASCII, kept_encoded_in_iri
 from irilint.convert import _would_make_dot_segment, to_iri
+from irilint.rules.context import NOT_JUDGED
 from irilint.unicode_security import describe, quoted
 
 from .registry import rule
@@ -32,8 +33,12 @@ def bad_percent_encoding(ctx):
     ``http://example.org/100%`` becomes ``http://example.org/100%25``.
 
     ## Fix safety
-    Safe: encoding the ``%`` as ``%25`` is exactly what every URI mapping
-    (including ``to_uri``) does with it, so the URI does not change.
+    Safe: ``%25`` is the percent sign the stray ``%`` stands for.  Decoders
+    that accept a stray ``%`` read it as itself, which is what ``%25``
+    decodes to; strict ones reject the reference, and the fix makes it
+    valid.  It is this rule's own repair: ``to_uri`` leaves a stray ``%``
+    as it is, since RFC 3987 s3.1 says the percent sign must not be
+    converted.
 
     Where the reference is data, which a program reads as written (in code
     outside comments and docstrings, in a JSON, YAML or TOML value, in a
@@ -187,6 +192,11 @@ def percent_encoded_unreserved(ctx):
     would split a label.  Unsafe too at the very end of a
     reference in running text, where a decoded ``.``, ``_`` or ``~`` reads
     as punctuation after the link (scanners and autolinkers drop it).
+    Not offered where the decoded reference would have a finding it does
+    not have: a look-alike, bidi or host rule in force flags the decoded
+    character (an ``A`` between Hebrew and Han letters makes the segment
+    mixed-script), or another rule reports once more (a ``.`` segment,
+    ``%257%41`` decoded to the double encoding ``%257A``).
 
     Where the reference is data, which a program reads as written (in code
     outside comments and docstrings, in a JSON, YAML or TOML value, in a
@@ -221,9 +231,19 @@ def percent_encoded_unreserved(ctx):
             edits.insert(0, (stray, stray + 1, "%25"))
             title += " and encode the stray '%' before it as '%25'"
         why = " (unsafe: creates a dot-segment)" if dots else " (unsafe: splits a host label)" if label else ""
+        message = "%s encodes the unreserved character %s, which needs no encoding" % (m.group(), quoted(ch))
+        in_host = _in_host(ctx, m.start())
+        flagged = (ctx.decoding_flagged(m.start(), m.end(), ch) if in_host or _beside_non_ascii(ctx, m.start())
+                   else None) or (
+            ctx.edit_adds_finding(edits) if _may_restructure(value, m.start(), m.end(), ch, in_host) else None)
+        if flagged is not None:
+            # "ם%41日本": decoded, the "A" makes the segment mixed-script;
+            # "%2e" alone in a segment becomes a dot-segment; "%257%41"
+            # becomes "%257A", which reads as double encoding
+            yield ctx.report(m.start(), m.end(), message + "; decoded, %s would flag it" % flagged)
+            continue
         fix = ctx.fix(title + why, edits, not (dots or label))
-        yield ctx.report(m.start(), m.end(), "%s encodes the unreserved character %s, which needs no encoding"
-                         % (m.group(), quoted(ch)), [fix])
+        yield ctx.report(m.start(), m.end(), message, [fix])
 
 
 @rule(name="double-percent-encoding", code="IRI405", family="percent-encoding", severity="warning",
@@ -263,10 +283,16 @@ def percent_encoded_text(ctx):
     Flags runs of escapes that RFC 3987 s3.2 would decode to readable
     characters (``%D7%A9%D7%9C%D7%95%D7%9D`` is ``שלום``), and offers the
     IRI form.  One hint per reference, listing its runs: a title encoded
-    word by word is one thing to convert.  Left alone: runs that decode to a delimiter look-alike or a
+    word by word is one thing to convert.  Left alone: runs that decode to
+    a delimiter look-alike or a
     compatibility character (their rules offer to encode them), and runs in
     a component that, decoded, mixes directions or has a weak edge (the
-    bidi guidelines' remedy is to keep such a component encoded).
+    bidi guidelines' remedy is to keep such a component encoded), and runs
+    whose decoded text a look-alike, bidi or host rule in force flags in
+    the reference (a Cyrillic ``р`` in ``pay%D1%80al``): shown, it would
+    mislead, so it stays encoded, as ``irilint convert --to iri`` keeps it.
+    A run is judged in stretches of non-ASCII characters: ASCII escapes and
+    escapes s3.2 keeps encoded cut it.
 
     ## Why
     IRIs exist so that people read and write identifiers in their own
@@ -280,7 +306,9 @@ def percent_encoded_text(ctx):
     ## Fix safety
     Safe: the conversion follows RFC 3987 s3.2 and maps back to the same
     URI; characters s3.2 keeps encoded (bidi controls, invisibles, spaces)
-    stay encoded.
+    stay encoded.  Not offered for part of a longer run when decoding it
+    would give the reference a finding it does not have (``%2e%C3%A9%2e``
+    would become two lowercase runs): the finding says so.
 
     Where the reference is data, which a program reads as written (in code
     outside comments and docstrings, in a JSON, YAML or TOML value, in a
@@ -291,50 +319,104 @@ def percent_encoded_text(ctx):
     """
     value = ctx.value
     q = ctx.ref.query
-    runs = []  # (start, end, escapes, decoded text)
+    units = []  # (start, end, escapes, decoded text), in the reference's order
+    held = []   # the same, with why it is not converted now
     for m in _RUN_RE.finditer(value):
-        run = m.group()
-        octets = bytes.fromhex(run.replace("%", ""))
+        octets = bytes.fromhex(m.group().replace("%", ""))
         if octets.isascii():
             continue
         in_query = q is not None and q.start <= m.start() < q.end
-        try:
-            text = octets.decode("utf-8")
-        except UnicodeDecodeError:
-            continue  # percent-encoded-non-utf8 reports it; partial runs stay
-        if any(ord(c) >= 0x80 and kept_encoded_in_iri(ord(c), in_query) for c in text):
-            continue
-        if any(ord(c) < 0x80 for c in text):
-            continue  # mixes ASCII escapes: leave it to the other rules
-        if _composes(value, m.start(), m.end(), text):
-            continue  # "e%CC%81": decoded, NFC would compose it into "é"
-        if _keep_encoded_for_bidi(ctx, m.start(), m.end()):
-            continue
-        if any(_shown_as_something_else(c) for c in text):
-            continue  # look-alikes stay encoded: their rules encode them
-        runs.append((m.start(), m.end(), run, text))
-    if not runs:
+        for a, z, text in _text_units(octets, in_query):
+            start, end = m.start() + 3 * a, m.start() + 3 * z
+            run = value[start:end]
+            if _composes(value, start, end, text):
+                continue  # "e%CC%81": decoded, NFC would compose it into "é"
+            if _keep_encoded_for_bidi(ctx, start, end):
+                continue
+            if any(_shown_as_something_else(c) for c in text):
+                continue  # look-alikes stay encoded: their rules encode them
+            flagged = ctx.decoding_flagged(start, end, text)
+            if flagged is not None and flagged != NOT_JUDGED:
+                continue  # decoded, a look-alike, bidi or host rule flags it
+            added = flagged or (ctx.edit_adds_finding([(start, end, text)]) if (start, end) != m.span() else None)
+            if added is not None:
+                # Part of a run: "%2e%C3%A9%2e" -> "%2eé%2e" makes two
+                # lowercase runs of one.  Reported all the same (another
+                # fix may lift the reason), but not converted for now.
+                held.append((start, end, run, text, added if added == NOT_JUDGED
+                             else "decoded now, %s would report once more" % added))
+                continue
+            units.append((start, end, run, text))
+    if not units and not held:
         return
     # One hint per reference: the reference is what a reader would see as
     # text, and one link title encoded word by word ("%D7%99%D7%A8_%D7%94")
-    # is one thing to fix, not one per word.
-    start, end = runs[0][0], runs[-1][1]
-    edits = [(s, e, text) for s, e, _run, text in runs]
-    if len(runs) == 1:
-        _s, _e, run, text = runs[0]
+    # is one thing to convert, not one per word.
+    every = sorted(units + [h[:4] for h in held])
+    start, end = every[0][0], every[-1][1]
+    if len(every) == 1:
+        _s, _e, run, text = every[0]
         message = "%s is the percent-encoded text %s" % (run, quoted(text))
         title = "Convert to IRI: %s" % quoted(text)
     else:
-        shown = ", ".join(quoted(text) for _s, _e, _run, text in runs[:_MAX_RUNS_SHOWN])
-        if len(runs) > _MAX_RUNS_SHOWN:
-            shown += " and %d more" % (len(runs) - _MAX_RUNS_SHOWN)
-        message = "%d runs of escapes are percent-encoded text: %s" % (len(runs), shown)
-        title = "Convert to IRI: decode %d runs of escapes to text" % len(runs)
-    yield ctx.report(start, end, message, [ctx.fix(title, edits, True)])
+        shown = ", ".join(quoted(text) for _s, _e, _run, text in every[:_MAX_RUNS_SHOWN])
+        if len(every) > _MAX_RUNS_SHOWN:
+            shown += " and %d more" % (len(every) - _MAX_RUNS_SHOWN)
+        message = "%d runs of escapes are percent-encoded text: %s" % (len(every), shown)
+        title = "Convert to IRI: decode %d runs of escapes to text" % len(units)
+    if held:
+        message += "; not converted: %s" % "; ".join(
+            "%s (%s)" % (run, why) for _s, _e, run, _t, why in held[:_MAX_RUNS_SHOWN])
+    edits = [(s, e, text) for s, e, _run, text in units]
+    if len(edits) > 1:
+        # Each decoding was judged alone; together they must add nothing
+        # either.
+        added = ctx.edit_adds_finding(edits)
+        if added is not None:
+            message += "; not converted together: %s" % (
+                added if added == NOT_JUDGED else "decoded at once, %s would report once more" % added)
+            edits = []
+    yield ctx.report(start, end, message, [ctx.fix(title, edits, True)] if edits else [])
 
 
 #: Decoded runs a percent-encoded-text message lists before "and N more".
 _MAX_RUNS_SHOWN = 6
+
+
+def _text_units(octets: bytes, in_query: bool):
+    """(first octet, end octet, text) of each stretch of a run that RFC 3987
+    s3.2 decodes to non-ASCII characters: the run is cut at ASCII octets,
+    at octets that are not UTF-8 and at characters s3.2 keeps encoded.
+    Each stretch is judged alone, so a fix that decodes or removes an
+    escape between two of them (``%C3%A9%74%C3%A9``) adds no finding."""
+    units = []
+    i, n = 0, len(octets)
+    start = None
+    text: list = []
+    while i <= n:
+        ch = None
+        size = 1
+        if i < n and octets[i] >= 0x80:
+            b = octets[i]
+            size = 2 if 0xC2 <= b <= 0xDF else 3 if 0xE0 <= b <= 0xEF else 4 if 0xF0 <= b <= 0xF4 else 1
+            if size > 1:
+                try:
+                    ch = octets[i:i + size].decode("utf-8")
+                except UnicodeDecodeError:
+                    ch, size = None, 1
+            if ch is not None and kept_encoded_in_iri(ord(ch), in_query):
+                ch = None
+        if ch is None:
+            if start is not None:
+                units.append((start, i, "".join(text)))
+                start, text = None, []
+            i += 1 if i < n else 1
+            continue
+        if start is None:
+            start = i
+        text.append(ch)
+        i += size
+    return units
 
 
 def _keep_encoded_for_bidi(ctx, start: int, end: int) -> bool:
@@ -374,6 +456,26 @@ def _shown_as_something_else(ch: str) -> bool:
 
 
 _HEXDIGITS = frozenset("0123456789ABCDEFabcdef")
+
+
+def _beside_non_ascii(ctx, i: int) -> bool:
+    """Whether the component holding value offset ``i`` shows non-ASCII
+    text: only there can a decoded ASCII character join a mixed-script word
+    or a bidi component (in a host, the host rules judge it anyway)."""
+    comp = ctx.component_at(ctx.view.index_of(i))
+    return comp is None or not comp.text.isascii()
+
+
+def _may_restructure(value: str, start: int, end: int, ch: str, in_host_label: bool) -> bool:
+    """Whether decoding the escape ``value[start:end]`` to ``ch`` may give
+    another rule more to report: it splits or ends a run of escapes
+    (lowercase runs, percent-encoded text), follows a ``%`` (double
+    encoding), makes a ``.`` (dot-segments) or changes a host label.  An
+    escape with none of these is judged only by the look-alike, bidi and
+    host rules (the whole judgement reruns every rule: too dear for every
+    ``%7E``)."""
+    return (ch == "." or in_host_label or value[end:end + 1] == "%"
+            or "%" in value[max(start - 4, 0):start])
 
 
 def _stray_percent_before(value: str, start: int, end: int, ch: str):

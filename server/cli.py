@@ -46,21 +46,56 @@ def _build_parser() -> argparse.ArgumentParser:
 
 
 def _cmd_convert(args: argparse.Namespace) -> int:
-    from .convert import to_iri, to_uri
-
-    fn = to_uri if args.to == "uri" else to_iri
     items: List[str] = list(args.text)
+    if "-" in items and items != ["-"]:
+        raise UsageError("'-' (stdin) cannot be mixed with other arguments")
+    if args.to == "uri":
+        from .convert import to_uri
+
+        fn = to_uri
+    else:
+        fn = _safe_to_iri()
+        if fn is None:
+            return EXIT_ERROR
     out = sys.stdout
     if not items or items == ["-"]:
         for line in sys.stdin:
             # Only the line end is dropped: spaces inside are part of the text.
             out.write(fn(line.rstrip("\r\n")) + "\n")
         return EXIT_OK
-    if "-" in items:
-        raise UsageError("'-' (stdin) cannot be mixed with other arguments")
     for item in items:
         out.write(fn(item) + "\n")
     return EXIT_OK
+
+
+def _safe_to_iri():
+    """URI -> IRI as ``convert --to iri`` does it: an A-label or escape run
+    whose Unicode form a look-alike, bidi or host rule (as the configuration
+    found from the working directory selects them) flags stays encoded, and
+    stderr says why, one line per piece kept.  None (after saying why) when
+    the configuration cannot be used."""
+    import os
+
+    from . import config
+    from .engine import Engine
+    from .rules.registry import is_selector
+    from .scanners import is_scanner_name
+
+    try:
+        settings = config.settings_for(os.getcwd(), validate_selector=is_selector,
+                                       validate_scanner=is_scanner_name)
+    except config.ConfigError as exc:
+        print("irilint: error: %s" % exc, file=sys.stderr)
+        return None
+    engine = Engine()
+
+    def convert(uri: str) -> str:
+        iri, kept = engine.safe_to_iri(uri, settings)
+        for piece in kept:
+            print("irilint: %s: %s" % (uri, piece.reason), file=sys.stderr)
+        return iri
+
+    return convert
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

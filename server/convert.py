@@ -1,16 +1,25 @@
 """The RFC 3987 mappings between IRIs and URIs, and the helpers fixes use.
 
-* :func:`to_uri` maps an IRI to a URI (RFC 3987 s3.1).
+* :func:`to_uri` maps an IRI to a URI (RFC 3987 s3.1).  It is the identity
+  on a URI: a string of unreserved and reserved ASCII characters and ``%``
+  comes back as it is (a ``%`` that starts no escape included: s3.1 says the
+  percent sign MUST NOT be converted, and a percent-encoded host is not
+  turned into Punycode).
 * :func:`to_iri` converts a URI to an IRI (RFC 3987 s3.2, steps 1-6).
+  :func:`iri_pieces` lists what it would decode (each A-label and each run
+  of decoded escapes, with its span), and its ``keep_encoded`` predicate
+  keeps chosen pieces as they are written (s3.2.1 allows keeping Punycode):
+  the engine uses it to keep the pieces whose Unicode form a rule flags.
 
-Neither raises, whatever the input.
+Neither raises, whatever the input.  This module is the bottom layer: it
+imports neither the rules nor the engine.
 """
 from __future__ import annotations
 
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from typing import List, Optional, Tuple
+from typing import Callable, List, Optional, Tuple
 
 import idna
 
@@ -23,6 +32,10 @@ __all__ = [
     "to_uri",
     "to_uri_detailed",
     "to_iri",
+    "IRIPiece",
+    "IRIConversion",
+    "iri_pieces",
+    "to_iri_detailed",
     "nfc",
     "uppercase_percent_encodings",
     "decode_unreserved",
@@ -41,7 +54,6 @@ DNS_SCHEMES = frozenset(
 
 # Characters that may stand literally in a URI, besides "%" (checked apart).
 _NOT_URI_CHAR_RE = re.compile(r"[^A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=%]+")
-_STRAY_PERCENT_RE = re.compile(r"%(?![0-9A-Fa-f]{2})")
 _PCT_RUN_RE = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
 _PCT_LOWER_RE = re.compile(r"%([0-9A-Fa-f]{2})")
 _HOST_SPLIT_RE = re.compile("([.%s])" % IDNA_DOTS)
@@ -74,10 +86,11 @@ def _utf8(s: str) -> bytes:
 
 def percent_encode(s: str) -> str:
     """Percent-encode, as UTF-8 with uppercase hex, every character that may
-    not stand literally in a URI.  Valid ``%XX`` escapes are kept; a ``%``
-    that starts no valid escape becomes ``%25``."""
-    if "%" in s:
-        s = _STRAY_PERCENT_RE.sub("%25", s)
+    not stand literally in a URI.  Every ``%`` is kept as it is, whether it
+    starts an escape or not (RFC 3987 s3.1: the percent sign MUST NOT be
+    converted; ``bad-percent-encoding`` offers ``%25`` as its own fix).
+    Encoding never makes a new escape of a stray ``%``: what it writes
+    starts with ``%`` itself, which is no hex digit."""
     if s.isascii() and not _NOT_URI_CHAR_RE.search(s):
         return s
     return _NOT_URI_CHAR_RE.sub(lambda m: _pct(_utf8(m.group())), s)
@@ -226,7 +239,7 @@ def _host_to_ascii(host: str, base: int, errors: List[Tuple[Span, str]]) -> str:
         label = part
         decoded = percent_decode_utf8(label) if "%" in label else label
         if decoded.isascii():
-            out.append(percent_encode(label))  # a stray "%" becomes "%25"
+            out.append(percent_encode(label))
         else:
             try:
                 out.append(idna.encode(decoded, uts46=True, transitional=False).decode("ascii"))
@@ -247,7 +260,9 @@ def to_uri_detailed(iri: str) -> URIConversion:
         if ref.host is not None and _host_is_dns(ref):
             h = ref.host
             host = iri[h.start:h.end]
-            if host.isascii() and "%" not in host:
+            if host.isascii():
+                # Percent-encoded or not, an ASCII host is already in URI
+                # form: mapping it to Punycode would make to_uri change a URI.
                 new_host = percent_encode(host)
             else:
                 new_host = _host_to_ascii(host, h.start, errors)
@@ -263,27 +278,33 @@ def to_uri(iri: str) -> str:
     """Map an IRI (reference) to a URI (reference), RFC 3987 s3.1.
 
     Every character that may not stand in a URI is percent-encoded as UTF-8
-    with uppercase hex; existing ``%XX`` and ASCII delimiters are kept; the
-    host of a DNS scheme goes through IDNA ToASCII (UTS #46).  Nothing is
-    normalized (s3.1, variant C).  Idempotent.
+    with uppercase hex; ASCII delimiters and every ``%`` are kept (an
+    existing ``%XX``, and a ``%`` that starts no escape: s3.1 says the
+    percent sign MUST NOT be converted); a non-ASCII host of a DNS scheme
+    goes through IDNA ToASCII (UTS #46), while an ASCII one, even
+    percent-encoded, stays as written.  Nothing is normalized (s3.1,
+    variant C).  Idempotent, and the identity on every string of
+    unreserved and reserved ASCII characters and ``%``.
     """
     return to_uri_detailed(iri).text
 
 
-def _decode_octets(octets: bytes, keep, in_query: bool = False) -> str:
-    """Turn octets from step 3 into text: strictly legal UTF-8 becomes
-    characters (step 6), everything else is re-escaped (steps 4 and 5).
+def _octet_parts(octets: bytes, keep, in_query: bool = False) -> List[Tuple[int, int, str, bool]]:
+    """Steps 4-6 on octets from step 3: ``(start, end, text, decoded)`` for
+    each character or re-escaped octet, in order.  Strictly legal UTF-8
+    becomes characters (step 6, ``decoded`` true); everything else is
+    re-escaped in uppercase (steps 4 and 5).
 
     ``keep(cp, in_query)`` says whether a decoded character stays encoded;
     ``None`` keeps nothing encoded.
     """
-    out: List[str] = []
+    out: List[Tuple[int, int, str, bool]] = []
     i = 0
     n = len(octets)
     while i < n:
         b = octets[i]
         if b < 0x80:
-            out.append(chr(b))
+            out.append((i, i + 1, chr(b), True))
             i += 1
             continue
         if 0xC2 <= b <= 0xDF:
@@ -293,7 +314,7 @@ def _decode_octets(octets: bytes, keep, in_query: bool = False) -> str:
         elif 0xF0 <= b <= 0xF4:
             size = 4
         else:  # a stray continuation byte, C0/C1 (always overlong) or F5+
-            out.append(_pct(octets[i:i + 1]))
+            out.append((i, i + 1, _pct(octets[i:i + 1]), False))
             i += 1
             continue
         chunk = octets[i:i + size]
@@ -303,18 +324,43 @@ def _decode_octets(octets: bytes, keep, in_query: bool = False) -> str:
             # legal UTF-8" (RFC 3629).
             ch = chunk.decode("utf-8")
         except UnicodeDecodeError:
-            out.append(_pct(octets[i:i + 1]))
+            out.append((i, i + 1, _pct(octets[i:i + 1]), False))
             i += 1
             continue
         if keep is not None and keep(ord(ch), in_query):
-            out.append(_pct(chunk))
+            out.append((i, i + size, _pct(chunk), False))
         else:
-            out.append(ch)
+            out.append((i, i + size, ch, True))
         i += size
-    return "".join(out)
+    return out
 
 
-def to_iri(uri: str) -> str:
+def _decode_octets(octets: bytes, keep, in_query: bool = False) -> str:
+    """The text of :func:`_octet_parts`."""
+    return "".join(part[2] for part in _octet_parts(octets, keep, in_query))
+
+
+@dataclass(frozen=True)
+class IRIPiece:
+    """Something :func:`to_iri` decodes: an A-label of a DNS host
+    (``kind`` "a-label") or a run of escapes that becomes characters
+    (``kind`` "percent").  ``start`` and ``end`` are offsets in the URI;
+    ``encoded`` is the URI's text there, ``decoded`` what the IRI shows."""
+
+    kind: str
+    start: int
+    end: int
+    encoded: str
+    decoded: str
+
+
+#: One part of the conversion: URI span, the IRI's text for it, and the
+#: piece it decodes (None where nothing is decoded: literal text, escapes
+#: kept or re-escaped).
+_Part = Tuple[int, int, str, Optional[IRIPiece]]
+
+
+def to_iri(uri: str, keep_encoded: Optional[Callable[[IRIPiece], bool]] = None) -> str:
     """Convert a URI (reference) to an IRI (reference), RFC 3987 s3.2.
 
     1. The URI is taken as it is (non-ASCII text in the input is kept).
@@ -330,60 +376,137 @@ def to_iri(uri: str) -> str:
     One deviation, to keep resolution unchanged: ``%2E`` is not decoded
     where that would create a "." or ".." segment.  Re-escapes use
     uppercase hex; escapes that are not decoded keep their case.
+
+    ``keep_encoded``, if given, is asked about each :class:`IRIPiece` (see
+    :func:`iri_pieces`); a piece it answers true for stays as the URI
+    writes it (s3.2.1: an A-label may be kept where its U-label could
+    mislead).
     """
     try:
-        return _to_iri(uri)
+        if "%" not in uri and "xn--" not in uri.lower():
+            return uri
+        return "".join(uri[s:e] if piece is not None and keep_encoded is not None and keep_encoded(piece)
+                       else text for s, e, text, piece in _iri_parts(uri))
     except Exception:  # pragma: no cover - defensive: never raise
         return uri
 
 
-def _to_iri(uri: str) -> str:
-    if "%" not in uri and "xn--" not in uri.lower():
-        return uri
+@dataclass
+class IRIConversion:
+    """The result of :func:`to_iri_detailed`: the IRI, and for each piece
+    decoded, where its decoded text stands in the IRI."""
+
+    text: str
+    decoded: List[Tuple[IRIPiece, Span]] = field(default_factory=list)
+
+
+def to_iri_detailed(uri: str, keep_encoded: Optional[Callable[[IRIPiece], bool]] = None) -> IRIConversion:
+    """:func:`to_iri`, also telling where each decoded piece landed."""
+    try:
+        if "%" not in uri and "xn--" not in uri.lower():
+            return IRIConversion(uri)
+        out: List[str] = []
+        decoded: List[Tuple[IRIPiece, Span]] = []
+        pos = 0
+        for s, e, text, piece in _iri_parts(uri):
+            if piece is not None and keep_encoded is not None and keep_encoded(piece):
+                text = uri[s:e]
+            elif piece is not None:
+                decoded.append((piece, Span(pos, pos + len(text))))
+            out.append(text)
+            pos += len(text)
+        return IRIConversion("".join(out), decoded)
+    except Exception:  # pragma: no cover - defensive: never raise
+        return IRIConversion(uri)
+
+
+def iri_pieces(uri: str) -> List[IRIPiece]:
+    """What :func:`to_iri` decodes in ``uri``, in order: each valid A-label
+    of a DNS host, and each run of escapes that becomes characters (a run
+    ends where an escape stays encoded)."""
+    try:
+        if "%" not in uri and "xn--" not in uri.lower():
+            return []
+        return [piece for _s, _e, _t, piece in _iri_parts(uri) if piece is not None]
+    except Exception:  # pragma: no cover - defensive: never raise
+        return []
+
+
+def _iri_parts(uri: str) -> List[_Part]:
+    """The URI cut into parts that cover it, in order (see ``_Part``)."""
     ref = parse(uri)
-    text = uri
+    marks: List[_Part] = []
     # Step 2: A-labels of a DNS host.
-    if ref.host is not None and _host_is_dns(ref) and "xn--" in text[ref.host.start:ref.host.end].lower():
-        h = ref.host
-        pieces = _HOST_SPLIT_RE.split(text[h.start:h.end])
-        for i in range(0, len(pieces), 2):
-            u = idna_to_unicode(pieces[i])
+    if ref.host is not None and _host_is_dns(ref) and "xn--" in uri[ref.host.start:ref.host.end].lower():
+        pos = ref.host.start
+        for i, label in enumerate(_HOST_SPLIT_RE.split(uri[ref.host.start:ref.host.end])):
+            u = idna_to_unicode(label) if i % 2 == 0 else None
             if u is not None:
-                pieces[i] = u
-        text = text[:h.start] + "".join(pieces) + text[h.end:]
-        ref = parse(text)
-    if "%" not in text:
-        return text
-    q = ref.query
-    query_range = (q.start, q.end) if q is not None else (-1, -1)
-    out: List[str] = []
+                marks.append((pos, pos + len(label), u, IRIPiece("a-label", pos, pos + len(label), label, u)))
+            pos += len(label)
+    if "%" in uri:
+        q = ref.query
+        query_range = (q.start, q.end) if q is not None else (-1, -1)
+        for m in _PCT_RUN_RE.finditer(uri):
+            marks.extend(_run_parts(uri, m.start(), m.group(), query_range))
+    parts: List[_Part] = []
     last = 0
-    for m in _PCT_RUN_RE.finditer(text):
-        out.append(text[last:m.start()])
-        last = m.end()
-        in_query = query_range[0] <= m.start() < query_range[1]
-        run = m.group()
-        octets = bytes.fromhex(run.replace("%", ""))
-        # Step 3: ASCII octets that are not unreserved stay as they were
-        # written; the rest are decoded in groups of non-ASCII octets.
-        j = 0
-        n = len(octets)
-        while j < n:
-            b = octets[j]
-            if b < 0x80:
-                esc_start = m.start() + 3 * j
-                if b in _UNRESERVED_OCTETS and not (
-                    b == 0x2E and _would_make_dot_segment(text, esc_start, esc_start + 3, ".")
-                ):
-                    out.append(chr(b))
-                else:
-                    out.append(run[3 * j:3 * j + 3])
-                j += 1
-                continue
-            k = j
-            while k < n and octets[k] >= 0x80:
-                k += 1
-            out.append(_decode_octets(octets[j:k], kept_encoded_in_iri, in_query))
-            j = k
-    out.append(text[last:])
-    return "".join(out)
+    marks.sort(key=lambda mark: mark[0])  # A-labels hold no "%": marks are disjoint
+    for s, e, text, piece in marks:
+        if s > last:
+            parts.append((last, s, uri[last:s], None))
+        parts.append((s, e, text, piece))
+        last = e
+    if last < len(uri):
+        parts.append((last, len(uri), uri[last:], None))
+    return parts
+
+
+def _run_parts(uri: str, start: int, run: str, query_range: Tuple[int, int]) -> List[_Part]:
+    """Steps 3-6 on one run of escapes at ``start``: consecutive decoded
+    characters make one piece."""
+    in_query = query_range[0] <= start < query_range[1]
+    octets = bytes.fromhex(run.replace("%", ""))
+    # (octet start, octet end, text, decoded)
+    items: List[Tuple[int, int, str, bool]] = []
+    j = 0
+    n = len(octets)
+    while j < n:
+        b = octets[j]
+        if b < 0x80:
+            # Step 3: ASCII octets that are not unreserved stay as they
+            # were written; the rest are decoded in groups of non-ASCII
+            # octets.
+            esc = start + 3 * j
+            if b in _UNRESERVED_OCTETS and not (
+                b == 0x2E and _would_make_dot_segment(uri, esc, esc + 3, ".")
+            ):
+                items.append((j, j + 1, chr(b), True))
+            else:
+                items.append((j, j + 1, run[3 * j:3 * j + 3], False))
+            j += 1
+            continue
+        k = j
+        while k < n and octets[k] >= 0x80:
+            k += 1
+        items.extend((j + a, j + z, text, decoded)
+                     for a, z, text, decoded in _octet_parts(octets[j:k], kept_encoded_in_iri, in_query))
+        j = k
+    parts: List[_Part] = []
+    i = 0
+    while i < len(items):
+        a, z, text, decoded = items[i]
+        if not decoded:
+            parts.append((start + 3 * a, start + 3 * z, text, None))
+            i += 1
+            continue
+        texts = [text]
+        i += 1
+        while i < len(items) and items[i][3]:
+            texts.append(items[i][2])
+            z = items[i][1]
+            i += 1
+        s, e = start + 3 * a, start + 3 * z
+        decoded_text = "".join(texts)
+        parts.append((s, e, decoded_text, IRIPiece("percent", s, e, uri[s:e], decoded_text)))
+    return parts

@@ -16,6 +16,7 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from .findings import Edit, Finding, Fix, Severity
 from .chars import distinct_non_ascii
+from .convert import IRIPiece, iri_pieces, to_iri_detailed
 from .iri import parse
 from .lines import LineIndex
 
@@ -29,6 +30,39 @@ _TEMPLATE_RE = re.compile(
     r"\{\{|\{%|\$\{|<%|<\?|%\([A-Za-z_][A-Za-z0-9_]*\)[-#0 +]*[0-9]*[a-z]"
     r"|%[0-9]*[sd](?![0-9A-Fa-f])|\{[A-Za-z_][A-Za-z0-9_.-]*\}|\A[Jj][Aa][Vv][Aa][Ss][Cc][Rr][Ii][Pp][Tt]:")
 TEMPLATE_FAMILIES = frozenset(("bidi", "lookalike", "normalization"))
+
+
+#: The rule families that judge a decoding: a piece of a URI (an A-label, a
+#: run of escapes) whose Unicode form one of their rules flags is kept
+#: encoded, by ``convert --to iri``, the "Convert to IRI" action and the
+#: fixes that decode (RFC 3987 s3.2.1 allows keeping Punycode).  Shown, such
+#: text misleads: a look-alike, a bidi reordering, a host IDNA maps apart.
+JUDGED_FAMILIES = frozenset(("lookalike", "bidi", "host"))
+
+
+@dataclass(frozen=True)
+class KeptPiece:
+    """A piece :meth:`Engine.safe_to_iri` kept encoded, and the finding of
+    a judged rule on its Unicode form."""
+
+    piece: IRIPiece
+    finding: Finding
+
+    @property
+    def reason(self) -> str:
+        """E.g. "kept xn--80ak6aa92e: its Unicode form 'аррӏе' is flagged
+        by whole-script-confusable (IRI204)"."""
+        r = self.finding.rule
+        return "kept %s: its Unicode form '%s' is flagged by %s (%s)" % (
+            self.piece.encoded, _shown(self.piece.decoded), r.name, r.code)
+
+
+def _shown(text: str) -> str:
+    """``text`` for a message, with controls, format characters (bidi
+    controls among them) and spaces written as <U+XXXX>."""
+    import unicodedata
+
+    return "".join("<U+%04X>" % ord(c) if unicodedata.category(c)[0] in "CZ" else c for c in text)
 
 
 @dataclass
@@ -141,6 +175,10 @@ class Engine:
         #: off by default: the CLI sees each file once, the server re-lints
         #: the same references on every keystroke
         self.memo: Optional[ReferenceMemo] = ReferenceMemo(memo_size) if memo_size > 0 else None
+        #: (selection id, judged rules only, value) -> (selection,
+        #: findings): documents repeat references, and a fix judges the
+        #: encoded reference each time
+        self._judged: Dict[Tuple[int, bool, str], Tuple[Any, List[Finding]]] = {}
 
     def selection_for(self, settings: Any) -> Any:
         from irilint.rules.registry import select_rules
@@ -161,6 +199,174 @@ class Engine:
             sel = (settings, selection)
             self._selections[key] = sel
         return sel[1]
+
+    # -- decodings a rule would flag ------------------------------------
+    #
+    # The judgement behind ``convert --to iri``, the "Convert to IRI"
+    # action and the fixes that decode: a piece whose Unicode form a rule
+    # of JUDGED_FAMILIES flags stays encoded.  The rules judge a decoded
+    # view of the reference too (a spoof cannot hide behind encoding), so
+    # "flags" means a finding on the decoded text itself, or one more
+    # finding of a rule than the encoded reference has.
+
+    def safe_to_iri(self, uri: str, settings: Any = None) -> Tuple[str, List[KeptPiece]]:
+        """``uri`` converted to an IRI (RFC 3987 s3.2), keeping encoded the
+        A-labels and escape runs whose Unicode form a look-alike, bidi or
+        host rule in force flags; returns the IRI and the pieces kept."""
+        pieces = iri_pieces(uri)
+        if not pieces:
+            return to_iri_detailed(uri).text, []
+        kept: Dict[Tuple[int, int], KeptPiece] = {}
+        while True:
+            conv = to_iri_detailed(uri, lambda p: (p.start, p.end) in kept)
+            if not conv.decoded:
+                break
+            flagged = self._flagged_spans(uri, conv.text, [span for _p, span in conv.decoded], settings)
+            if not flagged:
+                break
+            # Decoded together, pieces may be flagged that alone are not
+            # (and the reverse): convert again with these kept, until none
+            # of the decoded ones is flagged (at most one round per piece).
+            for k, finding in flagged.items():
+                piece = conv.decoded[k][0]
+                kept[(piece.start, piece.end)] = KeptPiece(piece, finding)
+        return conv.text, sorted(kept.values(), key=lambda kp: kp.piece.start)
+
+    def judge_decoding(self, value: str, start: int, end: int, new_text: str,
+                       settings: Any = None) -> Optional[Finding]:
+        """The finding of a judged rule that ``value`` with ``[start, end)``
+        replaced by its decoded form ``new_text`` has on that text (or as
+        a finding more than ``value`` has), or None: whether a fix that
+        decodes may be offered."""
+        candidate = value[:start] + new_text + value[end:]
+        flagged = self._flagged_spans(value, candidate, [(start, start + len(new_text))], settings)
+        return flagged.get(0)
+
+    def judge_edit(self, value: str, edits: Sequence[Tuple[int, int, str]],
+                   settings: Any = None) -> Optional[Finding]:
+        """A finding of a rule in force that ``value`` with ``edits`` (value
+        offsets, not overlapping) applied has once more than ``value``, or
+        None: whether a fix that changes a reference's structure (removes
+        a character, puts a delimiter in) may be offered without making a
+        new problem."""
+        out: List[str] = []
+        last = 0
+        for start, end, new_text in sorted(edits):
+            out.append(value[last:start])
+            out.append(new_text)
+            last = end
+        out.append(value[last:])
+        candidate = "".join(out)
+        before: Dict[str, int] = {}
+        for f in self._all_findings(value, settings):
+            before[f.rule.code] = before.get(f.rule.code, 0) + 1
+        after: Dict[str, int] = {}
+        for f in self._all_findings(candidate, settings):
+            n = after[f.rule.code] = after.get(f.rule.code, 0) + 1
+            if n > before.get(f.rule.code, 0):
+                return f
+        return None
+
+    def _flagged_spans(self, original: str, candidate: str, spans: Sequence[Any],
+                       settings: Any) -> Dict[int, Finding]:
+        """For each span of ``candidate`` (index -> finding), the first
+        judged finding that overlaps it; a judged rule that reports more
+        often on ``candidate`` than on ``original`` without touching any
+        span flags them all (the finding is new, whichever piece made it)."""
+        found = self._judged_findings(candidate, settings)
+        if not found:
+            return {}
+        bounds = [(sp[0], sp[1]) if isinstance(sp, tuple) else (sp.start, sp.end) for sp in spans]
+        out: Dict[int, Finding] = {}
+        attributed = set()
+        for f in found:
+            for k, (a, b) in enumerate(bounds):
+                if f.start < b and a < f.end or (f.start == f.end and a <= f.start <= b):
+                    out.setdefault(k, f)
+                    attributed.add(id(f))
+        loose = [f for f in found if id(f) not in attributed]
+        if loose:
+            before: Dict[str, int] = {}
+            for f in self._judged_findings(original, settings):
+                before[f.rule.code] = before.get(f.rule.code, 0) + 1
+            after: Dict[str, int] = {}
+            for f in loose:
+                after[f.rule.code] = after.get(f.rule.code, 0) + 1
+            attributed_counts: Dict[str, int] = {}
+            for f in found:
+                if id(f) in attributed:
+                    attributed_counts[f.rule.code] = attributed_counts.get(f.rule.code, 0) + 1
+            for f in loose:
+                code = f.rule.code
+                if after[code] + attributed_counts.get(code, 0) > before.get(code, 0):
+                    for k in range(len(bounds)):
+                        out.setdefault(k, f)
+                    break
+        return out
+
+    def _judged_findings(self, value: str, settings: Any) -> List[Finding]:
+        """The findings of the judged rules in force for ``settings`` on
+        ``value`` alone (a fresh run state; suppressions do not apply: the
+        text judged is not in any document yet)."""
+        return self._findings_alone(value, settings, True)
+
+    def _all_findings(self, value: str, settings: Any) -> List[Finding]:
+        """The findings of every rule in force on ``value`` alone, as a
+        check finds them (decodings judged), but with no fix judged: what
+        judge_edit compares."""
+        return self._findings_alone(value, settings, False)
+
+    def _findings_alone(self, value: str, settings: Any, judged_only: bool) -> List[Finding]:
+        from irilint.rules.context import DocContext, DocumentInfo, RefContext
+        from irilint.scanners.base import Candidate
+
+        selection = self.selection_for(settings)
+        key = (id(selection), judged_only, value)
+        cache = self._judged
+        hit = cache.get(key)
+        if hit is not None and hit[0] is selection:
+            return hit[1]
+        if judged_only:
+            rules = [r for r in selection.rules if r.family in JUDGED_FAMILIES]
+            doc = DocumentInfo(text=value, path=None, scanner="reference", settings=settings, run_state={})
+        else:
+            rules = [r for r in selection.rules if r.name != "unused-suppression"]
+            doc = DocumentInfo(text=value, path=None, scanner="reference", settings=settings, run_state={},
+                               judge_decoding=self.judge_decoding)
+        # The rules run as a check runs them: the plan's trait gates and
+        # fast path, then the document rules.
+        plan = self._plan_for(selection, rules)
+        cand = Candidate(0, len(value), value)
+        found: List[Finding] = []
+        fast = plan.fast_match(value) if plan.fast_match is not None else None
+        if fast is not None:
+            ctx = RefContext(cand, None, doc, fast)
+            run: List[Any] = []
+        else:
+            run, grammar_ok = plan.run_for(value)
+            ctx = RefContext(cand, parse(value, grammar_checked=grammar_ok), doc)
+            if _TEMPLATE_RE.search(value) is not None:
+                run = [r for r in run if r.family in TEMPLATE_FAMILIES]
+        for r in run:
+            ctx.rule = r
+            ctx.severity = plan.severities[r.name]
+            try:
+                found.extend(r.check(ctx) or ())
+            except Exception:  # a rule bug is reported by the check itself
+                continue
+        for r in plan.doc_rules:
+            dctx = DocContext(doc, [ctx])
+            dctx.rule = r
+            dctx.severity = plan.severities.get(r.name) or selection.severity_of(r)
+            try:
+                found.extend(r.check(dctx) or ())
+            except Exception:
+                continue
+        if len(value) <= 4096:  # long values are rarely judged twice: not kept
+            if len(cache) >= 4096:
+                cache.clear()
+            cache[key] = (selection, found)
+        return found
 
     def _plan_for(self, selection: Any, rules: List[Any]) -> "_RulePlan":
         """The rule plan of a selection (less the rules a file's
@@ -216,7 +422,8 @@ class Engine:
             scanner = scanner_for(path=path, language_id=language_id, extensions=extensions)
         doc = DocumentInfo(text=text, path=path, scanner=scanner.name, settings=settings,
                            run_state=run_state if run_state is not None else {},
-                           index=index if index is not None and index.text is text else None)
+                           index=index if index is not None and index.text is text else None,
+                           judge_decoding=self.judge_decoding, judge_edit=self.judge_edit)
         result = CheckResult([])
 
         suppressions = find_suppressions(text, index)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import idna
 from hypothesis import strategies as st
 
 from irilint import nfc, parse, remove_dot_segments, to_uri
@@ -48,12 +49,77 @@ def iri_reference(draw):
     return "".join(parts)
 
 
+# --- references that hide, or show, something misleading ----------------------
+
+
+def _alabel(u_label: str) -> str:
+    return idna.encode(u_label, uts46=True, transitional=False).decode("ascii")
+
+
+#: A-labels of names that look like Latin ones: whole-script Cyrillic
+#: (apple, paypal, scope), mixed Cyrillic/Latin and Greek/Latin, and IDNA
+#: deviations; then legitimate IDNs, which must still convert.
+CONFUSABLE_ALABELS = [_alabel(u) for u in (
+    "аррӏе", "раураӏ", "ѕсоре",
+    "pаypal", "gοogle", "еxample", "faß", "straße")]
+LEGITIMATE_ALABELS = [_alabel(u) for u in (
+    "résumé", "bücher", "пример", "例え",
+    "مثال", "שלום")]
+
+
+def _pct(text: str) -> str:
+    return "".join("%%%02X" % b for b in text.encode("utf-8"))
+
+
+#: Percent-encoded text: bidi controls, right-to-left words, Cyrillic
+#: letters that make a Latin word mixed-script, full-width forms, and
+#: plain words of one script.
+ENCODED_RUNS = [_pct(t) for t in (
+    "‮", "⁦", "‏", "שלום", "مثال", "а", "р",
+    "о", "раураӏ", "／", "ａ", "％", "．",
+    "привет", "été", "日本")] + ["%e2%80%ae", "%d0%b0"]
+#: Host labels written literally that mix scripts or use full-width forms.
+SPOOF_HOST_LABELS = ["pаypal", "gοogle", "ｅｘａｍｐｌｅ",
+                     "аррӏе", "xn--80ak6aa92e", "pay%D0%B0l", "%D0%B0pple"]
+SPOOF_TEXT = ["pay", "al", "pple", "a", "login", "／", "ａ", "שלום", "1", "-", "."]
+
+
+def spoof_piece():
+    return st.lists(st.one_of(st.sampled_from(ENCODED_RUNS), st.sampled_from(SPOOF_TEXT)),
+                    max_size=4).map("".join)
+
+
+@st.composite
+def spoof_reference(draw):
+    """References with A-labels of confusable and legitimate names,
+    percent-encoded bidi controls and right-to-left text, mixed-script
+    hosts and full-width forms, in the host, path, query and fragment."""
+    scheme = draw(st.sampled_from(["http", "https", "ftp", "foo"]))
+    labels = draw(st.lists(st.sampled_from(CONFUSABLE_ALABELS + LEGITIMATE_ALABELS + SPOOF_HOST_LABELS
+                                           + ["example", "www"]), min_size=1, max_size=3))
+    parts = [scheme, "://", ".".join(labels + [draw(st.sampled_from(["com", "org", _alabel("рф")]))])]
+    for seg in draw(st.lists(spoof_piece(), max_size=3)):
+        parts.append("/" + seg)
+    if draw(st.booleans()):
+        parts.append("?q=" + draw(spoof_piece()))
+    if draw(st.booleans()):
+        parts.append("#" + draw(spoof_piece()))
+    return "".join(parts)
+
+
+_STRAY_PERCENT_RE = re.compile(r"%(?![0-9A-Fa-f]{2})")
+
+
 def uri_key(iri: str) -> str:
     """The URI an IRI maps to, up to the equivalences of RFC 3986 s6.2.2
     (case, percent-encoding, path segments) and s6.2.3 (default port),
     after RFC 3987 s5.3.2.2 character normalization (NFC)."""
     # NFC applies to characters, not to the hex digits of an escape: a
     # combining mark after "%ae" must not compose with the "e".
+    # A stray "%" is read as the percent sign it is, which "%25" encodes:
+    # to_uri keeps it as written (RFC 3987 s3.1), the key spells it "%25",
+    # so bad-percent-encoding's fix keeps the key.
+    iri = _STRAY_PERCENT_RE.sub("%25", iri)
     pieces = _ESCAPE_SPLIT_RE.split(iri)
     u = to_uri("".join(p if i % 2 else nfc(p) for i, p in enumerate(pieces)))
     ref = parse(u)

@@ -237,3 +237,38 @@ def test_config_file_settings_apply_and_flags_override(tmp_path):
     assert run(["check", str(f)])[0] == 0
     code, out, _ = run(["check", str(f), "--select", "IRI401"])
     assert code == 1 and "IRI401" in out
+
+
+def test_convert_to_iri_keeps_a_spoofed_a_label_and_says_why(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # no configuration: the default rules judge
+    code, out, err = run(["convert", "--to", "iri", "https://xn--80ak6aa92e.com/login",
+                          "http://xn--rsum-bpad.example.org/", "http://xn--mgbh0fb.xn--kgbechtv/",
+                          "http://example.org/%E2%80%AE", "http://example.org/pay%D1%80al"])
+    assert code == 0
+    assert out.splitlines() == ["https://xn--80ak6aa92e.com/login", "http://r\u00e9sum\u00e9.example.org/",
+                                "http://\u0645\u062b\u0627\u0644.\u0625\u062e\u062a\u0628\u0627\u0631/",
+                                "http://example.org/%E2%80%AE", "http://example.org/pay%D1%80al"]
+    assert err.splitlines() == [
+        "irilint: https://xn--80ak6aa92e.com/login: kept xn--80ak6aa92e: its Unicode form "
+        "'\u0430\u0440\u0440\u04cf\u0435' is flagged by whole-script-confusable (IRI204)",
+        "irilint: http://example.org/pay%D1%80al: kept %D1%80: its Unicode form '\u0440' is flagged "
+        "by mixed-script (IRI203)"]
+
+
+def test_convert_to_iri_follows_the_configuration(tmp_path, monkeypatch):
+    (tmp_path / "irilint.toml").write_text('ignore = ["whole-script-confusable", "punycode-label"]\n',
+                                           encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(["convert", "--to", "iri", "https://xn--80ak6aa92e.com/login"])
+    assert (code, out, err) == (0, "https://\u0430\u0440\u0440\u04cf\u0435.com/login\n", "")
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "irilint.toml").write_text('select = [\n', encoding="utf-8")
+    monkeypatch.chdir(broken)
+    code, out, err = run(["convert", "--to", "iri", "https://xn--80ak6aa92e.com/login"])
+    assert code == 2 and out == "" and str(broken / "irilint.toml") in err
+
+
+def test_convert_to_uri_keeps_a_stray_percent_and_an_encoded_host():
+    code, out, _ = run(["convert", "--to", "uri", "http://e.org/100%", "http://d%C3%BCrst.example.org/%zz\u00e9"])
+    assert (code, out) == (0, "http://e.org/100%\nhttp://d%C3%BCrst.example.org/%zz%C3%A9\n")

@@ -33,8 +33,9 @@ SEED_TO_IRI = [
 SEED_TO_URI = [
     ("http://www.example.org/red%09rosé#red", "http://www.example.org/red%09ros%C3%A9#red"),
     ("http://résumé.example.org", "http://xn--rsum-bpad.example.org"),
-    # s3.1: for backwards compatibility the percent-encoded host maps the same.
-    ("http://r%C3%A9sum%C3%A9.example.org", "http://xn--rsum-bpad.example.org"),
+    # A percent-encoded host is already a URI: to_uri is the identity on
+    # URIs, so it is not turned into Punycode.
+    ("http://r%C3%A9sum%C3%A9.example.org", "http://r%C3%A9sum%C3%A9.example.org"),
     (
         "http://example.com/\U00010300\U00010301\U00010302",
         "http://example.com/%F0%90%8C%80%F0%90%8C%81%F0%90%8C%82",
@@ -145,8 +146,12 @@ TO_URI_EDGES = [
     ("http://Bücher.EXAMPLE/", "http://xn--bcher-kva.EXAMPLE/"),  # ASCII labels kept
     ("http://e.org/a b", "http://e.org/a%20b"),
     ("http://e.org/%e2%80%ae", "http://e.org/%e2%80%ae"),  # existing escapes kept
-    ("http://e.org/100%", "http://e.org/100%25"),
-    ("http://e.org/%zz", "http://e.org/%25zz"),
+    # s3.1: the percent sign MUST NOT be converted, even one that starts no
+    # escape (bad-percent-encoding offers "%25" as its own fix)
+    ("http://e.org/100%", "http://e.org/100%"),
+    ("http://e.org/%zzé", "http://e.org/%zz%C3%A9"),
+    ("http://e.org/%é%", "http://e.org/%%C3%A9%"),  # no new escape is made
+    ("http://d%C3%BCrst.example.org/", "http://d%C3%BCrst.example.org/"),
     ("http://e.org/?\ue000", "http://e.org/?%EE%80%80"),
     ("http://e.org/\u202egpj", "http://e.org/%E2%80%AEgpj"),
     ("mailto:José@example.org", "mailto:Jos%C3%A9@example.org"),  # not DNS
@@ -233,3 +238,111 @@ def test_percent_encode_component():
 )
 def test_remove_dot_segments(path, expected):
     assert remove_dot_segments(path) == expected
+
+
+# --- URI -> IRI without showing a spoof (RFC 3987 s3.2.1) ----------------------
+
+from irilint.convert import iri_pieces, to_iri_detailed  # noqa: E402
+from irilint.engine import Engine, check_reference  # noqa: E402
+
+
+def test_iri_pieces_name_each_a_label_and_escape_run():
+    uri = "http://xn--rsum-bpad.example.org/%D0%B0%2F%C3%A9x%41?q=%E2%80%AE"
+    pieces = [(p.kind, p.encoded, p.decoded) for p in iri_pieces(uri)]
+    assert pieces == [("a-label", "xn--rsum-bpad", "r\u00e9sum\u00e9"), ("percent", "%D0%B0", "\u0430"),
+                      ("percent", "%C3%A9", "\u00e9"), ("percent", "%41", "A")]
+    kept = to_iri(uri, keep_encoded=lambda p: p.kind == "a-label")
+    assert kept == "http://xn--rsum-bpad.example.org/\u0430%2F\u00e9xA?q=%E2%80%AE"
+    detailed = to_iri_detailed(uri, keep_encoded=lambda p: p.decoded == "\u0430")
+    assert [(p.encoded, detailed.text[s.start:s.end]) for p, s in detailed.decoded] == [
+        ("xn--rsum-bpad", "r\u00e9sum\u00e9"), ("%C3%A9", "\u00e9"), ("%41", "A")]
+
+
+SAFE_TO_IRI = [
+    # the Cyrillic look-alike of apple.com keeps its A-label
+    ("https://xn--80ak6aa92e.com/login", "https://xn--80ak6aa92e.com/login",
+     ["kept xn--80ak6aa92e: its Unicode form '\u0430\u0440\u0440\u04cf\u0435' is flagged by "
+      "whole-script-confusable (IRI204)"]),
+    # legitimate IDNs still convert, right-to-left ones too
+    ("http://xn--rsum-bpad.example.org/", "http://r\u00e9sum\u00e9.example.org/", []),
+    ("http://xn--mgbh0fb.xn--kgbechtv/", "http://\u0645\u062b\u0627\u0644.\u0625\u062e\u062a\u0628\u0627\u0631/", []),
+    # a percent-encoded RLO stays encoded (s3.2 step 5 already keeps it)
+    ("http://example.org/%E2%80%AE", "http://example.org/%E2%80%AE", []),
+    # a Cyrillic letter that makes a Latin word mixed-script stays encoded
+    ("http://example.org/pay%D1%80al", "http://example.org/pay%D1%80al",
+     ["kept %D1%80: its Unicode form '\u0440' is flagged by mixed-script (IRI203)"]),
+    # while a Cyrillic word of its own converts
+    ("http://example.org/%D0%BF%D1%80%D0%B8%D0%B2%D0%B5%D1%82", "http://example.org/\u043f\u0440\u0438\u0432\u0435\u0442", []),
+    # a full-width solidus looks like a delimiter
+    ("http://example.org/a%EF%BC%8Fb", "http://example.org/a%EF%BC%8Fb",
+     ["kept %EF%BC%8F: its Unicode form '\uff0f' is flagged by fullwidth-form (IRI202)"]),
+    # a letter its top-level domain's registry does not allow (browsers
+    # show the A-label); under .de, whose registry allows "ß", it converts
+    ("http://xn--fa-hia.com/", "http://xn--fa-hia.com/",
+     ["kept xn--fa-hia: its Unicode form 'fa\u00df' is flagged by idn-tld-character (IRI211)"]),
+    ("http://xn--fa-hia.de/", "http://fa\u00df.de/", []),
+    # only the flagged piece is kept
+    ("http://xn--80ak6aa92e.xn--rsum-bpad.org/%C3%A9t%C3%A9", "http://xn--80ak6aa92e.r\u00e9sum\u00e9.org/\u00e9t\u00e9",
+     ["kept xn--80ak6aa92e: its Unicode form '\u0430\u0440\u0440\u04cf\u0435' is flagged by "
+      "whole-script-confusable (IRI204)"]),
+]
+
+
+@pytest.mark.parametrize("uri, iri, reasons", SAFE_TO_IRI)
+def test_safe_to_iri_keeps_what_a_rule_flags(uri, iri, reasons):
+    got, kept = Engine().safe_to_iri(uri)
+    assert got == iri
+    assert [k.reason for k in kept] == reasons
+
+
+def test_safe_to_iri_follows_the_rule_selection():
+    class Settings:
+        select = ("ALL",)
+        ignore = ("whole-script-confusable", "punycode-label")
+        extend_select = ()
+        severity = ()
+
+    got, kept = Engine().safe_to_iri("https://xn--80ak6aa92e.com/login", Settings)
+    assert got == "https://\u0430\u0440\u0440\u04cf\u0435.com/login" and kept == []
+
+
+def test_safe_to_iri_uses_the_protected_domains():
+    from irilint.config import Settings
+
+    # Latin "paypa1.com" vs the protected "paypal.com": only that rule knows
+    uri = "http://xn--pypal-4ve.example/"
+    plain, kept = Engine().safe_to_iri(uri, Settings())
+    assert [k.finding.rule.name for k in kept] == ["mixed-script"]
+    protected = Settings(protected_domains=("paypal.com",), ignore=("mixed-script",))
+    assert Engine().safe_to_iri("http://xn--pypal-4ve.com/", protected)[0] == "http://xn--pypal-4ve.com/"
+    assert Engine().safe_to_iri("http://xn--pypal-4ve.com/", Settings(ignore=("mixed-script",)))[0] \
+        == "http://p\u0430ypal.com/"
+
+
+def test_punycode_label_offers_no_fix_that_shows_a_spoof():
+    [f] = [f for f in check_reference("https://xn--80ak6aa92e.com/login") if f.rule.name == "punycode-label"]
+    assert f.fixes == [] and "whole-script-confusable" in f.message
+    # a legitimate name keeps its safe fix; a right-to-left one its unsafe fix
+    [f] = [f for f in check_reference("http://xn--rsum-bpad.example.org/") if f.rule.name == "punycode-label"]
+    assert [fx.safe for fx in f.fixes] == [True]
+    fs = [f for f in check_reference("http://xn--mgbh0fb.xn--kgbechtv/") if f.rule.name == "punycode-label"]
+    assert [fx.safe for f in fs for fx in f.fixes] == [False, False]
+
+
+def test_percent_encoded_text_leaves_a_mixed_script_run_encoded():
+    assert not [f for f in check_reference("http://example.org/pay%D1%80al")
+                if f.rule.name == "percent-encoded-text"]
+    [f] = [f for f in check_reference("http://example.org/%D0%BF%D1%80%D0%B8%D0%B2%D0%B5%D1%82")
+           if f.rule.name == "percent-encoded-text"]
+    assert f.fixes[0].safe
+
+
+def test_percent_encoded_unreserved_offers_no_fix_that_makes_a_mixed_script_segment():
+    def unreserved(value):
+        [f] = [f for f in check_reference(value) if f.rule.name == "percent-encoded-unreserved"]
+        return f
+
+    f = unreserved("foo://e.org/\u05dd%41%E6%97%A5\u672c")
+    assert f.fixes == [] and "would flag it" in f.message
+    f = unreserved("foo://e.org/%7Euser")
+    assert f.fixes and f.fixes[0].safe

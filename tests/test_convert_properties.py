@@ -1,4 +1,5 @@
 """Properties of the conversions, checked over generated URIs and IRIs."""
+import re
 import unicodedata
 
 import idna
@@ -16,6 +17,7 @@ from irilint import (
     uppercase_percent_encodings,
 )
 from irilint.chars import kept_encoded_in_iri
+from irilint.convert import iri_pieces
 
 # The done-criterion of the foundation issue: at least 2,000 examples each.
 PROPERTY = settings(max_examples=2000, deadline=None,
@@ -211,3 +213,57 @@ def test_remove_dot_segments_leaves_no_dot_segments(path):
     segs = out.split("/")
     assert "." not in segs[:-1] or out == path == "."
     assert ".." not in segs
+
+
+# --- RFC 3987 s3.1: the mapping is the identity on URIs ------------------------
+
+URI_CHARS = UNRESERVED + SUB_DELIMS + ":/?#[]@" + "%"
+uri_text = st.text(alphabet=st.sampled_from(list(URI_CHARS)), max_size=40)
+# URI-shaped strings with hosts made of escapes (d%C3%BCrst) and stray "%".
+uri_with_escaped_host = st.builds(
+    lambda scheme, host, rest: "%s://%s/%s" % (scheme, host, rest),
+    st.sampled_from(["http", "https", "ftp", "foo"]),
+    st.lists(st.one_of(st.sampled_from(list("abcxyz-.%")), pct, pct_char), min_size=1, max_size=8).map("".join),
+    uri_text)
+
+
+@PROPERTY
+@given(st.one_of(uri_text, uri_with_escaped_host, valid_uri()))
+def test_to_uri_is_the_identity_on_uri_characters(text):
+    assert to_uri(text) == text
+
+
+@PROPERTY
+@given(st.one_of(any_text, tricky_text))
+def test_to_uri_keeps_every_percent_sign(text):
+    # s3.1: "%" MUST NOT be converted; every other "%" in the result comes
+    # from an encoded character, so it is followed by two hex digits.
+    out = to_uri(text)
+    assert out.count("%") >= text.count("%")
+    stray = [m.start() for m in re.finditer(r"%(?![0-9A-Fa-f]{2})", out)]
+    assert len(stray) == len(re.findall(r"%(?![0-9A-Fa-f]{2})", text))
+
+
+# --- to_iri piece by piece -----------------------------------------------------
+
+
+@PROPERTY
+@given(valid_uri(), st.randoms(use_true_random=False))
+def test_to_iri_keeps_exactly_the_pieces_asked(uri, rnd):
+    pieces = iri_pieces(uri)
+    for p in pieces:
+        assert uri[p.start:p.end] == p.encoded and p.kind in ("a-label", "percent")
+        assert p.encoded != p.decoded
+    assert [(p.start, p.end) for p in pieces] == sorted((p.start, p.end) for p in pieces)
+    assert to_iri(uri, keep_encoded=lambda p: False) == to_iri(uri)
+    kept = {(p.start, p.end) for p in pieces if rnd.random() < 0.5}
+    iri = to_iri(uri, keep_encoded=lambda p: (p.start, p.end) in kept)
+    # every kept piece is still there as the URI writes it, and the result
+    # maps back to the same URI
+    for p in pieces:
+        if (p.start, p.end) in kept:
+            assert p.encoded in iri
+    assert canonical(to_uri(iri)) == canonical(uri)
+    # keeping every piece decodes nothing: only re-escapes in uppercase
+    everything = to_iri(uri, keep_encoded=lambda p: True)
+    assert canonical(everything) == canonical(uri)

@@ -222,6 +222,10 @@ class _DocWithoutText:
     on the scanner name, the path and the settings, so the text and the
     run state are off limits."""
 
+    #: the engine's judgements of a fix (decoding, edit) are functions of
+    #: the reference and the settings alone, so rules may ask them; none here
+    judge_decoding = judge_edit = None
+
     def __init__(self, path: str, scanner: str, settings: Any) -> None:
         self.path, self.scanner, self.settings = path, scanner, settings
 

@@ -315,7 +315,8 @@ def _changed_line_runs(old: List[str], new: List[str]) -> List[Tuple[int, int, i
 
 def refactor_actions(server: "IrilintLanguageServer", doc: Document, b: _Builder,
                      start: int, end: int, result: Any) -> List[types.CodeAction]:
-    from irilint.convert import nfc, to_iri, to_uri
+    from irilint.convert import nfc, to_uri
+    from irilint.engine import default_engine
 
     scanner = result.scanner or scanner_for_document(doc, result.settings)
     cand = candidate_at(candidates(doc, scanner, server.settings.generation), start, end, touching=True)
@@ -323,9 +324,17 @@ def refactor_actions(server: "IrilintLanguageServer", doc: Document, b: _Builder
         return []
     out = []
     value = cand.value
-    for title, convert in (("Convert to URI", to_uri), ("Convert to IRI", to_iri),
-                           ("Normalize to NFC", nfc)):
-        new = convert(value)
+    # Like ``irilint convert --to iri``: a piece whose Unicode form a
+    # look-alike, bidi or host rule flags stays encoded, and the title says so.
+    # (The engine's default instance: the linter's own is for its worker.)
+    iri, kept = default_engine().safe_to_iri(value, result.settings)
+    iri_title = "Convert to IRI"
+    if kept:
+        iri_title += " (keeps %s encoded: flagged by %s)" % (
+            ", ".join(k.piece.encoded for k in kept),
+            ", ".join(dict.fromkeys(k.finding.rule.name for k in kept)))
+    for title, new in (("Convert to URI", to_uri(value)), (iri_title, iri),
+                       ("Normalize to NFC", nfc(value))):
         if new != value:
             out.append(b.action(title, types.CodeActionKind.RefactorRewrite,
                                 value_edits(cand, value, new)))

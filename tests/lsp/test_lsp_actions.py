@@ -254,3 +254,25 @@ async def test_stale_data_is_not_used(client: LanguageClient, tmp_path):
     actions = await code_actions(client, uri, old.range, [old])
     titles = [a.title for a in actions]
     assert "Uppercase to %7F" in titles and "Uppercase to %7E" not in titles
+
+
+async def test_convert_to_iri_keeps_a_spoofed_a_label(client: LanguageClient, tmp_path):
+    """Like ``irilint convert --to iri``: the look-alike's A-label stays, the
+    title says why, and the rest of the reference still converts."""
+    await start(client)
+    uri = (tmp_path / "a.txt").as_uri()
+    text = "see https://xn--80ak6aa92e.com/%C3%A9t%C3%A9 ok\n"
+    open_doc(client, uri, text)
+    await diagnostics_for(client, uri, version=1)
+    actions = await code_actions(client, uri, rng(0, 10))
+    [action] = [a for a in actions if a.title.startswith("Convert to IRI")]
+    assert action.title == "Convert to IRI (keeps xn--80ak6aa92e encoded: flagged by whole-script-confusable)"
+    assert apply_action(text, action, uri) == "see https://xn--80ak6aa92e.com/\u00e9t\u00e9 ok\n"
+    # with nothing else to decode, there is nothing to offer
+    text2 = "see https://xn--80ak6aa92e.com/login ok\n"
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        content_changes=[types.TextDocumentContentChangeWholeDocument(text=text2)]))
+    await diagnostics_for(client, uri, version=2)
+    actions = await code_actions(client, uri, rng(0, 10))
+    assert not [a for a in actions if a.title.startswith("Convert to IRI")]
