@@ -176,10 +176,12 @@ def check_conversions(value: str) -> None:
         raise InvariantError("to_uri gave non-ASCII: %r -> %r" % (value, u))
     if convert.to_uri(u) != u:
         raise InvariantError("to_uri is not idempotent: %r -> %r -> %r" % (value, u, convert.to_uri(u)))
-    # the private functions, so that the public ones' "never raise" guard
-    # cannot hide a bug
-    convert._to_iri(value)
-    convert._to_iri(u)
+    for v in (value, u):
+        # the private parts, so that the public function's "never raise"
+        # guard cannot hide a bug
+        parts = convert._iri_parts(v)
+        if "".join(text for _s, _e, text, _piece in parts) != convert.to_iri(v):
+            raise InvariantError("to_iri is not the join of its parts: %r" % (v,))
     convert.to_iri(value)
 
 
