@@ -29,10 +29,16 @@ data.
 Simplifications, all of them bounded to one line or one literal:
 
 * a backslash escapes the next character, so an IRI ends at an *unescaped*
-  closing quote; escapes are not decoded (``"\\u202e"`` stays six
-  characters, and a backslash ends an IRI anyway); in a string, what an
-  escape spells (``n`` of ``"\\nhttp://..."``, the digits of ``\\x41``) is
-  not the start of an IRI: the candidate starts after the escape;
+  closing quote.  In the languages whose escapes are known (Python,
+  JavaScript/TypeScript, C-family, Java, C#, Go, Rust, Kotlin, Swift and
+  the others of ``Syntax.escapes``, shell ``$'...'``) a non-raw literal's
+  escapes are decoded first (``"\\u202e"`` is the RIGHT-TO-LEFT OVERRIDE
+  a program reads), with an offset map, so a finding on a decoded
+  character points at its escape; raw literals (``r"..."``, ``@"..."``,
+  ``R"(...)"``, Go backticks) and other languages are searched as written.
+  An escape kept as written (Python's ``"\\F"``), or any escape in a
+  literal searched as written, is not the start of an IRI: the candidate
+  starts after it;
 * a string in ``"`` or ``'`` that is not closed on its line ends there
   (apostrophes in Rust lifetimes or Lisp quotes cost at most one line);
   backticks (and every quote in shell) may span lines;
@@ -47,7 +53,9 @@ from bisect import bisect_left
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
 
-from ._common import POSSESSIVE_QUANTIFIERS
+from ._common import POSSESSIVE_QUANTIFIERS, Decoded
+from ._decode import (C_STYLE, JS_STYLE, PYTHON_STYLE, RUST_STYLE, SHELL_ANSI_C_STYLE,
+                      EscapeStyle, decode_code_escapes)
 from .base import Candidate, CommentSyntax, Scanner
 from .text import _COLON_RX, find_iris
 
@@ -86,6 +94,73 @@ def find_iris_in_string(text: str, lo: int, hi: int, context: str = "string") ->
     return out
 
 
+def find_iris_in_decoded_string(piece: Decoded, context: str = "string") -> List[Candidate]:
+    """Candidates in a string literal's decoded body, mapped back to the
+    document: a character written as an escape (``\\u202e``) is found as
+    the character it stands for, and a finding on it points at the escape."""
+    if piece.offsets is None:
+        return find_iris_in_string(piece.source, piece.base, piece.base + len(piece.value), context)
+    value = piece.value
+    offsets = piece.offsets
+    out: List[Candidate] = []
+    for c in find_iris(value, 0, len(value), context):
+        start = c.start
+        # After an escape kept as written (Python's "\\FTP:"), whose
+        # backslash maps to one source character (a decoded "\\\\" maps
+        # to two), the escaped character is the escape's, not the IRI's.
+        if start > 0 and value[start - 1] == "\\" and offsets[start] - offsets[start - 1] == 1:
+            if start + 1 < c.end:
+                out.extend(piece.candidate(d.start, d.end, d.context)
+                           for d in find_iris(value, start + 1, c.end, context))
+            continue
+        out.append(piece.candidate(start, c.end, c.context))
+    return out
+
+
+#: Syntax.escapes -> how non-raw string literals of the language spell escapes.
+_ESCAPE_STYLES: Dict[str, EscapeStyle] = {
+    "python": PYTHON_STYLE, "js": JS_STYLE, "c": C_STYLE, "cpp": C_STYLE,
+    "csharp": C_STYLE, "go": C_STYLE, "rust": RUST_STYLE, "shell": SHELL_ANSI_C_STYLE}
+
+
+def _prefix_before(text: str, open_at: int) -> str:
+    """The literal prefix glued to the quote at ``open_at`` (``r``, ``br``,
+    ``@``, ``u8R``, ``r#``), or "" when the letters are the end of a longer
+    name (``bar"`` is no prefix ``r``)."""
+    p = open_at
+    while p > 0 and open_at - p < 4 and (text[p - 1].isalnum() or text[p - 1] in "#@$_"):
+        p -= 1
+    if p > 0 and open_at - p == 4 and (text[p - 1].isalnum() or text[p - 1] == "_"):
+        return ""
+    return text[p:open_at]
+
+
+def literal_escape_style(text: str, open_at: int, quote: str, syntax: "Syntax") -> Optional[EscapeStyle]:
+    """How the string literal opening at ``open_at`` spells escapes, or
+    ``None`` when it is raw (Python ``r"..."``, Rust ``r"..."``/``r#"..."#``,
+    C# ``@"..."``, C++ ``R"(...)"``, Go and JS ``String.raw`` backticks,
+    shell quotes other than ``$'...'``)."""
+    lang = syntax.escapes
+    if lang is None:
+        return None
+    if lang == "shell":
+        return SHELL_ANSI_C_STYLE if quote == "'" and open_at > 0 and text[open_at - 1] == "$" else None
+    if quote[0] == "`":
+        if lang != "js" or text.endswith("String.raw", 0, open_at):
+            return None
+        return JS_STYLE
+    prefix = _prefix_before(text, open_at)
+    if lang == "python" and ("r" in prefix or "R" in prefix):
+        return None
+    if lang == "rust" and (prefix.rstrip("#").endswith("r")):
+        return None
+    if lang == "csharp" and "@" in prefix:
+        return None
+    if lang == "cpp" and prefix.endswith("R"):
+        return None
+    return _ESCAPE_STYLES[lang]
+
+
 @dataclass(frozen=True)
 class Syntax:
     """The lexical features of a language that matter for finding IRIs."""
@@ -102,12 +177,22 @@ class Syntax:
     docstrings: bool = False
     #: text outside literals and comments is prose (TeX), not code
     prose_text: bool = False
+    #: how string literals spell escapes (a key of ``_ESCAPE_STYLES``:
+    #: "python", "js", "c", "cpp", "csharp", "go", "rust", "shell"), or
+    #: ``None``: literals are searched as written
+    escapes: Optional[str] = None
 
 
 _C_LIKE = Syntax(("//",), (("/*", "*/"),), "\"'`", "`")
+_JS = Syntax(("//",), (("/*", "*/"),), "\"'`", "`", escapes="js")
+_C = Syntax(("//",), (("/*", "*/"),), "\"'`", "`", escapes="c")
+_CPP = Syntax(("//",), (("/*", "*/"),), "\"'`", "`", escapes="cpp")
+_CSHARP = Syntax(("//",), (("/*", "*/"),), "\"'`", "`", escapes="csharp")
+_GO = Syntax(("//",), (("/*", "*/"),), "\"'`", "`", escapes="go")
+_RUST = Syntax(("//",), (("/*", "*/"),), "\"'`", "`", escapes="rust")
 _HASH = Syntax(("#",), (), "\"'`", "`")
-_PYTHON = Syntax(("#",), (), "\"'", "", True, docstrings=True)
-_SHELL = Syntax(("#",), (), "\"'`", "\"'`")
+_PYTHON = Syntax(("#",), (), "\"'", "", True, docstrings=True, escapes="python")
+_SHELL = Syntax(("#",), (), "\"'`", "\"'`", escapes="shell")
 _SQL = Syntax(("--",), (("/*", "*/"),), "\"'`", "")
 _LUA = Syntax(("--",), (("--[[", "]]"),), "\"'", "")
 _HASKELL = Syntax(("--",), (("{-", "-}"),), '"', "")
@@ -131,12 +216,12 @@ LANGUAGES: Dict[str, Syntax] = {
     "crystal": _HASH, "tcl": _HASH, "cmake": _HASH, "makefile": _HASH,
     "dockerfile": _HASH, "properties": _HASH, "dotenv": _HASH,
     "shellscript": _SHELL, "powershell": _POWERSHELL,
-    "c": _C_LIKE, "cpp": _C_LIKE, "csharp": _C_LIKE, "java": _C_LIKE,
-    "javascript": _C_LIKE, "typescript": _C_LIKE,
-    "javascriptreact": _C_LIKE, "typescriptreact": _C_LIKE, "go": _C_LIKE,
-    "rust": _C_LIKE, "swift": _C_LIKE, "kotlin": _C_LIKE, "scala": _C_LIKE,
-    "dart": _C_LIKE, "objective-c": _C_LIKE, "objective-cpp": _C_LIKE,
-    "groovy": _C_LIKE, "zig": _C_LIKE, "proto": _C_LIKE, "graphql": _HASH,
+    "c": _C, "cpp": _CPP, "csharp": _CSHARP, "java": _C,
+    "javascript": _JS, "typescript": _JS,
+    "javascriptreact": _JS, "typescriptreact": _JS, "go": _GO,
+    "rust": _RUST, "swift": _C, "kotlin": _C, "scala": _C,
+    "dart": _C, "objective-c": _C, "objective-cpp": _CPP,
+    "groovy": _C, "zig": _C, "proto": _C, "graphql": _HASH,
     "php": _PHP, "css": _CSS, "scss": _C_LIKE, "less": _C_LIKE,
     "sql": _SQL, "lua": _LUA, "haskell": _HASKELL, "elm": _HASKELL,
     "ada": _SQL, "lisp": _LISP, "clojure": _LISP, "scheme": _LISP,
@@ -221,13 +306,17 @@ def _token_rx(syntax: Syntax) -> "re.Pattern[str]":
     return re.compile("|".join(parts))
 
 
-def _until_rx(closer: str, safe_colon: str) -> str:
-    """Text up to and including the first ``closer``, with no IRI anchor."""
+def _until_rx(closer: str, safe_colon: str, escapes: bool = False) -> str:
+    """Text up to and including the first ``closer``, with no IRI anchor
+    (with ``escapes``, no escape that decodes to a colon either)."""
     c0 = re.escape(closer[0])
+    if escapes:
+        safe_colon = r"%s|\\(?!%s)" % (safe_colon, _ESCAPED_COLON)
+        c0 += r"\\"
     if len(closer) == 1:
-        return "(?:[^%s:]++|%s)*+%s" % (c0, safe_colon, c0)
+        return "(?:[^%s:]++|%s)*+%s" % (c0, safe_colon, re.escape(closer))
     return "(?:[^%s:]++|%s(?!%s)|%s)*+%s" % (
-        c0, c0, re.escape(closer[1:]), safe_colon, re.escape(closer))
+        c0, re.escape(closer[0]), re.escape(closer[1:]), safe_colon, re.escape(closer))
 
 
 def _skip_rx(syntax: Syntax) -> Optional["re.Pattern[str]"]:
@@ -244,13 +333,16 @@ def _skip_rx(syntax: Syntax) -> Optional["re.Pattern[str]"]:
     if not FAST_SKIP:
         return None
     safe_colon = "(?!(?i:%s)):" % _COLON_RX.pattern
+    if syntax.escapes is not None:
+        # "http:\/\/..." in a literal whose escapes are decoded
+        safe_colon = "(?!(?i:%s)|:\\\\):" % _COLON_RX.pattern
     openers: List[str] = []  # regexes, in _token_rx's order
     bodies: List[str] = []
     first_chars = set()
     if syntax.triple_quotes:
         for triple in ('"""', "'''"):
             openers.append(re.escape(triple))
-            bodies.append(_until_rx(triple, safe_colon))
+            bodies.append(_until_rx(triple, safe_colon, syntax.escapes is not None))
             first_chars.add(triple[0])
     for opener, closer in syntax.block_comments:
         openers.append(re.escape(opener))
@@ -263,14 +355,16 @@ def _skip_rx(syntax: Syntax) -> Optional["re.Pattern[str]"]:
             openers.append(r"(?<!\S)" + re.escape(marker))
         bodies.append(r"(?:[^\n:]++|%s)*+(?=\n|\Z)" % safe_colon)
         first_chars.add(marker[0])
+    # an escape that decodes to a colon may anchor an IRI too
+    esc = "(?!%s)" % _ESCAPED_COLON if syntax.escapes is not None else ""
     for q in syntax.quotes:
         qe = re.escape(q)
         openers.append(qe)
         first_chars.add(q)
         if q in syntax.multiline_quotes:
-            bodies.append(r"(?:[^%s\\:]++|\\[^:]|%s)*+%s" % (qe, safe_colon, qe))
+            bodies.append(r"(?:[^%s\\:]++|\\%s[^:]|%s)*+%s" % (qe, esc, safe_colon, qe))
         else:
-            bodies.append(r"(?:[^%s\\:\n]++|\\[^:\n]|%s)*+(?:%s|(?=\n))" % (qe, safe_colon, qe))
+            bodies.append(r"(?:[^%s\\:\n]++|\\%s[^:\n]|%s)*+(?:%s|(?=\n))" % (qe, esc, safe_colon, qe))
     if not openers:
         return None
     tokens = "|".join(
@@ -280,6 +374,13 @@ def _skip_rx(syntax: Syntax) -> Optional["re.Pattern[str]"]:
     code = "(?:[^%s:]++|(?!%s)[%s]|%s)*+" % (starts, "|".join(openers), starts, safe_colon)
     return re.compile("(?:%s(?:%s))*+" % (code, tokens))
 
+
+#: After a backslash, the escapes that spell a colon (``\\x3a``,
+#: ``\\u003A``, ``\\u{3a}``, ``\\U0000003a``, octal ``\\072``, ``\\N{COLON}``).
+_ESCAPED_COLON = r"(?:x3[aA]|u003[aA]|U0000003[aA]|u\{0{0,6}3[aA]\}|072|N\{COLON\})"
+#: A colon before an escape, or an escape that spells one: where an IRI
+#: may be anchored once a literal's escapes are decoded.
+_ESCAPED_COLON_RX = re.compile(r":(?=\\)|\\%s" % _ESCAPED_COLON)
 
 #: Whether the skip regexes are used (see POSSESSIVE_QUANTIFIERS).
 FAST_SKIP = POSSESSIVE_QUANTIFIERS
@@ -425,6 +526,10 @@ def scan_code(text: str, syntax: Syntax = _GENERIC,
     """
     n = len(text)
     anchors = [m.start() for m in _COLON_RX.finditer(text)] if fast else []
+    if fast and syntax.escapes is not None and "\\" in text:
+        # a colon before an escape may start an IRI once the escapes of a
+        # literal are decoded ("http:\/\/e.org" in JavaScript)
+        anchors = sorted(set(anchors).union(m.start() for m in _ESCAPED_COLON_RX.finditer(text)))
     if fast and not anchors:
         return []
     last_anchor = anchors[-1] if fast else n - 1
@@ -445,7 +550,13 @@ def scan_code(text: str, syntax: Syntax = _GENERIC,
         k = bisect_left(anchors, lo)
         if not fast or (k < len(anchors) and anchors[k] < hi):
             prose = syntax.docstrings and _is_docstring(text, open_at, close_end, line_brackets)
-            out.extend(find_iris_in_string(text, lo, hi, "docstring" if prose else "string"))
+            context = "docstring" if prose else "string"
+            style = literal_escape_style(text, open_at, text[open_at], syntax) \
+                if syntax.escapes is not None and text.find("\\", lo, hi) >= 0 else None
+            if style is None:
+                out.extend(find_iris_in_string(text, lo, hi, context))
+            else:
+                out.extend(find_iris_in_decoded_string(decode_code_escapes(text, lo, hi, style), context))
 
     pos = 0
     while pos <= last_anchor:

@@ -1,0 +1,218 @@
+"""String escapes in source code are decoded before IRIs are looked for:
+``"http://example.com/\\u202eabc"`` holds a RIGHT-TO-LEFT OVERRIDE for
+every program that reads it, so it is reported, on the six characters of
+the escape.  Raw literals (Python ``r"..."``, Rust ``r"..."``, C#
+``@"..."``, C++ ``R"(...)"``, Go backticks) are read as written."""
+import json
+import unicodedata
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from irilint.engine import Engine
+from irilint.scanners import get_scanner
+from irilint.scanners.code import CodeScanner
+
+PROPERTY = settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
+
+
+def findings(text, path):
+    return Engine().check_text(text, path=path).findings
+
+
+def bidi_spans(text, path):
+    return [text[f.start:f.end] for f in findings(text, path) if f.rule.name == "bidi-control"]
+
+
+# ------------------------------------------------------------ each language
+
+@pytest.mark.parametrize("path, source, escape", [
+    ("a.py", 'u = "http://example.com/\\u202eabc"\n', "\\u202e"),
+    ("a.py", "u = 'http://example.com/\\U0000202Eabc'\n", "\\U0000202E"),
+    ("a.py", 'u = "http://example.com/\\N{RIGHT-TO-LEFT OVERRIDE}abc"\n',
+     "\\N{RIGHT-TO-LEFT OVERRIDE}"),
+    ("a.py", 'u = f"http://example.com/\\u202eabc{x}"\n', "\\u202e"),
+    ("a.py", 'u = b"x" + """http://example.com/\\u202eabc"""\n', "\\u202e"),
+    ("a.js", 'const u = "http://example.com/\\u202eabc";\n', "\\u202e"),
+    ("a.js", "const u = 'http://example.com/\\u{202E}abc';\n", "\\u{202E}"),
+    ("a.js", "const u = `http://example.com/\\u202eabc`;\n", "\\u202e"),
+    ("a.ts", 'let u: string = "http://example.com/\\u202eabc";\n', "\\u202e"),
+    ("a.json", '{"home": "http://example.com/\\u202eabc"}\n', "\\u202e"),
+    ("a.c", 'const char *u = "http://example.com/\\u202eabc";\n', "\\u202e"),
+    ("a.cpp", 'auto u = u8"http://example.com/\\U0000202eabc";\n', "\\U0000202e"),
+    ("A.java", 'String u = "http://example.com/\\u202eabc";\n', "\\u202e"),
+    ("a.cs", 'var u = "http://example.com/\\u202eabc";\n', "\\u202e"),
+    ("a.go", 'u := "http://example.com/\\u202eabc"\n', "\\u202e"),
+    ("a.rs", 'let u = "http://example.com/\\u{202e}abc";\n', "\\u{202e}"),
+    ("a.kt", 'val u = "http://example.com/\\u202eabc"\n', "\\u202e"),
+    ("a.sh", "u=$'http://example.com/\\u202eabc'\n", "\\u202e"),
+])
+def test_escaped_bidi_control_is_found_on_its_escape(path, source, escape):
+    assert bidi_spans(source, path) == [escape]
+
+
+@pytest.mark.parametrize("path, source", [
+    ("a.py", 'u = r"http://example.com/\\u202eabc"\n'),
+    ("a.py", 'u = Rb"http://example.com/\\u202eabc"\n'),
+    ("a.rs", 'let u = r"http://example.com/\\u{202e}abc";\n'),
+    ("a.rs", 'let u = r#"http://example.com/\\u{202e}abc"#;\n'),
+    ("a.cs", 'var u = @"http://example.com/\\u202eabc";\n'),
+    ("a.cpp", 'auto u = R"(http://example.com/\\u202eabc)";\n'),
+    ("a.go", "u := `http://example.com/\\u202eabc`\n"),
+    ("a.js", "const u = String.raw`http://example.com/\\u202eabc`;\n"),
+    ("a.sh", "u='http://example.com/\\u202eabc'\n"),  # no $'...': as written
+])
+def test_raw_literals_are_read_as_written(path, source):
+    assert bidi_spans(source, path) == []
+    values = [c.value for c in Engine().check_text(source, path=path).findings]
+    assert all("\u202e" not in v for v in values)
+
+
+@pytest.mark.parametrize("language, literal, value", [
+    ("python", '"http:\\057\\057e.org/a"', "http://e.org/a"),         # octal
+    ("python", '"http://e.org/\\x41"', "http://e.org/A"),
+    ("python", '"http\\x3a//e.org/a"', "http://e.org/a"),              # an escaped colon anchors
+    ("python", '"http://e.org/caf\\u00e9"', "http://e.org/caf\u00e9"),
+    ("python", '"http://e.org/\\ud83d\\ude00"', "http://e.org/\ud83d\ude00"),  # no pairs in Python
+    ("javascript", '"http:\\/\\/e.org\\/a"', "http://e.org/a"),        # identity escapes
+    ("javascript", '"http://e.org/\\ud83d\\ude00"', "http://e.org/\U0001f600"),
+    ("javascript", "'http://e.org/\\u{1F600}'", "http://e.org/\U0001f600"),
+    ("java", '"http://e.org/\\uD83D\\uDE00"', "http://e.org/\U0001f600"),
+    ("rust", '"http://e.org/\\x41\\u{e9}"', "http://e.org/A\u00e9"),
+    ("go", '"http://e.org/\\xe9"', "http://e.org/\u00e9"),
+])
+def test_escapes_decoded_per_language(language, literal, value):
+    source = "x = %s\n" % literal
+    found = CodeScanner(language).scan(source)
+    assert [c.value for c in found] == [value]
+    c = found[0]
+    assert source[c.start:c.end] == literal[1:-1]
+
+
+def test_json_surrogate_pair_is_one_character():
+    source = '{"u": "http://e.org/\\ud83d\\ude00x"}'
+    found = get_scanner("json").scan(source)
+    assert [c.value for c in found] == ["http://e.org/\U0001f600x"]
+    c = found[0]
+    # the pair's two escapes map to the one character they spell
+    assert source[c.source_offset(13):c.source_offset(14)] == "\\ud83d\\ude00"
+
+
+# ----------------------------------------------------- real sentences, RTL
+
+@pytest.mark.parametrize("path, source, escape", [
+    # An Arabic file name whose extension an RLO reverses ("invoice" ... "fdp.exe").
+    ("a.py", 'url = "https://example.com/\u0645\u0644\u0641\u0627\u062a/\u0641\u0627\u062a\u0648\u0631\u0629'
+             '\\u202Efdp.exe"  # \u0641\u0627\u062a\u0648\u0631\u0629 \u0627\u0644\u0634\u0647\u0631\n',
+     "\\u202E"),
+    # A Hebrew Wikipedia path with an escaped RLO in a JavaScript constant.
+    ("a.js", 'const link = "https://he.wikipedia.org/wiki/\u05e9\u05dc\u05d5\u05dd\\u202etxt.exe";'
+             ' // \u05e7\u05d9\u05e9\u05d5\u05e8 \u05dc\u05e2\u05de\u05d5\u05d3\n', "\\u202e"),
+    # Persian, in JSON
+    ("a.json", '{"url": "https://fa.example/\u0633\u0644\u0627\u0645\\u202b/x"}\n', "\\u202b"),
+])
+def test_escaped_bidi_control_in_rtl_paths(path, source, escape):
+    spans = [(source[f.start:f.end], f.start) for f in findings(source, path)
+             if f.rule.name == "bidi-control"]
+    assert [s for s, _ in spans] == [escape]
+    assert spans[0][1] == source.index(escape)
+
+
+def test_fixes_on_an_escaped_bidi_control_never_write_a_raw_one():
+    source = 'u = "http://example.com/\\u202eabc"\n'
+    for f in findings(source, "a.py"):
+        for fix in f.fixes:
+            assert not fix.safe  # a string literal is data
+            for edit in fix.edits:
+                assert not BIDI_CONTROLS.intersection(edit.new_text)
+                # an edit never cuts an escape in two
+                assert source[edit.start:edit.end] in ("", "\\u202e") or "\\" not in source[edit.start:edit.end]
+
+
+# -------------------------------------------------------------- properties
+
+#: Text a reader would put in a string: IRI pieces, RTL and CJK words,
+#: bidi controls, spaces; no quote, backslash or line break (which would
+#: end or change the plain literal it is compared with).
+PIECES = st.sampled_from([
+    "http://", "https://", "e.org", "example.com", "/", "?q=", "#", ":", "8080", "a", "Z",
+    " ", "%41", "\u202e", "\u200f", "\u0645\u0631\u062d\u0628\u0627", "\u05e9\u05dc\u05d5\u05dd",
+    "\u4e2d\u6587", "\u65e5\u672c", "\u00e9", "\U0001f600", "-", ".", "[", "]", "(", ")", "'", "{x}",
+])
+TEXTS = st.lists(st.one_of(PIECES, st.text(
+    st.characters(blacklist_categories=("Cs",), blacklist_characters='"\\\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029'),
+    max_size=3)), max_size=12).map("".join)
+
+
+def _python_escape(c, how):
+    n = ord(c)
+    if how == 0 and n < 0x100:
+        return "\\x%02x" % n
+    if how == 1 and n < 0x10000:
+        return "\\u%04x" % n
+    if how == 2:
+        try:
+            return "\\N{%s}" % unicodedata.name(c)
+        except ValueError:
+            pass
+    if how == 3 and n < 0o400:
+        return "\\%03o" % n
+    return "\\U%08x" % n
+
+
+def _js_escape(c, how):
+    n = ord(c)
+    if how == 0 and n < 0x100:
+        return "\\x%02x" % n
+    if how == 1:
+        return "\\u{%x}" % n
+    if how == 2 and c in "/#?[]()':-.% ":
+        return "\\" + c  # an identity escape
+    if n < 0x10000:
+        return "\\u%04x" % n
+    n -= 0x10000
+    return "\\u%04x\\u%04x" % (0xD800 + (n >> 10), 0xDC00 + (n & 0x3FF))
+
+
+def _json_escape(c, how):
+    if how == 0 and c == "/":
+        return "\\/"
+    return json.dumps(c, ensure_ascii=True)[1:-1] if ord(c) > 0x7f else "\\u%04x" % ord(c)
+
+
+ESCAPERS = {"python": _python_escape, "javascript": _js_escape, "json": _json_escape}
+
+
+@PROPERTY
+@given(TEXTS, st.sampled_from(sorted(ESCAPERS)), st.data())
+def test_escaped_literal_gives_the_references_of_the_plain_one(text, language, data):
+    hows = data.draw(st.lists(st.integers(-1, 3), min_size=len(text), max_size=len(text)))
+    escape = ESCAPERS[language]
+    encoded = "".join(c if how < 0 else escape(c, how) for c, how in zip(text, hows))
+    scanner = get_scanner(language)
+    if language == "json":
+        wrap = '{"k": "%s"}'
+    else:
+        wrap = 'x = "%s"\n'
+    plain = [c.value for c in scanner.scan(wrap % text)]
+    escaped = scanner.scan(wrap % encoded)
+    assert [c.value for c in escaped] == plain
+    source = wrap % encoded
+    for c in escaped:
+        # each character maps back to its spelling in the file, in order
+        assert c.start <= c.end
+        for i, ch in enumerate(c.value):
+            s, e = c.source_span(i, i + 1)
+            spelled = source[s:e]
+            assert spelled == ch or spelled.startswith("\\") or e == s, (ch, spelled)
+
+
+@PROPERTY
+@given(TEXTS, st.sampled_from(["PYTHON_STYLE", "JS_STYLE", "C_STYLE", "RUST_STYLE", "SHELL_ANSI_C_STYLE"]))
+def test_text_without_backslashes_decodes_to_itself(text, style_name):
+    from irilint.scanners import _decode
+
+    d = _decode.decode_code_escapes(text, 0, len(text), getattr(_decode, style_name))
+    assert d.value == text and d.offsets is None
