@@ -216,3 +216,75 @@ def test_text_without_backslashes_decodes_to_itself(text, style_name):
 
     d = _decode.decode_code_escapes(text, 0, len(text), getattr(_decode, style_name))
     assert d.value == text and d.offsets is None
+
+
+# --------------------------------------------------------------- templates
+
+def codes(text, path):
+    return sorted((f.rule.code, text[f.start:f.end]) for f in findings(text, path))
+
+
+@pytest.mark.parametrize("path, source", [
+    # a literal passed to a regex constructor
+    ("a.py", "RESET = re.compile(r'^http://example.com/reset/[\\w+/-]')\n"),
+    ("a.py", "self.assertRegex(body, r'^http://example.com/reset/[\\w+/-]+$')\n"),
+    ("a.js", "const r = new RegExp('^https://e.org/items/[0-9]+$');\n"),
+    ("A.java", "Pattern p = Pattern.compile(\"^https://e.org/[^/]*$\");\n"),
+    ("a.go", "var r = regexp.MustCompile(`^https://e.org/[^/]*$`)\n"),
+    # a literal written in regex syntax
+    ("a.py", "u = '^mc://dar1:12346/[^/]*$'\n"),
+    ("a.py", "UUID = '^urn:uuid:[0-9A-F]{8}-[0-9A-F]{4}'\n"),
+    # a JavaScript regex literal
+    ("a.js", "if (/^https?:\\/\\/e\\.org\\/[a-z]+$/.test(u)) go(u);\n"),
+    # SPARQL / text: the reference itself holds a character class
+    ("q.rq", 'FILTER(REGEX(STR(?u), "^urn:uuid:[0-9A-F]{8}-"))\n'),
+])
+def test_regular_expressions_are_templates(path, source):
+    assert codes(source, path) == []
+
+
+@pytest.mark.parametrize("source", [
+    "sh://[user@]machine[:options]/[remote-dir]\n",
+    "data:[<MIME-type>][;charset=<encoding>][;base64],<data>\n",
+    "http://username:password@proxyserver:proxyport\n",
+    "http://host.domain:port/\n",
+    "http://\u30db\u30b9\u30c8\u540d.\u30c9\u30e1\u30a4\u30f3:\u30dd\u30fc\u30c8\u756a\u53f7/\n",
+    "http://$HOST$/$GRAPHSTORE$/person/1\n",
+    "http://<host>:<port>/path\n",
+    "https://e.org/{0}/items/{}\n",
+])
+def test_grammar_and_placeholders_are_templates(source):
+    assert codes(source, "notes.txt") == []
+
+
+def test_minified_javascript_object_key_is_no_iri():
+    source = "function f(i,s){return{data:i[s],id:s}}\n"
+    assert [c.value for c in get_scanner("javascript").scan(source)] == []
+
+
+@pytest.mark.parametrize("path, source, expected", [
+    # the authority is literal: port, IP-literal and host rules still run
+    ("notes.txt", "see javascript://[:1] for that\n", [("IRI006", "[:1]")]),
+    ("notes.txt", "https://example.com:8o80/{{ path }}\n", [("IRI005", "8o80")]),
+    ("a.py", "r = re.compile(r'^https://example.com:8o80/[a-z]+$')\n", [("IRI005", "8o80")]),
+    # the authority is a template: nothing to say about its port
+    ("notes.txt", "http://{{ base }}:8o80/x\n", []),
+    ("notes.txt", "http://<host>:8o80/x\n", []),
+])
+def test_literal_authority_of_a_template_is_checked(path, source, expected):
+    assert codes(source, path) == expected
+
+
+def test_templates_still_get_bidi_and_lookalike_rules():
+    # an RLO in a regex and a Cyrillic "а" in a placeholder URL are still shown
+    source = "r = re.compile('^https://e.org/\\u202e[a-z]+$')\n"
+    assert codes(source, "a.py") == [("IRI101", "\\u202e")]
+    found = codes("http://p\u0430ypal.com/{user}/\n", "notes.txt")
+    assert any(code.startswith("IRI2") for code, _ in found)
+
+
+def test_real_urls_with_brackets_stay_checked():
+    # a query with PHP-style array keys is no grammar: its "[" is reported
+    assert ("IRI001", "[") in codes("https://e.org/list?filter[name]=x\n", "notes.txt")
+    # an IPv6 literal is no optional part
+    assert codes("http://[::1]:8o/\n", "notes.txt") == [("IRI005", "8o")]

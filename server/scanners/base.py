@@ -73,6 +73,12 @@ class Candidate:
     #: the two into an escape ("\\ftp" is a roff font change), so such a
     #: fix is unsafe
     after_backslash: bool = False
+    #: the scanner knows the reference is part of a template, not an IRI
+    #: yet: it was found in a regular expression (a literal passed to
+    #: ``re.compile``/``new RegExp``, or one written in regex syntax), so
+    #: only the rules about what a reader cannot see run on it (see
+    #: ``irilint.engine.template_rules``)
+    template: bool = False
 
     @property
     def is_data(self) -> bool:

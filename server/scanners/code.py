@@ -58,6 +58,7 @@ from ._decode import (C_STYLE, JS_STYLE, PYTHON_STYLE, RUST_STYLE, SHELL_ANSI_C_
                       EscapeStyle, decode_code_escapes)
 from .base import Candidate, CommentSyntax, Scanner
 from .text import _COLON_RX, find_iris
+from ..templates import looks_like_regex
 
 
 #: The rest of an escape sequence after its backslash, in the forms the
@@ -159,6 +160,52 @@ def literal_escape_style(text: str, open_at: int, quote: str, syntax: "Syntax") 
     if lang == "cpp" and prefix.endswith("R"):
         return None
     return _ESCAPE_STYLES[lang]
+
+
+#: A call whose argument is a regular expression, right before a literal
+#: (and its prefix): Python re/regex and Django's re_path, unittest's
+#: assertRegex, JavaScript RegExp, Java Pattern.compile, C# and Rust Regex,
+#: Go regexp, PHP preg_*.
+_REGEX_CALL_RX = re.compile(
+    r"(?:\b(?:re|regex)\.(?:compile|match|search|fullmatch|sub|subn|findall|finditer|split)"
+    r"|\bre_path|\bassert(?:Not)?Regexp?(?:Matches)?|\bRegExp|\bPattern\.compile|\bRegex(?:::new)?"
+    r"|\bregexp\.(?:MustCompile|Compile|MatchString)|\bpreg_[a-z_]+)"
+    r"\s*\(\s*(?:[A-Za-z]{0,2}|@)\Z")
+#: How far before a literal a regex call is looked for.
+_REGEX_CALL_LOOKBACK = 80
+
+
+def _regex_argument(text: str, open_at: int) -> bool:
+    """Whether the literal opening at ``open_at`` is the first argument of a
+    call that takes a regular expression (``re.compile(r"^http://...")``)."""
+    return _REGEX_CALL_RX.search(text, max(0, open_at - _REGEX_CALL_LOOKBACK), open_at) is not None
+
+
+#: What may precede a JavaScript regex literal's "/" (ECMA-262 reads "/"
+#: there as the start of a RegularExpressionLiteral, not as a division).
+_JS_REGEX_BEFORE = "(,=:[!&|?{};+-*%<>~^"
+
+
+def _javascript_code(text: str, found: List[Candidate]) -> List[Candidate]:
+    """Candidates in JavaScript code outside literals and comments: a
+    property key (``{data:i[s]}``, ``,href:x``) is no IRI, and one inside a
+    regex literal (``/^https?:\\/\\/e\\.org/``) is a template."""
+    out: List[Candidate] = []
+    for c in found:
+        line_start = _line_start(text, c.start)
+        p = _skip_blanks_back(text, c.start - 1, line_start)
+        if p >= line_start and text[p] in "{," and not text.startswith("//", c.start + c.value.find(":") + 1):
+            continue  # an object literal's key
+        slash = text.rfind("/", line_start, c.start)
+        while slash >= 0:
+            q = _skip_blanks_back(text, slash - 1, line_start)
+            if (q < line_start or text[q] in _JS_REGEX_BEFORE) and not text.startswith("//", slash) \
+                    and (q < line_start or text[q] != "/"):
+                c.template = True
+                break
+            slash = text.rfind("/", line_start, slash)
+        out.append(c)
+    return out
 
 
 @dataclass(frozen=True)
@@ -335,7 +382,7 @@ def _skip_rx(syntax: Syntax) -> Optional["re.Pattern[str]"]:
     safe_colon = "(?!(?i:%s)):" % _COLON_RX.pattern
     if syntax.escapes is not None:
         # "http:\/\/..." in a literal whose escapes are decoded
-        safe_colon = "(?!(?i:%s)|:\\\\):" % _COLON_RX.pattern
+        safe_colon = "(?!(?i:%s)|:/?\\\\):" % _COLON_RX.pattern
     openers: List[str] = []  # regexes, in _token_rx's order
     bodies: List[str] = []
     first_chars = set()
@@ -378,9 +425,9 @@ def _skip_rx(syntax: Syntax) -> Optional["re.Pattern[str]"]:
 #: After a backslash, the escapes that spell a colon (``\\x3a``,
 #: ``\\u003A``, ``\\u{3a}``, ``\\U0000003a``, octal ``\\072``, ``\\N{COLON}``).
 _ESCAPED_COLON = r"(?:x3[aA]|u003[aA]|U0000003[aA]|u\{0{0,6}3[aA]\}|072|N\{COLON\})"
-#: A colon before an escape, or an escape that spells one: where an IRI
+#: A colon before an escape (``http:\\/\\/``, ``http:/\\x2f``), or an escape that spells one: where an IRI
 #: may be anchored once a literal's escapes are decoded.
-_ESCAPED_COLON_RX = re.compile(r":(?=\\)|\\%s" % _ESCAPED_COLON)
+_ESCAPED_COLON_RX = re.compile(r":/?(?=\\)|\\%s" % _ESCAPED_COLON)
 
 #: Whether the skip regexes are used (see POSSESSIVE_QUANTIFIERS).
 FAST_SKIP = POSSESSIVE_QUANTIFIERS
@@ -541,10 +588,15 @@ def scan_code(text: str, syntax: Syntax = _GENERIC,
     outside = "bare" if syntax.prose_text else "unquoted"
     line_brackets: LineBrackets = {}
 
+    js = syntax.escapes == "js"
+
     def search(lo: int, hi: int, context: str = outside) -> None:
         k = bisect_left(anchors, lo)
         if not fast or (k < len(anchors) and anchors[k] < hi):
-            out.extend(find_iris(text, lo, hi, context))
+            found = find_iris(text, lo, hi, context)
+            if js and context == "unquoted" and found:
+                found = _javascript_code(text, found)
+            out.extend(found)
 
     def search_string(open_at: int, lo: int, hi: int, close_end: int) -> None:
         k = bisect_left(anchors, lo)
@@ -554,9 +606,16 @@ def scan_code(text: str, syntax: Syntax = _GENERIC,
             style = literal_escape_style(text, open_at, text[open_at], syntax) \
                 if syntax.escapes is not None and text.find("\\", lo, hi) >= 0 else None
             if style is None:
-                out.extend(find_iris_in_string(text, lo, hi, context))
+                body = text[lo:hi]
+                found = find_iris_in_string(text, lo, hi, context)
             else:
-                out.extend(find_iris_in_decoded_string(decode_code_escapes(text, lo, hi, style), context))
+                piece = decode_code_escapes(text, lo, hi, style)
+                body = piece.value
+                found = find_iris_in_decoded_string(piece, context)
+            if found and not prose and (_regex_argument(text, open_at) or looks_like_regex(body)):
+                for c in found:
+                    c.template = True
+            out.extend(found)
 
     pos = 0
     while pos <= last_anchor:
