@@ -35,8 +35,10 @@ TEMPLATE_RE = re.compile(
     # an optional part right after the scheme ("data:[<MIME-type>]" cut at
     # its "<"): without "//" a "[" there is no IP literal
     r"|\A[A-Za-z][A-Za-z0-9+.-]*:\[(?:<|\Z)"
-    # a port that is a word: host.domain:port, proxyserver:proxyport
-    r"|(?:(?<=//)|(?<=@))[^/?#@\s\[\]:]*:[^\W\d_][\w-]*(?=[/?#]|\Z)"
+    # a port that is a word: host.domain:port, proxyserver:proxyport; not
+    # with an "@" after it ("http://foo:bar/baz@example.com" is a real
+    # confusion of userinfo and port)
+    r"|(?:(?<=//)|(?<=@))[^/?#@\s\[\]:]*:[^\W\d_][\w-]*(?=[/?#]|\Z)(?!.*@)"
     # javascript: is code
     r"|\A[Jj][Aa][Vv][Aa][Ss][Cc][Rr][Ii][Pp][Tt]:")
 

@@ -288,3 +288,58 @@ def test_real_urls_with_brackets_stay_checked():
     assert ("IRI001", "[") in codes("https://e.org/list?filter[name]=x\n", "notes.txt")
     # an IPv6 literal is no optional part
     assert codes("http://[::1]:8o/\n", "notes.txt") == [("IRI005", "8o")]
+
+
+def test_userinfo_confused_with_a_port_stays_a_finding():
+    # "foo:bar" reads as host and port to a parser, as userinfo to a reader
+    assert codes("http://foo:bar/baz@example.com\n", "notes.txt") == [("IRI005", "bar")]
+
+
+# ------------------------------------------------- <script> and <style> as code
+
+HTML_PAGE = (
+    '<!DOCTYPE html>\n<html lang="ar" dir="rtl"><head><meta charset="utf-8">\n'
+    '<style>/* \u0627\u0644\u062e\u0637: https://fonts.example/ar */\n'
+    '  body { background: url("https://cdn.example/\u0635\u0648\u0631\u0629\\202e gnp.exe") }</style>\n'
+    '<script>\n'
+    '  // \u0631\u0627\u0628\u0637 \u0627\u0644\u0641\u0627\u062a\u0648\u0631\u0629\n'
+    '  const invoice = "https://example.com/\u0641\u0627\u062a\u0648\u0631\u0629\\u202efdp.exe";\n'
+    '  const opts = {data:i[s], re: /^https?:\\/\\/e\\.org\\/[a-z]+$/};\n'
+    '</script>\n'
+    '<script type="text/template"><a href="http://e.org/{{ id }}">x</a></script>\n'
+    '</head><body><p>\u0645\u0631\u062d\u0628\u0627</p></body></html>\n')
+
+
+def test_script_and_style_are_scanned_as_code():
+    found = get_scanner("html").scan(HTML_PAGE)
+    by_value = {c.value: c for c in found}
+    invoice = "https://example.com/\u0641\u0627\u062a\u0648\u0631\u0629\u202efdp.exe"
+    image = "https://cdn.example/\u0635\u0648\u0631\u0629\u202egnp.exe"
+    assert invoice in by_value and image in by_value
+    assert "https://fonts.example/ar" in by_value  # a CSS comment
+    assert not any(v.startswith("data:") for v in by_value)  # an object key
+    for c in found:
+        if c.start < HTML_PAGE.index("</head>") and HTML_PAGE.rfind("<script", 0, c.start) >= 0 \
+                or c.value in (image, "https://fonts.example/ar"):
+            assert c.context == "script"  # data: no fix of code is safe
+
+
+def test_escaped_bidi_controls_in_script_and_style_point_at_their_escapes():
+    spans = bidi_spans(HTML_PAGE, "index.html")
+    assert spans == ["\\202e ", "\\u202e"]
+
+
+def test_script_data_block_is_not_javascript():
+    # a template block keeps being read as text
+    values = [c.value for c in get_scanner("html").scan(HTML_PAGE)]
+    assert any(v.startswith("http://e.org/") for v in values)
+
+
+@pytest.mark.parametrize("literal, value", [
+    ('"http://e.org/\\202e x"', "http://e.org/\u202ex"),      # the space ends the escape
+    ('"http://e.org/\\00e9t\\e9 "', "http://e.org/\u00e9t\u00e9"),
+    ("'http\\:\\/\\/e.org/a'", "http://e.org/a"),               # any other character is itself
+])
+def test_css_escapes(literal, value):
+    source = "a { background: url(%s) }\n" % literal
+    assert [c.value for c in CodeScanner("css").scan(source)] == [value]

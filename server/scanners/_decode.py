@@ -216,17 +216,20 @@ class EscapeStyle:
     pair into one character (UTF-16 languages; Python keeps two);
     ``identity`` makes any other escaped character stand for itself
     (JavaScript ``\\/``), else unknown escapes stay as written;
-    ``line_continuation`` removes a backslash and the line break after it.
+    ``line_continuation`` removes a backslash and the line break after it;
+    ``css_hex`` reads CSS's ``\\202e`` (one to six hex digits, then one
+    optional white space, CSS Syntax s4.3.7).
     """
 
     __slots__ = ("name", "simple", "hex", "hex_variable", "braced_u", "octal",
-                 "named", "surrogates", "identity", "line_continuation")
+                 "named", "surrogates", "identity", "line_continuation", "css_hex")
 
     def __init__(self, name: str, simple: Mapping[str, str], hex: Mapping[str, int], *,
                  hex_variable: bool = False, braced_u: bool = False, octal: bool = False,
                  named: bool = False, surrogates: bool = False, identity: bool = False,
-                 line_continuation: bool = True) -> None:
+                 line_continuation: bool = True, css_hex: bool = False) -> None:
         self.name = name
+        self.css_hex = css_hex
         self.simple = simple
         self.hex = hex
         self.hex_variable = hex_variable
@@ -266,7 +269,12 @@ SHELL_ANSI_C_STYLE = EscapeStyle(
     "shell", dict(_C_SIMPLE, e="\x1b", E="\x1b"), HEX_UX, hex_variable=True, octal=True,
     line_continuation=False)
 
+#: CSS strings (CSS Syntax Level 3 s4.3.7): hex escapes, any other
+#: character stands for itself.
+CSS_STYLE = EscapeStyle("css", {}, {}, identity=True, css_hex=True)
+
 _OCTAL_RX = re.compile(r"[0-7]{1,3}")
+_CSS_HEX_RX = re.compile(r"[0-9A-Fa-f]{1,6}(?:\r\n|[ \t\n\r\f])?")
 _BRACED_HEX_RX = re.compile(r"\{([0-9A-Fa-f]{1,8})\}")
 _NAMED_RX = re.compile(r"\{([^{}\n\\]{1,100})\}")
 
@@ -303,6 +311,12 @@ def decode_code_escapes(text: str, lo: int, hi: int, style: EscapeStyle) -> Deco
             pass
         elif nxt == "0" and style is JS_STYLE and not (i + 1 < hi and text[i + 1].isdigit()):
             decoded, end = "\0", i + 1
+        elif style.css_hex and nxt in _HEX_DIGITS:
+            m = _CSS_HEX_RX.match(text, i, hi)
+            assert m is not None
+            cp = int(m.group().rstrip(" \t\n\r\f"), 16)
+            decoded = "\ufffd" if cp == 0 or cp > 0x10FFFF or 0xD800 <= cp <= 0xDFFF else chr(cp)
+            end = m.end()
         elif nxt in style.simple:
             decoded, end = style.simple[nxt], i + 1
         elif nxt == "u" and style.braced_u and text.startswith("{", i + 1):

@@ -54,7 +54,7 @@ from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
 
 from ._common import POSSESSIVE_QUANTIFIERS, Decoded
-from ._decode import (C_STYLE, JS_STYLE, PYTHON_STYLE, RUST_STYLE, SHELL_ANSI_C_STYLE,
+from ._decode import (C_STYLE, CSS_STYLE, JS_STYLE, PYTHON_STYLE, RUST_STYLE, SHELL_ANSI_C_STYLE,
                       EscapeStyle, decode_code_escapes)
 from .base import Candidate, CommentSyntax, Scanner
 from .text import _COLON_RX, find_iris
@@ -121,7 +121,8 @@ def find_iris_in_decoded_string(piece: Decoded, context: str = "string") -> List
 #: Syntax.escapes -> how non-raw string literals of the language spell escapes.
 _ESCAPE_STYLES: Dict[str, EscapeStyle] = {
     "python": PYTHON_STYLE, "js": JS_STYLE, "c": C_STYLE, "cpp": C_STYLE,
-    "csharp": C_STYLE, "go": C_STYLE, "rust": RUST_STYLE, "shell": SHELL_ANSI_C_STYLE}
+    "csharp": C_STYLE, "go": C_STYLE, "rust": RUST_STYLE, "shell": SHELL_ANSI_C_STYLE,
+    "css": CSS_STYLE}
 
 
 def _prefix_before(text: str, open_at: int) -> str:
@@ -249,7 +250,8 @@ _TEX = Syntax(("%",), (), "", "", prose_text=True)
 _ERLANG = Syntax(("%",), (), "\"'", "")
 _MATLAB = Syntax(("%",), (("%{", "%}"),), '"', "")
 _PHP = Syntax(("//", "#"), (("/*", "*/"),), "\"'`", "`")
-_CSS = Syntax((), (("/*", "*/"),), "\"'", "")
+_CSS = Syntax((), (("/*", "*/"),), "\"'", "", escapes="css")
+_CSS_LIKE = Syntax(("//",), (("/*", "*/"),), "\"'`", "`", escapes="css")
 _ML = Syntax((), (("(*", "*)"),), '"', "")
 _FSHARP = Syntax(("//",), (("(*", "*)"),), '"', "", True)
 _POWERSHELL = Syntax(("#",), (("<#", "#>"),), "\"'", "\"'")
@@ -269,7 +271,7 @@ LANGUAGES: Dict[str, Syntax] = {
     "rust": _RUST, "swift": _C, "kotlin": _C, "scala": _C,
     "dart": _C, "objective-c": _C, "objective-cpp": _CPP,
     "groovy": _C, "zig": _C, "proto": _C, "graphql": _HASH,
-    "php": _PHP, "css": _CSS, "scss": _C_LIKE, "less": _C_LIKE,
+    "php": _PHP, "css": _CSS, "scss": _CSS_LIKE, "less": _CSS_LIKE,
     "sql": _SQL, "lua": _LUA, "haskell": _HASKELL, "elm": _HASKELL,
     "ada": _SQL, "lisp": _LISP, "clojure": _LISP, "scheme": _LISP,
     "elisp": _LISP, "ini": _INI, "latex": _TEX, "tex": _TEX, "bibtex": _TEX,
