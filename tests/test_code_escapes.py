@@ -343,3 +343,20 @@ def test_script_data_block_is_not_javascript():
 def test_css_escapes(literal, value):
     source = "a { background: url(%s) }\n" % literal
     assert [c.value for c in CodeScanner("css").scan(source)] == [value]
+
+
+@PROPERTY
+@given(TEXTS, st.sampled_from([("a.py", _python_escape), ("a.js", _js_escape), ("a.json", _json_escape)]),
+       st.data())
+def test_no_fix_writes_an_invisible_character_into_an_escaped_literal(text, lang, data):
+    path, escape = lang
+    hows = data.draw(st.lists(st.integers(-1, 3), min_size=len(text), max_size=len(text)))
+    # every invisible or bidi character is escaped, as a careful author writes it
+    encoded = "".join(escape(c, max(how, 1)) if unicodedata.category(c) in ("Cf", "Cc") or how >= 0
+                      else c for c, how in zip(text, hows))
+    source = ('{"k": "%s"}' if path == "a.json" else 'x = "%s"\n') % encoded
+    for f in findings(source, path):
+        for fix in f.fixes:
+            assert not fix.safe
+            for edit in fix.edits:
+                assert all(unicodedata.category(c) not in ("Cf", "Cc") for c in edit.new_text), fix
