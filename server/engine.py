@@ -465,7 +465,10 @@ class ReferenceMemo:
         if offsets is not None:
             start = cand.start
             offsets = tuple(o - start for o in offsets)
-        return (namespace, cand.value, cand.context, offsets, cand.after_backslash, cand.template)
+        joined = cand.joined_ends
+        if joined is not None:
+            joined = tuple(sorted((k, e - cand.start) for k, e in joined.items()))
+        return (namespace, cand.value, cand.context, offsets, cand.after_backslash, cand.template, joined)
 
     def get(self, key: Tuple[Any, ...], start: int) -> Optional[Tuple[Any, List[Finding], List[str]]]:
         entry = self._entries.get(key)

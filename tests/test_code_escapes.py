@@ -360,3 +360,59 @@ def test_no_fix_writes_an_invisible_character_into_an_escaped_literal(text, lang
             assert not fix.safe
             for edit in fix.edits:
                 assert all(unicodedata.category(c) not in ("Cf", "Cc") for c in edit.new_text), fix
+
+
+# ------------------------------------------------ adjacent literals, joined
+
+def test_python_adjacent_literals_are_one_string():
+    source = ('INVALID = [\n'
+              '    "https://userid:paaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"\n'
+              '    "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaassword@example.com",\n'
+              ']\n')
+    found = CodeScanner("python").scan(source)
+    assert [c.value for c in found] == [
+        "https://userid:paaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaassword@example.com"]
+    c = found[0]
+    # each character maps to its own literal; the quotes and the line break
+    # between the two are no part of it
+    assert source[c.start:c.end].startswith("https://") and source[c.start:c.end].endswith("example.com")
+    for i, ch in enumerate(c.value):
+        s, e = c.source_span(i, i + 1)
+        assert source[s:e] == ch
+    assert codes(source, "a.py") == []  # no "paaa..." port
+
+
+@pytest.mark.parametrize("language, source, value", [
+    ("python", 'u = ("http://e.org/"  # the base\n     r"a\\b" f"/{x}")\n', "http://e.org/a"),
+    ("python", 'u = "http://e.org/\\u05e9" \\\n    "\\u05dc\\u05d5\\u05dd"\n', "http://e.org/\u05e9\u05dc\u05d5\u05dd"),
+    ("c", 'const char *u = "http://e.org/" /* base */ "a/b";\n', "http://e.org/a/b"),
+    ("cpp", 'auto u = u8"http://e.org/"\n    u8"\\u65e5\\u672c";\n', "http://e.org/\u65e5\u672c"),
+    # a literal ending the IRI maps its end to its own closing quote
+    ("python", 'u = "http://e.org/a b" "c"\n', "http://e.org/a"),
+    # JavaScript does not join literals
+    ("javascript", 'u = "http://e.org/"; v = "a";\n', "http://e.org/"),
+])
+def test_adjacent_literals_joined(language, source, value):
+    found = CodeScanner(language).scan(source)
+    assert [c.value for c in found] == [value]
+    c = found[0]
+    for i, ch in enumerate(c.value):
+        s, e = c.source_span(i, i + 1)
+        assert source[s:e] == ch or source[s:e].startswith("\\")
+
+
+def test_escaped_rlo_in_a_joined_literal_points_at_its_escape():
+    source = 'URL = ("https://he.example/\u05e9\u05dc\u05d5\u05dd/"\n       "\\u202etxt.exe")\n'
+    assert bidi_spans(source, "a.py") == ["\\u202e"]
+
+
+@PROPERTY
+@given(st.lists(st.tuples(TEXTS, st.sampled_from([" ", "\n    ", "  # c\n  ", " \\\n "])), min_size=1, max_size=5))
+def test_joined_literals_give_the_references_of_one_literal(parts):
+    joined_source = "x = (%s)\n" % "".join('"%s"%s' % (t, sep) for t, sep in parts)
+    one_source = 'x = ("%s")\n' % "".join(t for t, _ in parts)
+    from irilint.scanners.code import LANGUAGES, scan_code
+
+    joined = [c.value for c in CodeScanner("python").scan(joined_source)]
+    assert joined == [c.value for c in CodeScanner("python").scan(one_source)]
+    assert joined == [c.value for c in scan_code(joined_source, LANGUAGES["python"], fast=False)]

@@ -53,7 +53,7 @@ from bisect import bisect_left
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
 
-from ._common import POSSESSIVE_QUANTIFIERS, Decoded
+from ._common import POSSESSIVE_QUANTIFIERS, Decoded, OffsetBuilder
 from ._decode import (C_STYLE, CSS_STYLE, JS_STYLE, PYTHON_STYLE, RUST_STYLE, SHELL_ANSI_C_STYLE,
                       EscapeStyle, decode_code_escapes)
 from .base import Candidate, CommentSyntax, Scanner
@@ -95,15 +95,12 @@ def find_iris_in_string(text: str, lo: int, hi: int, context: str = "string") ->
     return out
 
 
-def find_iris_in_decoded_string(piece: Decoded, context: str = "string") -> List[Candidate]:
-    """Candidates in a string literal's decoded body, mapped back to the
-    document: a character written as an escape (``\\u202e``) is found as
-    the character it stands for, and a finding on it points at the escape."""
-    if piece.offsets is None:
-        return find_iris_in_string(piece.source, piece.base, piece.base + len(piece.value), context)
+def _decoded_spans(piece: Decoded, context: str) -> List[Tuple[int, int]]:
+    """Spans of the IRIs in a decoded literal body (value offsets)."""
     value = piece.value
     offsets = piece.offsets
-    out: List[Candidate] = []
+    assert offsets is not None
+    out: List[Tuple[int, int]] = []
     for c in find_iris(value, 0, len(value), context):
         start = c.start
         # After an escape kept as written (Python's "\\FTP:"), whose
@@ -111,10 +108,49 @@ def find_iris_in_decoded_string(piece: Decoded, context: str = "string") -> List
         # to two), the escaped character is the escape's, not the IRI's.
         if start > 0 and value[start - 1] == "\\" and offsets[start] - offsets[start - 1] == 1:
             if start + 1 < c.end:
-                out.extend(piece.candidate(d.start, d.end, d.context)
-                           for d in find_iris(value, start + 1, c.end, context))
+                out.extend((d.start, d.end) for d in find_iris(value, start + 1, c.end, context))
             continue
-        out.append(piece.candidate(start, c.end, c.context))
+        out.append((start, c.end))
+    return out
+
+
+def find_iris_in_decoded_string(piece: Decoded, context: str = "string") -> List[Candidate]:
+    """Candidates in a string literal's decoded body, mapped back to the
+    document: a character written as an escape (``\\u202e``) is found as
+    the character it stands for, and a finding on it points at the escape."""
+    if piece.offsets is None:
+        return find_iris_in_string(piece.source, piece.base, piece.base + len(piece.value), context)
+    return [piece.candidate(i, j, context) for i, j in _decoded_spans(piece, context)]
+
+
+def find_iris_in_joined_strings(pieces: List[Decoded], context: str = "string") -> List[Candidate]:
+    """Candidates in adjacent string literals that the language joins into
+    one string (``"https://e.org/a" "/b"``): the bodies are read as one
+    value; a candidate spanning several literals maps each character to its
+    own literal (its offsets skip the quotes and space between them)."""
+    source = pieces[0].source
+    builder = OffsetBuilder(source, pieces[0].base)
+    #: value index where a later literal starts -> end of the body before it
+    body_ends: Dict[int, int] = {}
+    length = 0
+    for k, piece in enumerate(pieces):
+        if k:
+            prev = pieces[k - 1]
+            body_ends[length] = prev.offset(len(prev.value)) if prev.value else prev.base
+        builder.extend(piece)
+        length += len(piece.value)
+    last = pieces[-1]
+    joined = builder.finish(last.offset(len(last.value)) if last.value else last.base)
+    out: List[Candidate] = []
+    for i, j in _decoded_spans(joined, context):
+        c = joined.candidate(i, j, context)
+        inner = {k - i: e for k, e in body_ends.items() if i < k <= j}
+        if inner:
+            end = inner.get(j - i, c.end)  # ending with a literal: at its quote
+            offsets = list(c.offsets) if c.offsets is not None else list(range(c.start, c.end + 1))
+            offsets[-1] = end
+            c = Candidate(c.start, end, c.value, offsets, context, joined_ends=inner)
+        out.append(c)
     return out
 
 
@@ -182,6 +218,39 @@ def _regex_argument(text: str, open_at: int) -> bool:
     return _REGEX_CALL_RX.search(text, max(0, open_at - _REGEX_CALL_LOOKBACK), open_at) is not None
 
 
+#: After a closed string literal: what may separate it from the next one
+#: that the language joins to it, and that one's opening quote.
+_ADJACENT: Dict[str, Tuple[str, str]] = {
+    # each repetition is one blank, one whole comment or a continuation:
+    # one way to match, so no backtracking when no literal follows
+    "python": (r"(?:[ \t\f\r\n]|\\\r?\n|#[^\n]*(?![^\n]))*(?:[rRbBuUfF]{1,2})?", r"\"\"\"|\'\'\'|[\"']"),
+    "c": (r"(?:\s|//[^\n]*(?![^\n])|/\*(?:[^*]|\*(?!/))*\*/)*(?:u8|[LuU])?", r"\""),
+}
+_ADJACENT["cpp"] = _ADJACENT["c"]
+_ADJACENT_RX: Dict[str, "re.Pattern[str]"] = {
+    lang: re.compile("%s(?P<q>%s)" % parts) for lang, parts in _ADJACENT.items()}
+#: How many adjacent literals are read as one string at most.
+_MAX_JOINED = 256
+
+
+def _adjacent_literal(text: str, pos: int, syntax: "Syntax", rx: "re.Pattern[str]"
+                      ) -> Optional[Tuple[int, int, int, int]]:
+    """The string literal joined to the one that closed at ``pos``: its
+    opening quote, body start and end, and where it closes; ``None`` if
+    none follows or it does not close."""
+    m = rx.match(text, pos)
+    if m is None:
+        return None
+    quote = m.group("q")
+    if len(quote) == 3:
+        close = text.find(quote, m.end())
+        return None if close < 0 else (m.start("q"), m.end(), close, close + 3)
+    body_end = _string_end_rx(quote, quote in syntax.multiline_quotes).match(text, m.end()).end()
+    if body_end >= len(text) or text[body_end] != quote:
+        return None
+    return (m.start("q"), m.end(), body_end, body_end + 1)
+
+
 #: What may precede a JavaScript regex literal's "/" (ECMA-262 reads "/"
 #: there as the start of a RegularExpressionLiteral, not as a division).
 _JS_REGEX_BEFORE = "(,=:[!&|?{};+-*%<>~^"
@@ -229,17 +298,22 @@ class Syntax:
     #: "python", "js", "c", "cpp", "csharp", "go", "rust", "shell"), or
     #: ``None``: literals are searched as written
     escapes: Optional[str] = None
+    #: adjacent string literals are one string (Python, C, C++:
+    #: ``"http://e.org" "/a"``), read as one
+    adjacent_literals: bool = False
 
 
 _C_LIKE = Syntax(("//",), (("/*", "*/"),), "\"'`", "`")
 _JS = Syntax(("//",), (("/*", "*/"),), "\"'`", "`", escapes="js")
 _C = Syntax(("//",), (("/*", "*/"),), "\"'`", "`", escapes="c")
-_CPP = Syntax(("//",), (("/*", "*/"),), "\"'`", "`", escapes="cpp")
+_C_JOINED = Syntax(("//",), (("/*", "*/"),), "\"'`", "`", escapes="c", adjacent_literals=True)
+_CPP = Syntax(("//",), (("/*", "*/"),), "\"'`", "`", escapes="cpp", adjacent_literals=True)
 _CSHARP = Syntax(("//",), (("/*", "*/"),), "\"'`", "`", escapes="csharp")
 _GO = Syntax(("//",), (("/*", "*/"),), "\"'`", "`", escapes="go")
 _RUST = Syntax(("//",), (("/*", "*/"),), "\"'`", "`", escapes="rust")
 _HASH = Syntax(("#",), (), "\"'`", "`")
-_PYTHON = Syntax(("#",), (), "\"'", "", True, docstrings=True, escapes="python")
+_PYTHON = Syntax(("#",), (), "\"'", "", True, docstrings=True, escapes="python",
+                 adjacent_literals=True)
 _SHELL = Syntax(("#",), (), "\"'`", "\"'`", escapes="shell")
 _SQL = Syntax(("--",), (("/*", "*/"),), "\"'`", "")
 _LUA = Syntax(("--",), (("--[[", "]]"),), "\"'", "")
@@ -265,11 +339,11 @@ LANGUAGES: Dict[str, Syntax] = {
     "crystal": _HASH, "tcl": _HASH, "cmake": _HASH, "makefile": _HASH,
     "dockerfile": _HASH, "properties": _HASH, "dotenv": _HASH,
     "shellscript": _SHELL, "powershell": _POWERSHELL,
-    "c": _C, "cpp": _CPP, "csharp": _CSHARP, "java": _C,
+    "c": _C_JOINED, "cpp": _CPP, "csharp": _CSHARP, "java": _C,
     "javascript": _JS, "typescript": _JS,
     "javascriptreact": _JS, "typescriptreact": _JS, "go": _GO,
     "rust": _RUST, "swift": _C, "kotlin": _C, "scala": _C,
-    "dart": _C, "objective-c": _C, "objective-cpp": _CPP,
+    "dart": _C, "objective-c": _C_JOINED, "objective-cpp": _CPP,
     "groovy": _C, "zig": _C, "proto": _C, "graphql": _HASH,
     "php": _PHP, "css": _CSS, "scss": _CSS_LIKE, "less": _CSS_LIKE,
     "sql": _SQL, "lua": _LUA, "haskell": _HASKELL, "elm": _HASKELL,
@@ -388,10 +462,15 @@ def _skip_rx(syntax: Syntax) -> Optional["re.Pattern[str]"]:
     openers: List[str] = []  # regexes, in _token_rx's order
     bodies: List[str] = []
     first_chars = set()
+    # A literal another one is joined to is not skipped: the tokenizer
+    # reads the two as one string, wherever the anchor is.
+    joined = ""
+    if syntax.adjacent_literals and syntax.escapes in _ADJACENT:
+        joined = "(?!%s(?:%s))" % _ADJACENT[syntax.escapes]
     if syntax.triple_quotes:
         for triple in ('"""', "'''"):
             openers.append(re.escape(triple))
-            bodies.append(_until_rx(triple, safe_colon, syntax.escapes is not None))
+            bodies.append(_until_rx(triple, safe_colon, syntax.escapes is not None) + joined)
             first_chars.add(triple[0])
     for opener, closer in syntax.block_comments:
         openers.append(re.escape(opener))
@@ -411,9 +490,10 @@ def _skip_rx(syntax: Syntax) -> Optional["re.Pattern[str]"]:
         openers.append(qe)
         first_chars.add(q)
         if q in syntax.multiline_quotes:
-            bodies.append(r"(?:[^%s\\:]++|\\%s[^:]|%s)*+%s" % (qe, esc, safe_colon, qe))
+            bodies.append(r"(?:[^%s\\:]++|\\%s[^:]|%s)*+%s%s" % (qe, esc, safe_colon, qe, joined))
         else:
-            bodies.append(r"(?:[^%s\\:\n]++|\\%s[^:\n]|%s)*+(?:%s|(?=\n))" % (qe, esc, safe_colon, qe))
+            bodies.append(r"(?:[^%s\\:\n]++|\\%s[^:\n]|%s)*+(?:%s|(?=\n))%s" % (
+                qe, esc, safe_colon, qe, joined))
     if not openers:
         return None
     tokens = "|".join(
@@ -591,6 +671,7 @@ def scan_code(text: str, syntax: Syntax = _GENERIC,
     line_brackets: LineBrackets = {}
 
     js = syntax.escapes == "js"
+    adjacent = _ADJACENT_RX.get(syntax.escapes or "") if syntax.adjacent_literals else None
 
     def search(lo: int, hi: int, context: str = outside) -> None:
         k = bisect_left(anchors, lo)
@@ -600,24 +681,39 @@ def scan_code(text: str, syntax: Syntax = _GENERIC,
                 found = _javascript_code(text, found)
             out.extend(found)
 
-    def search_string(open_at: int, lo: int, hi: int, close_end: int) -> None:
+    def decoded(open_at: int, lo: int, hi: int) -> Decoded:
+        style = literal_escape_style(text, open_at, text[open_at], syntax) \
+            if syntax.escapes is not None and text.find("\\", lo, hi) >= 0 else None
+        return Decoded.plain(text, lo, hi) if style is None else decode_code_escapes(text, lo, hi, style)
+
+    def search_string(open_at: int, lo: int, hi: int, close_end: int) -> int:
+        """Search the literal and those joined to it; where to go on."""
+        joined = [(open_at, lo, hi)]
+        if adjacent is not None and close_end > hi:
+            nxt = _adjacent_literal(text, close_end, syntax, adjacent)
+            while nxt is not None and len(joined) < _MAX_JOINED:
+                joined.append(nxt[:3])
+                close_end = nxt[3]
+                nxt = _adjacent_literal(text, close_end, syntax, adjacent)
+        last_hi = joined[-1][2]
         k = bisect_left(anchors, lo)
-        if not fast or (k < len(anchors) and anchors[k] < hi):
-            prose = syntax.docstrings and _is_docstring(text, open_at, close_end, line_brackets)
+        if not fast or (k < len(anchors) and anchors[k] < last_hi):
+            prose = syntax.docstrings and len(joined) == 1 and \
+                _is_docstring(text, open_at, close_end, line_brackets)
             context = "docstring" if prose else "string"
-            style = literal_escape_style(text, open_at, text[open_at], syntax) \
-                if syntax.escapes is not None and text.find("\\", lo, hi) >= 0 else None
-            if style is None:
-                body = text[lo:hi]
-                found = find_iris_in_string(text, lo, hi, context)
-            else:
-                piece = decode_code_escapes(text, lo, hi, style)
+            if len(joined) == 1:
+                piece = decoded(open_at, lo, hi)
                 body = piece.value
                 found = find_iris_in_decoded_string(piece, context)
+            else:
+                pieces = [decoded(*p) for p in joined]
+                body = "".join(p.value for p in pieces)
+                found = find_iris_in_joined_strings(pieces, context)
             if found and not prose and (_regex_argument(text, open_at) or looks_like_regex(body)):
                 for c in found:
                     c.template = True
             out.extend(found)
+        return close_end
 
     pos = 0
     while pos <= last_anchor:
@@ -640,12 +736,12 @@ def scan_code(text: str, syntax: Syntax = _GENERIC,
             multiline = quote in syntax.multiline_quotes
             body_end = _string_end_rx(quote, multiline).match(text, m.end()).end()
             pos = body_end + 1 if body_end < n and text[body_end] == quote else body_end
-            search_string(start, m.end(), body_end, pos)
+            pos = search_string(start, m.end(), body_end, pos)
         elif kind == "triple":
             close = text.find(m.group(), m.end())
             end = close if close >= 0 else n
             pos = end + 3 if close >= 0 else n
-            search_string(start, m.end(), end, pos)
+            pos = search_string(start, m.end(), end, pos)
         else:  # a block comment
             closer = syntax.block_comments[int(kind[5:])][1]
             close = text.find(closer, m.end())

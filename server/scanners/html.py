@@ -310,8 +310,9 @@ def _code_candidates(text: str, lo: int, hi: int, language: str) -> List[Candida
     out: List[Candidate] = []
     for c in scan_code(text[lo:hi], LANGUAGES[language]):
         offsets = None if c.offsets is None else [o + lo for o in c.offsets]
+        joined = None if c.joined_ends is None else {k: e + lo for k, e in c.joined_ends.items()}
         out.append(Candidate(c.start + lo, c.end + lo, c.value, offsets, "script",
-                             c.after_backslash, c.template))
+                             c.after_backslash, c.template, joined))
     return out
 
 
