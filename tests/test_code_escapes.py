@@ -416,3 +416,23 @@ def test_joined_literals_give_the_references_of_one_literal(parts):
     joined = [c.value for c in CodeScanner("python").scan(joined_source)]
     assert joined == [c.value for c in CodeScanner("python").scan(one_source)]
     assert joined == [c.value for c in scan_code(joined_source, LANGUAGES["python"], fast=False)]
+
+
+# ------------------------------------------------------ JavaScript regex literals
+
+def test_quote_in_a_regex_literal_opens_no_string():
+    # minified code: the '"' in /"/g used to open a string that swallowed
+    # the code after it, whose object keys ("data:") became references
+    source = ('e=e.replace(/"/g,"&quot;");for(var s=0;s<i.length;s++)if(o={data:i[s]},'
+              'this.trigger("unselect",o))return;var u="https://e.org/a";\n')
+    found = CodeScanner("javascript").scan(source)
+    assert [(c.value, c.context) for c in found] == [("https://e.org/a", "string")]
+
+
+def test_iri_in_a_regex_literal_is_a_template():
+    source = 'const ok = u.match(/^https:\\/\\/e\\.org\\/[a-z]+|http:\\/\\/e\\.org:8o80\\//i);\n'
+    assert codes(source, "a.js") == []
+    # the "/" that ends the regex ends what is searched in it
+    source = 'if (x = /urn:uuid:[0-9A-F]{8}$/i.test(u)) y = "a\'b";\n'
+    found = CodeScanner("javascript").scan(source)
+    assert [(c.value, c.template) for c in found] == [("urn:uuid:[0-9A-F]", True)]

@@ -254,6 +254,15 @@ def _adjacent_literal(text: str, pos: int, syntax: "Syntax", rx: "re.Pattern[str
 #: What may precede a JavaScript regex literal's "/" (ECMA-262 reads "/"
 #: there as the start of a RegularExpressionLiteral, not as a division).
 _JS_REGEX_BEFORE = "(,=:[!&|?{};+-*%<>~^"
+#: The token of a regex literal starts at the punctuation before its "/"
+#: (":" left out: the skip regex must not take an IRI's colon for code);
+#: its body is bounded, so a "/" that was a division costs a bounded look.
+_JS_REGEX_OPENER_CHARS = "(,=[!&|?{};"
+_JS_REGEX_OPENER = r"[(,=\[!&|?{};][ \t]*/(?![/*])"
+#: (characters the body excludes, the same after a backslash, a colon's
+#: alternative): "" for the tokenizer, ":" and the safe colon for the skip.
+_JS_REGEX_BODY = (r"(?:[^/\\\[\n%(x)s]|\\[^\n%(x)s]|\[(?:[^\]\\\n%(x)s]|\\[^\n%(x)s]%(colon)s)*+\]%(colon)s)"
+                  r"{1,1000}+/[A-Za-z]*")
 
 
 def _javascript_code(text: str, found: List[Candidate]) -> List[Candidate]:
@@ -301,10 +310,13 @@ class Syntax:
     #: adjacent string literals are one string (Python, C, C++:
     #: ``"http://e.org" "/a"``), read as one
     adjacent_literals: bool = False
+    #: JavaScript regex literals (``/^https?:\\/\\//i``) are tokens of
+    #: their own, so a quote inside one opens no string
+    regex_literals: bool = False
 
 
 _C_LIKE = Syntax(("//",), (("/*", "*/"),), "\"'`", "`")
-_JS = Syntax(("//",), (("/*", "*/"),), "\"'`", "`", escapes="js")
+_JS = Syntax(("//",), (("/*", "*/"),), "\"'`", "`", escapes="js", regex_literals=True)
 _C = Syntax(("//",), (("/*", "*/"),), "\"'`", "`", escapes="c")
 _C_JOINED = Syntax(("//",), (("/*", "*/"),), "\"'`", "`", escapes="c", adjacent_literals=True)
 _CPP = Syntax(("//",), (("/*", "*/"),), "\"'`", "`", escapes="cpp", adjacent_literals=True)
@@ -424,6 +436,8 @@ def _token_rx(syntax: Syntax) -> "re.Pattern[str]":
         parts.append("(?P<line>%s)" % "|".join(line))
     if syntax.quotes:
         parts.append("(?P<quote>[%s])" % re.escape(syntax.quotes))
+    if syntax.regex_literals:
+        parts.append("(?P<regex>%s%s)" % (_JS_REGEX_OPENER, _JS_REGEX_BODY % {"x": "", "colon": ""}))
     if not parts:
         return re.compile(r"(?!)")
     return re.compile("|".join(parts))
@@ -494,6 +508,10 @@ def _skip_rx(syntax: Syntax) -> Optional["re.Pattern[str]"]:
         else:
             bodies.append(r"(?:[^%s\\:\n]++|\\%s[^:\n]|%s)*+(?:%s|(?=\n))%s" % (
                 qe, esc, safe_colon, qe, joined))
+    if syntax.regex_literals:
+        openers.append(_JS_REGEX_OPENER)
+        bodies.append(_JS_REGEX_BODY % {"x": ":", "colon": "|" + safe_colon})
+        first_chars.update(_JS_REGEX_OPENER_CHARS)
     if not openers:
         return None
     tokens = "|".join(
@@ -737,6 +755,16 @@ def scan_code(text: str, syntax: Syntax = _GENERIC,
             body_end = _string_end_rx(quote, multiline).match(text, m.end()).end()
             pos = body_end + 1 if body_end < n and text[body_end] == quote else body_end
             pos = search_string(start, m.end(), body_end, pos)
+        elif kind == "regex":
+            # its body: data, and a pattern (a template), not an IRI
+            slash = text.index("/", start)
+            pos = m.end()
+            k = bisect_left(anchors, slash)
+            if not fast or (k < len(anchors) and anchors[k] < pos):
+                found = find_iris_in_string(text, slash + 1, text.rindex("/", slash + 1, pos), "string")
+                for c in found:
+                    c.template = True
+                out.extend(found)
         elif kind == "triple":
             close = text.find(m.group(), m.end())
             end = close if close >= 0 else n
