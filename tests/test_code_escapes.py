@@ -48,6 +48,9 @@ def bidi_spans(text, path):
     ("a.rs", 'let u = "http://example.com/\\u{202e}abc";\n', "\\u{202e}"),
     ("a.kt", 'val u = "http://example.com/\\u202eabc"\n', "\\u202e"),
     ("a.sh", "u=$'http://example.com/\\u202eabc'\n", "\\u202e"),
+    ("a.php", '<?php $u = "http://example.com/\\u{202e}abc";\n', "\\u{202e}"),
+    ("a.rb", 'u = "http://example.com/\\u202eabc"\n', "\\u202e"),
+    ("a.css", 'a { background: url("http://example.com/\\202e abc") }\n', "\\202e "),
 ])
 def test_escaped_bidi_control_is_found_on_its_escape(path, source, escape):
     assert bidi_spans(source, path) == [escape]
@@ -63,6 +66,8 @@ def test_escaped_bidi_control_is_found_on_its_escape(path, source, escape):
     ("a.go", "u := `http://example.com/\\u202eabc`\n"),
     ("a.js", "const u = String.raw`http://example.com/\\u202eabc`;\n"),
     ("a.sh", "u='http://example.com/\\u202eabc'\n"),  # no $'...': as written
+    ("a.php", "<?php $u = 'http://example.com/\\u{202e}abc';\n"),
+    ("a.rb", "u = 'http://example.com/\\u202eabc'\n"),
 ])
 def test_raw_literals_are_read_as_written(path, source):
     assert bidi_spans(source, path) == []

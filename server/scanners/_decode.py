@@ -269,6 +269,16 @@ SHELL_ANSI_C_STYLE = EscapeStyle(
     "shell", dict(_C_SIMPLE, e="\x1b", E="\x1b"), HEX_UX, hex_variable=True, octal=True,
     line_continuation=False)
 
+#: PHP double-quoted strings and heredocs: ``\\x`` with one or two hex
+#: digits, ``\\u{H...}``, octal (single-quoted strings are read as written).
+PHP_STYLE = EscapeStyle(
+    "php", {"n": "\n", "t": "\t", "r": "\r", "v": "\v", "e": "\x1b", "f": "\f", "\\": "\\",
+            "$": "$", '"': '"'},
+    {"x": 2}, hex_variable=True, braced_u=True, octal=True, line_continuation=False)
+#: Ruby double-quoted strings and backticks (single-quoted: as written).
+RUBY_STYLE = EscapeStyle(
+    "ruby", dict(_C_SIMPLE, e="\x1b", s=" "), {"x": 2, "u": 4}, braced_u=True, octal=True)
+
 #: CSS strings (CSS Syntax Level 3 s4.3.7): hex escapes, any other
 #: character stands for itself.
 CSS_STYLE = EscapeStyle("css", {}, {}, identity=True, css_hex=True)

@@ -54,7 +54,8 @@ from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
 
 from ._common import POSSESSIVE_QUANTIFIERS, Decoded, OffsetBuilder
-from ._decode import (C_STYLE, CSS_STYLE, JS_STYLE, PYTHON_STYLE, RUST_STYLE, SHELL_ANSI_C_STYLE,
+from ._decode import (C_STYLE, CSS_STYLE, JS_STYLE, PHP_STYLE, PYTHON_STYLE, RUBY_STYLE, RUST_STYLE,
+                      SHELL_ANSI_C_STYLE,
                       EscapeStyle, decode_code_escapes)
 from .base import Candidate, CommentSyntax, Scanner
 from .text import _COLON_RX, find_iris
@@ -158,7 +159,7 @@ def find_iris_in_joined_strings(pieces: List[Decoded], context: str = "string") 
 _ESCAPE_STYLES: Dict[str, EscapeStyle] = {
     "python": PYTHON_STYLE, "js": JS_STYLE, "c": C_STYLE, "cpp": C_STYLE,
     "csharp": C_STYLE, "go": C_STYLE, "rust": RUST_STYLE, "shell": SHELL_ANSI_C_STYLE,
-    "css": CSS_STYLE}
+    "css": CSS_STYLE, "php": PHP_STYLE, "ruby": RUBY_STYLE}
 
 
 def _prefix_before(text: str, open_at: int) -> str:
@@ -183,6 +184,8 @@ def literal_escape_style(text: str, open_at: int, quote: str, syntax: "Syntax") 
         return None
     if lang == "shell":
         return SHELL_ANSI_C_STYLE if quote == "'" and open_at > 0 and text[open_at - 1] == "$" else None
+    if lang in ("php", "ruby"):  # single quotes: only \\ and \' (no IRI character)
+        return None if quote == "'" else _ESCAPE_STYLES[lang]
     if quote[0] == "`":
         if lang != "js" or text.endswith("String.raw", 0, open_at):
             return None
@@ -304,7 +307,8 @@ class Syntax:
     #: text outside literals and comments is prose (TeX), not code
     prose_text: bool = False
     #: how string literals spell escapes (a key of ``_ESCAPE_STYLES``:
-    #: "python", "js", "c", "cpp", "csharp", "go", "rust", "shell"), or
+    #: "python", "js", "c", "cpp", "csharp", "go", "rust", "shell", "css",
+    #: "php", "ruby"), or
     #: ``None``: literals are searched as written
     escapes: Optional[str] = None
     #: adjacent string literals are one string (Python, C, C++:
@@ -335,7 +339,8 @@ _INI = Syntax((";", "#"), (), '"', "")
 _TEX = Syntax(("%",), (), "", "", prose_text=True)
 _ERLANG = Syntax(("%",), (), "\"'", "")
 _MATLAB = Syntax(("%",), (("%{", "%}"),), '"', "")
-_PHP = Syntax(("//", "#"), (("/*", "*/"),), "\"'`", "`")
+_PHP = Syntax(("//", "#"), (("/*", "*/"),), "\"'`", "`", escapes="php")
+_RUBY = Syntax(("#",), (), "\"'`", "`", escapes="ruby")
 _CSS = Syntax((), (("/*", "*/"),), "\"'", "", escapes="css")
 _CSS_LIKE = Syntax(("//",), (("/*", "*/"),), "\"'`", "`", escapes="css")
 _ML = Syntax((), (("(*", "*)"),), '"', "")
@@ -346,7 +351,7 @@ _GENERIC = Syntax()
 #: Language (LSP languageId, or a name of ours) -> its syntax.
 LANGUAGES: Dict[str, Syntax] = {
     "code": _GENERIC,
-    "python": _PYTHON, "ruby": _HASH, "perl": _HASH, "r": _HASH,
+    "python": _PYTHON, "ruby": _RUBY, "perl": _HASH, "r": _HASH,
     "julia": _HASH, "elixir": _HASH, "nim": _HASH, "coffeescript": _HASH,
     "crystal": _HASH, "tcl": _HASH, "cmake": _HASH, "makefile": _HASH,
     "dockerfile": _HASH, "properties": _HASH, "dotenv": _HASH,
