@@ -24,7 +24,7 @@ TEMPLATE_RE = re.compile(
     r"\{\{|\{%|\$\{|<%|<\?"
     # printf and Python formats: %(name)s, %s, %d, {name}, {name:fmt}, {0}, {}
     r"|%\([A-Za-z_][A-Za-z0-9_]*\)[-#0 +]*[0-9]*[a-z]"
-    r"|%[0-9]*[sd](?![0-9A-Fa-f])"
+    r"|%(?![0-9A-Fa-f]{2})[0-9]*[sd](?![0-9A-Fa-f])"  # "%41s" is an escape and an "s"
     r"|\{[A-Za-z_][A-Za-z0-9_.-]*(?:[!:][^{}]*)?\}|\{[0-9]*(?:[!:][^{}]*)?\}"
     # placeholders: <host> as a whole component, $HOST$, $HOST after a delimiter
     r"|(?:(?<=[/:@.=\[;,?&#])|\A)<[^\W\d][\w.-]*>(?=[/:@.\]\[;,?&#]|\Z)|\$[A-Za-z_][A-Za-z0-9_]*\$|(?<=[/@:.])\$[A-Z_][A-Z0-9_]*(?![a-z])"

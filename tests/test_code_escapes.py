@@ -441,3 +441,9 @@ def test_iri_in_a_regex_literal_is_a_template():
     source = 'if (x = /urn:uuid:[0-9A-F]{8}$/i.test(u)) y = "a\'b";\n'
     found = CodeScanner("javascript").scan(source)
     assert [(c.value, c.template) for c in found] == [("urn:uuid:[0-9A-F]", True)]
+
+
+def test_percent_escape_before_a_letter_is_no_format():
+    # "%41s" is the escape of "A" followed by "s", not a printf "%s"
+    assert ("IRI404", "%41") in codes("http://e.org/%41s\n", "notes.txt")
+    assert codes("http://e.org/%s/x\n", "notes.txt") == []
