@@ -681,7 +681,10 @@ def scan_code(text: str, syntax: Syntax = _GENERIC,
     if fast and syntax.escapes is not None and "\\" in text:
         # a colon before an escape may start an IRI once the escapes of a
         # literal are decoded ("http:\/\/e.org" in JavaScript)
-        anchors = sorted(set(anchors).union(m.start() for m in _ESCAPED_COLON_RX.finditer(text)))
+        first = _ESCAPED_COLON_RX.search(text)
+        if first is not None:
+            extra = [m.start() for m in _ESCAPED_COLON_RX.finditer(text, first.start())]
+            anchors = sorted(set(anchors).union(extra))
     if fast and not anchors:
         return []
     last_anchor = anchors[-1] if fast else n - 1
