@@ -19,17 +19,28 @@ from .chars import distinct_non_ascii
 from .convert import IRIPiece, iri_pieces, to_iri_detailed
 from .iri import parse
 from .lines import LineIndex
+from .templates import is_template, literal_authority
 
 _SUPPRESS_RE = re.compile(r"irilint:\s*ignore(-file)?(?:\[([^\]\n]*)\])?")
 
-#: Template syntax inside a reference: "{% url 'x' %}", "{{ link }}",
-#: "${base}/x", "<%= url %>", "%(version)s", "/users/{id}", and
-#: "javascript:" code.  Such a reference is not an IRI yet, so only the rules
-#: about characters a reader cannot see or tell apart run on it.
-_TEMPLATE_RE = re.compile(
-    r"\{\{|\{%|\$\{|<%|<\?|%\([A-Za-z_][A-Za-z0-9_]*\)[-#0 +]*[0-9]*[a-z]"
-    r"|%[0-9]*[sd](?![0-9A-Fa-f])|\{[A-Za-z_][A-Za-z0-9_.-]*\}|\A[Jj][Aa][Vv][Aa][Ss][Cc][Rr][Ii][Pp][Tt]:")
+#: A template ("{% url 'x' %}", "{{ link }}", "${base}/x", "%(version)s",
+#: "/users/{id}", "[user@]machine[:options]", "<host>", a regular
+#: expression, "javascript:" code; see irilint.templates) is not an IRI yet,
+#: so only the rules about characters a reader cannot see or tell apart run
+#: on it ...
 TEMPLATE_FAMILIES = frozenset(("bidi", "lookalike", "normalization"))
+#: ... and, when its scheme and authority are written literally, the rules
+#: about those parts.
+AUTHORITY_FAMILIES = frozenset(("host",))
+AUTHORITY_RULES = frozenset(("invalid-port", "invalid-ip-literal"))
+
+
+def template_rules(run: Sequence[Any], value: str, regex: bool = False) -> List[Any]:
+    """The rules of ``run`` that check the template ``value`` (``regex``: it
+    is in a regular expression)."""
+    literal = literal_authority(value, regex)
+    return [r for r in run if r.family in TEMPLATE_FAMILIES or (literal and (
+        r.family in AUTHORITY_FAMILIES or r.name in AUTHORITY_RULES))]
 
 
 #: The rule families that judge a decoding: a piece of a URI (an A-label, a
@@ -463,10 +474,8 @@ class Engine:
             ref = parse(value, grammar_checked=grammar_ok)
             ctx = RefContext(cand, ref, doc)
             contexts.append(ctx)
-            templated = ("{" in value or "%" in value or "<" in value or value[:1] in "jJ") and \
-                _TEMPLATE_RE.search(value) is not None
-            if templated:
-                run = [r for r in run if r.family in TEMPLATE_FAMILIES]
+            if cand.template or is_template(value):
+                run = template_rules(run, value, cand.template)
             for r in run:
                 ctx.rule = r
                 ctx.severity = severities[r.name]
@@ -719,7 +728,10 @@ class ReferenceMemo:
         if offsets is not None:
             start = cand.start
             offsets = tuple(o - start for o in offsets)
-        return (namespace, cand.value, cand.context, offsets, cand.after_backslash)
+        joined = cand.joined_ends
+        if joined is not None:
+            joined = tuple(sorted((k, e - cand.start) for k, e in joined.items()))
+        return (namespace, cand.value, cand.context, offsets, cand.after_backslash, cand.template, joined)
 
     def get(self, key: Tuple[Any, ...], start: int) -> Optional[Tuple[Any, List[Finding], List[str]]]:
         entry = self._entries.get(key)

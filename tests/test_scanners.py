@@ -727,7 +727,7 @@ def test_text_real_documentation_artifacts():
 @pytest.mark.parametrize("literal, expected", [
     ('"\\nhttp://e.org/a"', "http://e.org/a"),        # the "n" is the escape's
     ("'\\thttps://e.org/'", "https://e.org/"),
-    ('"\\x41http://e.org/"', "http://e.org/"),         # two hex digits
+    ('"\\x41http://e.org/"', "Ahttp://e.org/"),        # decoded, Python reads "Ahttp:..."
     ('"\\u202ehttp://e.org/"', "http://e.org/"),       # four hex digits
     ('"\\FTP://e.org/"', "TP://e.org/"),               # \F is an escape too
     ('"a\\\\http://e.org/"', "http://e.org/"),         # an escaped backslash

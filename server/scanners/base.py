@@ -14,7 +14,7 @@ produced it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable, List, Mapping, Optional, Sequence, Tuple
+from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 
 #: The contexts where a reference is data, not prose: a program reads it as
@@ -73,6 +73,18 @@ class Candidate:
     #: the two into an escape ("\\ftp" is a roff font change), so such a
     #: fix is unsafe
     after_backslash: bool = False
+    #: the scanner knows the reference is part of a template, not an IRI
+    #: yet: it was found in a regular expression (a literal passed to
+    #: ``re.compile``/``new RegExp``, or one written in regex syntax), so
+    #: only the rules about what a reader cannot see run on it (see
+    #: ``irilint.engine.template_rules``)
+    template: bool = False
+    #: for a reference read over adjacent string literals joined into one
+    #: (``"http://e.org/" "a"``): value position where a later literal's
+    #: part starts -> document offset where the literal before it ends, so
+    #: a span ending there stops at that literal's quote, not at the next
+    #: literal (``offsets`` gives the start of every character)
+    joined_ends: Optional[Dict[int, int]] = None
 
     @property
     def is_data(self) -> bool:
@@ -91,6 +103,8 @@ class Candidate:
         if i == j:
             p = self.source_offset(i)
             return p, p
+        if self.joined_ends is not None and j in self.joined_ends:
+            return self.source_offset(i), self.joined_ends[j]
         return self.source_offset(i), self.source_offset(j)
 
 

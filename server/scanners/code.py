@@ -29,10 +29,16 @@ data.
 Simplifications, all of them bounded to one line or one literal:
 
 * a backslash escapes the next character, so an IRI ends at an *unescaped*
-  closing quote; escapes are not decoded (``"\\u202e"`` stays six
-  characters, and a backslash ends an IRI anyway); in a string, what an
-  escape spells (``n`` of ``"\\nhttp://..."``, the digits of ``\\x41``) is
-  not the start of an IRI: the candidate starts after the escape;
+  closing quote.  In the languages whose escapes are known (Python,
+  JavaScript/TypeScript, C-family, Java, C#, Go, Rust, Kotlin, Swift and
+  the others of ``Syntax.escapes``, shell ``$'...'``) a non-raw literal's
+  escapes are decoded first (``"\\u202e"`` is the RIGHT-TO-LEFT OVERRIDE
+  a program reads), with an offset map, so a finding on a decoded
+  character points at its escape; raw literals (``r"..."``, ``@"..."``,
+  ``R"(...)"``, Go backticks) and other languages are searched as written.
+  An escape kept as written (Python's ``"\\F"``), or any escape in a
+  literal searched as written, is not the start of an IRI: the candidate
+  starts after it;
 * a string in ``"`` or ``'`` that is not closed on its line ends there
   (apostrophes in Rust lifetimes or Lisp quotes cost at most one line);
   backticks (and every quote in shell) may span lines;
@@ -47,9 +53,13 @@ from bisect import bisect_left
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
 
-from ._common import POSSESSIVE_QUANTIFIERS
+from ._common import POSSESSIVE_QUANTIFIERS, Decoded, OffsetBuilder
+from ._decode import (C_STYLE, CSS_STYLE, JS_STYLE, PHP_STYLE, PYTHON_STYLE, RUBY_STYLE, RUST_STYLE,
+                      SHELL_ANSI_C_STYLE,
+                      EscapeStyle, decode_code_escapes)
 from .base import Candidate, CommentSyntax, Scanner
 from .text import _COLON_RX, find_iris
+from ..templates import looks_like_regex
 
 
 #: The rest of an escape sequence after its backslash, in the forms the
@@ -86,6 +96,200 @@ def find_iris_in_string(text: str, lo: int, hi: int, context: str = "string") ->
     return out
 
 
+def _decoded_spans(piece: Decoded, context: str) -> List[Tuple[int, int]]:
+    """Spans of the IRIs in a decoded literal body (value offsets)."""
+    value = piece.value
+    offsets = piece.offsets
+    assert offsets is not None
+    out: List[Tuple[int, int]] = []
+    for c in find_iris(value, 0, len(value), context):
+        start = c.start
+        # After an escape kept as written (Python's "\\FTP:"), whose
+        # backslash maps to one source character (a decoded "\\\\" maps
+        # to two), the escaped character is the escape's, not the IRI's.
+        if start > 0 and value[start - 1] == "\\" and offsets[start] - offsets[start - 1] == 1:
+            if start + 1 < c.end:
+                out.extend((d.start, d.end) for d in find_iris(value, start + 1, c.end, context))
+            continue
+        out.append((start, c.end))
+    return out
+
+
+def find_iris_in_decoded_string(piece: Decoded, context: str = "string") -> List[Candidate]:
+    """Candidates in a string literal's decoded body, mapped back to the
+    document: a character written as an escape (``\\u202e``) is found as
+    the character it stands for, and a finding on it points at the escape."""
+    if piece.offsets is None:
+        return find_iris_in_string(piece.source, piece.base, piece.base + len(piece.value), context)
+    return [piece.candidate(i, j, context) for i, j in _decoded_spans(piece, context)]
+
+
+def find_iris_in_joined_strings(pieces: List[Decoded], context: str = "string") -> List[Candidate]:
+    """Candidates in adjacent string literals that the language joins into
+    one string (``"https://e.org/a" "/b"``): the bodies are read as one
+    value; a candidate spanning several literals maps each character to its
+    own literal (its offsets skip the quotes and space between them)."""
+    source = pieces[0].source
+    builder = OffsetBuilder(source, pieces[0].base)
+    #: value index where a later literal starts -> end of the body before it
+    body_ends: Dict[int, int] = {}
+    length = 0
+    for k, piece in enumerate(pieces):
+        if k:
+            prev = pieces[k - 1]
+            body_ends[length] = prev.offset(len(prev.value)) if prev.value else prev.base
+        builder.extend(piece)
+        length += len(piece.value)
+    last = pieces[-1]
+    joined = builder.finish(last.offset(len(last.value)) if last.value else last.base)
+    out: List[Candidate] = []
+    for i, j in _decoded_spans(joined, context):
+        c = joined.candidate(i, j, context)
+        inner = {k - i: e for k, e in body_ends.items() if i < k <= j}
+        if inner:
+            end = inner.get(j - i, c.end)  # ending with a literal: at its quote
+            offsets = list(c.offsets) if c.offsets is not None else list(range(c.start, c.end + 1))
+            offsets[-1] = end
+            c = Candidate(c.start, end, c.value, offsets, context, joined_ends=inner)
+        out.append(c)
+    return out
+
+
+#: Syntax.escapes -> how non-raw string literals of the language spell escapes.
+_ESCAPE_STYLES: Dict[str, EscapeStyle] = {
+    "python": PYTHON_STYLE, "js": JS_STYLE, "c": C_STYLE, "cpp": C_STYLE,
+    "csharp": C_STYLE, "go": C_STYLE, "rust": RUST_STYLE, "shell": SHELL_ANSI_C_STYLE,
+    "css": CSS_STYLE, "php": PHP_STYLE, "ruby": RUBY_STYLE}
+
+
+def _prefix_before(text: str, open_at: int) -> str:
+    """The literal prefix glued to the quote at ``open_at`` (``r``, ``br``,
+    ``@``, ``u8R``, ``r#``), or "" when the letters are the end of a longer
+    name (``bar"`` is no prefix ``r``)."""
+    p = open_at
+    while p > 0 and open_at - p < 4 and (text[p - 1].isalnum() or text[p - 1] in "#@$_"):
+        p -= 1
+    if p > 0 and open_at - p == 4 and (text[p - 1].isalnum() or text[p - 1] == "_"):
+        return ""
+    return text[p:open_at]
+
+
+def literal_escape_style(text: str, open_at: int, quote: str, syntax: "Syntax") -> Optional[EscapeStyle]:
+    """How the string literal opening at ``open_at`` spells escapes, or
+    ``None`` when it is raw (Python ``r"..."``, Rust ``r"..."``/``r#"..."#``,
+    C# ``@"..."``, C++ ``R"(...)"``, Go and JS ``String.raw`` backticks,
+    shell quotes other than ``$'...'``)."""
+    lang = syntax.escapes
+    if lang is None:
+        return None
+    if lang == "shell":
+        return SHELL_ANSI_C_STYLE if quote == "'" and open_at > 0 and text[open_at - 1] == "$" else None
+    if lang in ("php", "ruby"):  # single quotes: only \\ and \' (no IRI character)
+        return None if quote == "'" else _ESCAPE_STYLES[lang]
+    if quote[0] == "`":
+        if lang != "js" or text.endswith("String.raw", 0, open_at):
+            return None
+        return JS_STYLE
+    prefix = _prefix_before(text, open_at)
+    if lang == "python" and ("r" in prefix or "R" in prefix):
+        return None
+    if lang == "rust" and (prefix.rstrip("#").endswith("r")):
+        return None
+    if lang == "csharp" and "@" in prefix:
+        return None
+    if lang == "cpp" and prefix.endswith("R"):
+        return None
+    return _ESCAPE_STYLES[lang]
+
+
+#: A call whose argument is a regular expression, right before a literal
+#: (and its prefix): Python re/regex and Django's re_path, unittest's
+#: assertRegex, JavaScript RegExp, Java Pattern.compile, C# and Rust Regex,
+#: Go regexp, PHP preg_*.
+_REGEX_CALL_RX = re.compile(
+    r"(?:\b(?:re|regex)\.(?:compile|match|search|fullmatch|sub|subn|findall|finditer|split)"
+    r"|\bre_path|\bassert(?:Not)?Regexp?(?:Matches)?|\bRegExp|\bPattern\.compile|\bRegex(?:::new)?"
+    r"|\bregexp\.(?:MustCompile|Compile|MatchString)|\bpreg_[a-z_]+)"
+    r"\s*\(\s*(?:[A-Za-z]{0,2}|@)\Z")
+#: How far before a literal a regex call is looked for.
+_REGEX_CALL_LOOKBACK = 80
+
+
+def _regex_argument(text: str, open_at: int) -> bool:
+    """Whether the literal opening at ``open_at`` is the first argument of a
+    call that takes a regular expression (``re.compile(r"^http://...")``)."""
+    return _REGEX_CALL_RX.search(text, max(0, open_at - _REGEX_CALL_LOOKBACK), open_at) is not None
+
+
+#: After a closed string literal: what may separate it from the next one
+#: that the language joins to it, and that one's opening quote.
+_ADJACENT: Dict[str, Tuple[str, str]] = {
+    # each repetition is one blank, one whole comment or a continuation:
+    # one way to match, so no backtracking when no literal follows
+    "python": (r"(?:[ \t\f\r\n]|\\\r?\n|#[^\n]*(?![^\n]))*(?:[rRbBuUfF]{1,2})?", r"\"\"\"|\'\'\'|[\"']"),
+    "c": (r"(?:\s|//[^\n]*(?![^\n])|/\*(?:[^*]|\*(?!/))*\*/)*(?:u8|[LuU])?", r"\""),
+}
+_ADJACENT["cpp"] = _ADJACENT["c"]
+_ADJACENT_RX: Dict[str, "re.Pattern[str]"] = {
+    lang: re.compile("%s(?P<q>%s)" % parts) for lang, parts in _ADJACENT.items()}
+#: How many adjacent literals are read as one string at most.
+_MAX_JOINED = 256
+
+
+def _adjacent_literal(text: str, pos: int, syntax: "Syntax", rx: "re.Pattern[str]"
+                      ) -> Optional[Tuple[int, int, int, int]]:
+    """The string literal joined to the one that closed at ``pos``: its
+    opening quote, body start and end, and where it closes; ``None`` if
+    none follows or it does not close."""
+    m = rx.match(text, pos)
+    if m is None:
+        return None
+    quote = m.group("q")
+    if len(quote) == 3:
+        close = text.find(quote, m.end())
+        return None if close < 0 else (m.start("q"), m.end(), close, close + 3)
+    body_end = _string_end_rx(quote, quote in syntax.multiline_quotes).match(text, m.end()).end()
+    if body_end >= len(text) or text[body_end] != quote:
+        return None
+    return (m.start("q"), m.end(), body_end, body_end + 1)
+
+
+#: What may precede a JavaScript regex literal's "/" (ECMA-262 reads "/"
+#: there as the start of a RegularExpressionLiteral, not as a division).
+_JS_REGEX_BEFORE = "(,=:[!&|?{};+-*%<>~^"
+#: The token of a regex literal starts at the punctuation before its "/"
+#: (":" left out: the skip regex must not take an IRI's colon for code);
+#: its body is bounded, so a "/" that was a division costs a bounded look.
+_JS_REGEX_OPENER_CHARS = "(,=[!&|?{};"
+_JS_REGEX_OPENER = r"[(,=\[!&|?{};][ \t]*/(?![/*])"
+#: (characters the body excludes, the same after a backslash, a colon's
+#: alternative): "" for the tokenizer, ":" and the safe colon for the skip.
+_JS_REGEX_BODY = (r"(?:[^/\\\[\n%(x)s]|\\[^\n%(x)s]|\[(?:[^\]\\\n%(x)s]|\\[^\n%(x)s]%(colon)s)*+\]%(colon)s)"
+                  r"{1,1000}+/[A-Za-z]*")
+
+
+def _javascript_code(text: str, found: List[Candidate]) -> List[Candidate]:
+    """Candidates in JavaScript code outside literals and comments: a
+    property key (``{data:i[s]}``, ``,href:x``) is no IRI, and one inside a
+    regex literal (``/^https?:\\/\\/e\\.org/``) is a template."""
+    out: List[Candidate] = []
+    for c in found:
+        line_start = _line_start(text, c.start)
+        p = _skip_blanks_back(text, c.start - 1, line_start)
+        if p >= line_start and text[p] in "{," and not text.startswith("//", c.start + c.value.find(":") + 1):
+            continue  # an object literal's key
+        slash = text.rfind("/", line_start, c.start)
+        while slash >= 0:
+            q = _skip_blanks_back(text, slash - 1, line_start)
+            if (q < line_start or text[q] in _JS_REGEX_BEFORE) and not text.startswith("//", slash) \
+                    and (q < line_start or text[q] != "/"):
+                c.template = True
+                break
+            slash = text.rfind("/", line_start, slash)
+        out.append(c)
+    return out
+
+
 @dataclass(frozen=True)
 class Syntax:
     """The lexical features of a language that matter for finding IRIs."""
@@ -102,12 +306,31 @@ class Syntax:
     docstrings: bool = False
     #: text outside literals and comments is prose (TeX), not code
     prose_text: bool = False
+    #: how string literals spell escapes (a key of ``_ESCAPE_STYLES``:
+    #: "python", "js", "c", "cpp", "csharp", "go", "rust", "shell", "css",
+    #: "php", "ruby"), or
+    #: ``None``: literals are searched as written
+    escapes: Optional[str] = None
+    #: adjacent string literals are one string (Python, C, C++:
+    #: ``"http://e.org" "/a"``), read as one
+    adjacent_literals: bool = False
+    #: JavaScript regex literals (``/^https?:\\/\\//i``) are tokens of
+    #: their own, so a quote inside one opens no string
+    regex_literals: bool = False
 
 
 _C_LIKE = Syntax(("//",), (("/*", "*/"),), "\"'`", "`")
+_JS = Syntax(("//",), (("/*", "*/"),), "\"'`", "`", escapes="js", regex_literals=True)
+_C = Syntax(("//",), (("/*", "*/"),), "\"'`", "`", escapes="c")
+_C_JOINED = Syntax(("//",), (("/*", "*/"),), "\"'`", "`", escapes="c", adjacent_literals=True)
+_CPP = Syntax(("//",), (("/*", "*/"),), "\"'`", "`", escapes="cpp", adjacent_literals=True)
+_CSHARP = Syntax(("//",), (("/*", "*/"),), "\"'`", "`", escapes="csharp")
+_GO = Syntax(("//",), (("/*", "*/"),), "\"'`", "`", escapes="go")
+_RUST = Syntax(("//",), (("/*", "*/"),), "\"'`", "`", escapes="rust")
 _HASH = Syntax(("#",), (), "\"'`", "`")
-_PYTHON = Syntax(("#",), (), "\"'", "", True, docstrings=True)
-_SHELL = Syntax(("#",), (), "\"'`", "\"'`")
+_PYTHON = Syntax(("#",), (), "\"'", "", True, docstrings=True, escapes="python",
+                 adjacent_literals=True)
+_SHELL = Syntax(("#",), (), "\"'`", "\"'`", escapes="shell")
 _SQL = Syntax(("--",), (("/*", "*/"),), "\"'`", "")
 _LUA = Syntax(("--",), (("--[[", "]]"),), "\"'", "")
 _HASKELL = Syntax(("--",), (("{-", "-}"),), '"', "")
@@ -116,8 +339,10 @@ _INI = Syntax((";", "#"), (), '"', "")
 _TEX = Syntax(("%",), (), "", "", prose_text=True)
 _ERLANG = Syntax(("%",), (), "\"'", "")
 _MATLAB = Syntax(("%",), (("%{", "%}"),), '"', "")
-_PHP = Syntax(("//", "#"), (("/*", "*/"),), "\"'`", "`")
-_CSS = Syntax((), (("/*", "*/"),), "\"'", "")
+_PHP = Syntax(("//", "#"), (("/*", "*/"),), "\"'`", "`", escapes="php")
+_RUBY = Syntax(("#",), (), "\"'`", "`", escapes="ruby")
+_CSS = Syntax((), (("/*", "*/"),), "\"'", "", escapes="css")
+_CSS_LIKE = Syntax(("//",), (("/*", "*/"),), "\"'`", "`", escapes="css")
 _ML = Syntax((), (("(*", "*)"),), '"', "")
 _FSHARP = Syntax(("//",), (("(*", "*)"),), '"', "", True)
 _POWERSHELL = Syntax(("#",), (("<#", "#>"),), "\"'", "\"'")
@@ -126,18 +351,18 @@ _GENERIC = Syntax()
 #: Language (LSP languageId, or a name of ours) -> its syntax.
 LANGUAGES: Dict[str, Syntax] = {
     "code": _GENERIC,
-    "python": _PYTHON, "ruby": _HASH, "perl": _HASH, "r": _HASH,
+    "python": _PYTHON, "ruby": _RUBY, "perl": _HASH, "r": _HASH,
     "julia": _HASH, "elixir": _HASH, "nim": _HASH, "coffeescript": _HASH,
     "crystal": _HASH, "tcl": _HASH, "cmake": _HASH, "makefile": _HASH,
     "dockerfile": _HASH, "properties": _HASH, "dotenv": _HASH,
     "shellscript": _SHELL, "powershell": _POWERSHELL,
-    "c": _C_LIKE, "cpp": _C_LIKE, "csharp": _C_LIKE, "java": _C_LIKE,
-    "javascript": _C_LIKE, "typescript": _C_LIKE,
-    "javascriptreact": _C_LIKE, "typescriptreact": _C_LIKE, "go": _C_LIKE,
-    "rust": _C_LIKE, "swift": _C_LIKE, "kotlin": _C_LIKE, "scala": _C_LIKE,
-    "dart": _C_LIKE, "objective-c": _C_LIKE, "objective-cpp": _C_LIKE,
-    "groovy": _C_LIKE, "zig": _C_LIKE, "proto": _C_LIKE, "graphql": _HASH,
-    "php": _PHP, "css": _CSS, "scss": _C_LIKE, "less": _C_LIKE,
+    "c": _C_JOINED, "cpp": _CPP, "csharp": _CSHARP, "java": _C,
+    "javascript": _JS, "typescript": _JS,
+    "javascriptreact": _JS, "typescriptreact": _JS, "go": _GO,
+    "rust": _RUST, "swift": _C, "kotlin": _C, "scala": _C,
+    "dart": _C, "objective-c": _C_JOINED, "objective-cpp": _CPP,
+    "groovy": _C, "zig": _C, "proto": _C, "graphql": _HASH,
+    "php": _PHP, "css": _CSS, "scss": _CSS_LIKE, "less": _CSS_LIKE,
     "sql": _SQL, "lua": _LUA, "haskell": _HASKELL, "elm": _HASKELL,
     "ada": _SQL, "lisp": _LISP, "clojure": _LISP, "scheme": _LISP,
     "elisp": _LISP, "ini": _INI, "latex": _TEX, "tex": _TEX, "bibtex": _TEX,
@@ -216,18 +441,24 @@ def _token_rx(syntax: Syntax) -> "re.Pattern[str]":
         parts.append("(?P<line>%s)" % "|".join(line))
     if syntax.quotes:
         parts.append("(?P<quote>[%s])" % re.escape(syntax.quotes))
+    if syntax.regex_literals:
+        parts.append("(?P<regex>%s%s)" % (_JS_REGEX_OPENER, _JS_REGEX_BODY % {"x": "", "colon": ""}))
     if not parts:
         return re.compile(r"(?!)")
     return re.compile("|".join(parts))
 
 
-def _until_rx(closer: str, safe_colon: str) -> str:
-    """Text up to and including the first ``closer``, with no IRI anchor."""
+def _until_rx(closer: str, safe_colon: str, escapes: bool = False) -> str:
+    """Text up to and including the first ``closer``, with no IRI anchor
+    (with ``escapes``, no escape that decodes to a colon either)."""
     c0 = re.escape(closer[0])
+    if escapes:
+        safe_colon = r"%s|\\(?!%s)" % (safe_colon, _ESCAPED_COLON)
+        c0 += r"\\"
     if len(closer) == 1:
-        return "(?:[^%s:]++|%s)*+%s" % (c0, safe_colon, c0)
+        return "(?:[^%s:]++|%s)*+%s" % (c0, safe_colon, re.escape(closer))
     return "(?:[^%s:]++|%s(?!%s)|%s)*+%s" % (
-        c0, c0, re.escape(closer[1:]), safe_colon, re.escape(closer))
+        c0, re.escape(closer[0]), re.escape(closer[1:]), safe_colon, re.escape(closer))
 
 
 def _skip_rx(syntax: Syntax) -> Optional["re.Pattern[str]"]:
@@ -244,13 +475,21 @@ def _skip_rx(syntax: Syntax) -> Optional["re.Pattern[str]"]:
     if not FAST_SKIP:
         return None
     safe_colon = "(?!(?i:%s)):" % _COLON_RX.pattern
+    if syntax.escapes is not None:
+        # "http:\/\/..." in a literal whose escapes are decoded
+        safe_colon = "(?!(?i:%s)|:/?\\\\):" % _COLON_RX.pattern
     openers: List[str] = []  # regexes, in _token_rx's order
     bodies: List[str] = []
     first_chars = set()
+    # A literal another one is joined to is not skipped: the tokenizer
+    # reads the two as one string, wherever the anchor is.
+    joined = ""
+    if syntax.adjacent_literals and syntax.escapes in _ADJACENT:
+        joined = "(?!%s(?:%s))" % _ADJACENT[syntax.escapes]
     if syntax.triple_quotes:
         for triple in ('"""', "'''"):
             openers.append(re.escape(triple))
-            bodies.append(_until_rx(triple, safe_colon))
+            bodies.append(_until_rx(triple, safe_colon, syntax.escapes is not None) + joined)
             first_chars.add(triple[0])
     for opener, closer in syntax.block_comments:
         openers.append(re.escape(opener))
@@ -263,14 +502,21 @@ def _skip_rx(syntax: Syntax) -> Optional["re.Pattern[str]"]:
             openers.append(r"(?<!\S)" + re.escape(marker))
         bodies.append(r"(?:[^\n:]++|%s)*+(?=\n|\Z)" % safe_colon)
         first_chars.add(marker[0])
+    # an escape that decodes to a colon may anchor an IRI too
+    esc = "(?!%s)" % _ESCAPED_COLON if syntax.escapes is not None else ""
     for q in syntax.quotes:
         qe = re.escape(q)
         openers.append(qe)
         first_chars.add(q)
         if q in syntax.multiline_quotes:
-            bodies.append(r"(?:[^%s\\:]++|\\[^:]|%s)*+%s" % (qe, safe_colon, qe))
+            bodies.append(r"(?:[^%s\\:]++|\\%s[^:]|%s)*+%s%s" % (qe, esc, safe_colon, qe, joined))
         else:
-            bodies.append(r"(?:[^%s\\:\n]++|\\[^:\n]|%s)*+(?:%s|(?=\n))" % (qe, safe_colon, qe))
+            bodies.append(r"(?:[^%s\\:\n]++|\\%s[^:\n]|%s)*+(?:%s|(?=\n))%s" % (
+                qe, esc, safe_colon, qe, joined))
+    if syntax.regex_literals:
+        openers.append(_JS_REGEX_OPENER)
+        bodies.append(_JS_REGEX_BODY % {"x": ":", "colon": "|" + safe_colon})
+        first_chars.update(_JS_REGEX_OPENER_CHARS)
     if not openers:
         return None
     tokens = "|".join(
@@ -280,6 +526,13 @@ def _skip_rx(syntax: Syntax) -> Optional["re.Pattern[str]"]:
     code = "(?:[^%s:]++|(?!%s)[%s]|%s)*+" % (starts, "|".join(openers), starts, safe_colon)
     return re.compile("(?:%s(?:%s))*+" % (code, tokens))
 
+
+#: After a backslash, the escapes that spell a colon (``\\x3a``,
+#: ``\\u003A``, ``\\u{3a}``, ``\\U0000003a``, octal ``\\072``, ``\\N{COLON}``).
+_ESCAPED_COLON = r"(?:x3[aA]|u003[aA]|U0000003[aA]|u\{0{0,6}3[aA]\}|072|N\{COLON\})"
+#: A colon before an escape (``http:\\/\\/``, ``http:/\\x2f``), or an escape that spells one: where an IRI
+#: may be anchored once a literal's escapes are decoded.
+_ESCAPED_COLON_RX = re.compile(r":/?(?=\\)|\\%s" % _ESCAPED_COLON)
 
 #: Whether the skip regexes are used (see POSSESSIVE_QUANTIFIERS).
 FAST_SKIP = POSSESSIVE_QUANTIFIERS
@@ -425,6 +678,13 @@ def scan_code(text: str, syntax: Syntax = _GENERIC,
     """
     n = len(text)
     anchors = [m.start() for m in _COLON_RX.finditer(text)] if fast else []
+    if fast and syntax.escapes is not None and "\\" in text:
+        # a colon before an escape may start an IRI once the escapes of a
+        # literal are decoded ("http:\/\/e.org" in JavaScript)
+        first = _ESCAPED_COLON_RX.search(text)
+        if first is not None:
+            extra = [m.start() for m in _ESCAPED_COLON_RX.finditer(text, first.start())]
+            anchors = sorted(set(anchors).union(extra))
     if fast and not anchors:
         return []
     last_anchor = anchors[-1] if fast else n - 1
@@ -436,16 +696,50 @@ def scan_code(text: str, syntax: Syntax = _GENERIC,
     outside = "bare" if syntax.prose_text else "unquoted"
     line_brackets: LineBrackets = {}
 
+    js = syntax.escapes == "js"
+    adjacent = _ADJACENT_RX.get(syntax.escapes or "") if syntax.adjacent_literals else None
+
     def search(lo: int, hi: int, context: str = outside) -> None:
         k = bisect_left(anchors, lo)
         if not fast or (k < len(anchors) and anchors[k] < hi):
-            out.extend(find_iris(text, lo, hi, context))
+            found = find_iris(text, lo, hi, context)
+            if js and context == "unquoted" and found:
+                found = _javascript_code(text, found)
+            out.extend(found)
 
-    def search_string(open_at: int, lo: int, hi: int, close_end: int) -> None:
+    def decoded(open_at: int, lo: int, hi: int) -> Decoded:
+        style = literal_escape_style(text, open_at, text[open_at], syntax) \
+            if syntax.escapes is not None and text.find("\\", lo, hi) >= 0 else None
+        return Decoded.plain(text, lo, hi) if style is None else decode_code_escapes(text, lo, hi, style)
+
+    def search_string(open_at: int, lo: int, hi: int, close_end: int) -> int:
+        """Search the literal and those joined to it; where to go on."""
+        joined = [(open_at, lo, hi)]
+        if adjacent is not None and close_end > hi:
+            nxt = _adjacent_literal(text, close_end, syntax, adjacent)
+            while nxt is not None and len(joined) < _MAX_JOINED:
+                joined.append(nxt[:3])
+                close_end = nxt[3]
+                nxt = _adjacent_literal(text, close_end, syntax, adjacent)
+        last_hi = joined[-1][2]
         k = bisect_left(anchors, lo)
-        if not fast or (k < len(anchors) and anchors[k] < hi):
-            prose = syntax.docstrings and _is_docstring(text, open_at, close_end, line_brackets)
-            out.extend(find_iris_in_string(text, lo, hi, "docstring" if prose else "string"))
+        if not fast or (k < len(anchors) and anchors[k] < last_hi):
+            prose = syntax.docstrings and len(joined) == 1 and \
+                _is_docstring(text, open_at, close_end, line_brackets)
+            context = "docstring" if prose else "string"
+            if len(joined) == 1:
+                piece = decoded(open_at, lo, hi)
+                body = piece.value
+                found = find_iris_in_decoded_string(piece, context)
+            else:
+                pieces = [decoded(*p) for p in joined]
+                body = "".join(p.value for p in pieces)
+                found = find_iris_in_joined_strings(pieces, context)
+            if found and not prose and (_regex_argument(text, open_at) or looks_like_regex(body)):
+                for c in found:
+                    c.template = True
+            out.extend(found)
+        return close_end
 
     pos = 0
     while pos <= last_anchor:
@@ -468,12 +762,22 @@ def scan_code(text: str, syntax: Syntax = _GENERIC,
             multiline = quote in syntax.multiline_quotes
             body_end = _string_end_rx(quote, multiline).match(text, m.end()).end()
             pos = body_end + 1 if body_end < n and text[body_end] == quote else body_end
-            search_string(start, m.end(), body_end, pos)
+            pos = search_string(start, m.end(), body_end, pos)
+        elif kind == "regex":
+            # its body: data, and a pattern (a template), not an IRI
+            slash = text.index("/", start)
+            pos = m.end()
+            k = bisect_left(anchors, slash)
+            if not fast or (k < len(anchors) and anchors[k] < pos):
+                found = find_iris_in_string(text, slash + 1, text.rindex("/", slash + 1, pos), "string")
+                for c in found:
+                    c.template = True
+                out.extend(found)
         elif kind == "triple":
             close = text.find(m.group(), m.end())
             end = close if close >= 0 else n
             pos = end + 3 if close >= 0 else n
-            search_string(start, m.end(), end, pos)
+            pos = search_string(start, m.end(), end, pos)
         else:  # a block comment
             closer = syntax.block_comments[int(kind[5:])][1]
             close = text.find(closer, m.end())

@@ -17,8 +17,10 @@ A small linear tokenizer (``html.parser`` gives no offsets):
   decoded, as a parser would not).  In HTML, ``<script>``/``<style>`` and the
   other raw-text elements are scanned as text up to their end tag, so a
   ``<`` in script code is not taken for a tag.  The content of ``<script>``
-  and ``<style>`` is code, context ``script``: data, like a string in a
-  source file (``DATA_CONTEXTS``); other text and attributes are prose.
+  (JavaScript, or no type) and ``<style>`` is code, scanned by the code
+  scanner's rules (string literals with their escapes decoded, comments,
+  regex literals as templates), context ``script``: data, like a string in
+  a source file (``DATA_CONTEXTS``); other text and attributes are prose.
 * A start tag that runs to the end of the document (no ``>``, or an
   unterminated quote) is not a tag: the rest is read as text.  Browsers
   would drop it; reading it as text still finds the IRIs in it, and it keeps
@@ -33,6 +35,7 @@ from typing import List, NamedTuple, Optional, Tuple
 from ._common import ASCII_SPACE, POSSESSIVE_QUANTIFIERS, Decoded, finalize
 from ._decode import decode_charrefs
 from .base import Candidate, CommentSyntax, Scanner
+from .code import LANGUAGES, scan_code
 from .text import find_iris, scan_decoded
 
 #: Attributes whose whole value is one IRI reference (compared lowercased).
@@ -272,6 +275,45 @@ def _text_candidates(text: str, lo: int, hi: int, xml: bool, decode: bool,
             return []  # no colon, not even an encoded one: no IRI
         return scan_decoded(decode_charrefs(text, lo, hi, xml=xml), context)
     return find_iris(text, lo, hi, context)
+
+
+#: ``<script type=...>`` values whose content is JavaScript (HTML's
+#: "JavaScript MIME type essence match", plus "module"); no type is one too.
+_JS_TYPES = frozenset((
+    "", "module", "text/javascript", "application/javascript", "application/ecmascript",
+    "application/x-ecmascript", "application/x-javascript", "text/ecmascript",
+    "text/javascript1.0", "text/javascript1.1", "text/javascript1.2", "text/javascript1.3",
+    "text/javascript1.4", "text/javascript1.5", "text/jscript", "text/livescript",
+    "text/x-ecmascript", "text/x-javascript", "text/babel", "text/jsx"))
+
+
+def _code_syntax(text: str, tag: Tag) -> Optional[str]:
+    """The code language of a ``<script>`` or ``<style>`` element's content
+    ("javascript", "css"), or ``None`` (a data block such as
+    ``type="text/template"`` or JSON is searched as text)."""
+    if tag.name == "style":
+        return "css"
+    for a in tag.attributes:
+        if a.name == "type":
+            value = text[a.start:a.end].strip().lower() if a.start >= 0 else ""
+            return "javascript" if value.split(";")[0].strip() in _JS_TYPES else None
+    return "javascript"
+
+
+def _code_candidates(text: str, lo: int, hi: int, language: str) -> List[Candidate]:
+    """Candidates in the code of a ``<script>``/``<style>`` element: its
+    string literals (escapes decoded) and comments, as the code scanner
+    finds them, at their offsets in the document.  All keep the ``script``
+    context (data: no fix of code is safe)."""
+    if lo >= hi or text.find(":", lo, hi) < 0 and text.find("\\", lo, hi) < 0:
+        return []
+    out: List[Candidate] = []
+    for c in scan_code(text[lo:hi], LANGUAGES[language]):
+        offsets = None if c.offsets is None else [o + lo for o in c.offsets]
+        joined = None if c.joined_ends is None else {k: e + lo for k, e in c.joined_ends.items()}
+        out.append(Candidate(c.start + lo, c.end + lo, c.value, offsets, "script",
+                             c.after_backslash, c.template, joined))
+    return out
 
 
 def _find_end_tag(text: str, name: str, pos: int) -> int:
@@ -643,9 +685,13 @@ def _scan_markup(text: str, xml: bool, fast: bool) -> List[Candidate]:
         if not xml and tag.name in _RAW_TEXT_ELEMENTS:
             close = _find_end_tag(text, tag.name, tag.end)
             body_end = close if close >= 0 else n
-            out.extend(_text_candidates(text, tag.end, body_end, xml,
-                                        _RAW_TEXT_ELEMENTS[tag.name],
-                                        "script" if tag.name in _CODE_ELEMENTS else "bare"))
+            syntax = _code_syntax(text, tag) if tag.name in _CODE_ELEMENTS else None
+            if syntax is not None:
+                out.extend(_code_candidates(text, tag.end, body_end, syntax))
+            else:
+                out.extend(_text_candidates(text, tag.end, body_end, xml,
+                                            _RAW_TEXT_ELEMENTS[tag.name],
+                                            "script" if tag.name in _CODE_ELEMENTS else "bare"))
             pos = text_start = body_end
     out.extend(_text_candidates(text, text_start, n, xml, True))
     return finalize(out)
