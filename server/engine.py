@@ -356,8 +356,8 @@ class Engine:
         else:
             run, grammar_ok = plan.run_for(value)
             ctx = RefContext(cand, parse(value, grammar_checked=grammar_ok), doc)
-            if _TEMPLATE_RE.search(value) is not None:
-                run = [r for r in run if r.family in TEMPLATE_FAMILIES]
+            if is_template(value):  # as check_text judges a template
+                run = template_rules(run, value)
         for r in run:
             ctx.rule = r
             ctx.severity = plan.severities[r.name]
