@@ -110,6 +110,23 @@ def spoof_reference(draw):
 _STRAY_PERCENT_RE = re.compile(r"%(?![0-9A-Fa-f]{2})")
 
 
+def decoded_host(iri: str) -> str:
+    """``iri`` with a percent-encoded non-ASCII host written as the text it
+    encodes: RFC 3987 s3.1 lets a host be either percent-encoded UTF-8 or
+    IDNA, and to_uri keeps the first as it is (the identity on URIs) while
+    it maps the text through IDNA, so a key compares them as one."""
+    from irilint.convert import percent_decode_utf8
+
+    ref = parse(iri)
+    h = ref.host
+    if h is None or ref.host_kind != "reg-name" or "%" not in iri[h.start:h.end]:
+        return iri
+    text = percent_decode_utf8(iri[h.start:h.end])
+    if text.isascii():
+        return iri
+    return iri[:h.start] + text + iri[h.end:]
+
+
 def uri_key(iri: str) -> str:
     """The URI an IRI maps to, up to the equivalences of RFC 3986 s6.2.2
     (case, percent-encoding, path segments) and s6.2.3 (default port),
@@ -120,6 +137,7 @@ def uri_key(iri: str) -> str:
     # to_uri keeps it as written (RFC 3987 s3.1), the key spells it "%25",
     # so bad-percent-encoding's fix keeps the key.
     iri = _STRAY_PERCENT_RE.sub("%25", iri)
+    iri = decoded_host(iri)
     pieces = _ESCAPE_SPLIT_RE.split(iri)
     u = to_uri("".join(p if i % 2 else nfc(p) for i, p in enumerate(pieces)))
     ref = parse(u)

@@ -260,8 +260,15 @@ _TEXT_CHARS = st.sampled_from(list("abcXYZ019-._~") + ["ش", "ש", "ی", "中", 
                           st.text(_RUN_CHARS, min_size=1, max_size=5)), min_size=1, max_size=5))
 @hsettings(max_examples=150, deadline=None)
 def test_invalid_character_one_finding_per_run_property(pieces):
+    from hypothesis import assume
+
+    from irilint.templates import is_template
+
     path = "".join(word + run for word, run in pieces)
     v = "http://e.org/" + path + "end"
+    # "\\b", "\\d"... read as a regular expression: a template, which the
+    # grammar rules leave alone (tests/test_code_escapes.py)
+    assume(not is_template(v))
     fs = found(v, "invalid-character")
     assert [v[f.start:f.end] for f in fs] == [run for _word, run in pieces]
     # every encoding fix applied: the same path with each run

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from irilint import nfc, parse, remove_dot_segments, to_uri
 from irilint.convert import decode_unreserved, uppercase_percent_encodings
-from iri_strategies import _STRAY_PERCENT_RE, HOST_LABELS, UNICODE_CHARS, iri_reference
+from iri_strategies import _STRAY_PERCENT_RE, HOST_LABELS, decoded_host, UNICODE_CHARS, iri_reference
 
 #: Every document format the scanners know, with a file name that selects it.
 FORMATS = {
@@ -77,7 +77,7 @@ def uri_key(iri: str) -> str:
     # A stray "%" is the percent sign it stands for, which "%25" encodes:
     # to_uri keeps it as written (RFC 3987 s3.1), so the key spells it
     # "%25" itself, as iri_strategies.uri_key does.
-    iri = _STRAY_PERCENT_RE.sub("%25", iri)
+    iri = decoded_host(_STRAY_PERCENT_RE.sub("%25", iri))
     pieces = _ESCAPE_SPLIT_RE.split(iri)
     u = to_uri("".join(p if i % 2 else nfc(p) for i, p in enumerate(pieces)))
     ref = parse(u)
