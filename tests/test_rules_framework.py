@@ -102,7 +102,8 @@ def test_pure_ascii_references_skip_trait_rules():
         r.check = original
 
 
-def test_a_failing_rule_does_not_lose_other_findings():
+def _check_with_a_broken_rule(text, path):
+    """``Engine().check_text`` while double-percent-encoding raises "boom"."""
     r = get_rule("double-percent-encoding")
     original = r.check
 
@@ -111,25 +112,19 @@ def test_a_failing_rule_does_not_lose_other_findings():
 
     r.check = broken
     try:
-        result = Engine().check_text("http://e.org/100%", scanner=None, path="x.txt")
+        return Engine().check_text(text, path=path)
     finally:
         r.check = original
+
+
+def test_a_failing_rule_does_not_lose_other_findings():
+    result = _check_with_a_broken_rule("http://e.org/100%", "x.txt")
     assert any(f.rule.name == "bad-percent-encoding" for f in result.findings)
     assert any("double-percent-encoding" in e and "boom" in e for e in result.errors)
 
 
 def test_a_failing_rule_names_the_reference_readably():
-    r = get_rule("double-percent-encoding")
-    original = r.check
-
-    def broken(ctx):
-        raise RuntimeError("boom")
-
-    r.check = broken
-    try:
-        result = Engine().check_text("ראו http://e.org/\u200f%25/\u05d0 כאן", path="he.txt")
-    finally:
-        r.check = original
+    result = _check_with_a_broken_rule("ראו http://e.org/\u200f%25/\u05d0 כאן", "he.txt")
     (error,) = [e for e in result.errors if "double-percent-encoding" in e]
     assert "'http://e.org/<U+200F>%25/\u05d0'" in error  # was repr(): '\u200f'
 
