@@ -121,10 +121,16 @@ def decoded_host(iri: str) -> str:
     h = ref.host
     if h is None or ref.host_kind != "reg-name" or "%" not in iri[h.start:h.end]:
         return iri
-    text = percent_decode_utf8(iri[h.start:h.end])
+    host = iri[h.start:h.end]
+    # only the runs of escapes of non-ASCII octets: "%25" and the other
+    # ASCII escapes stay as written
+    text = _HIGH_ESCAPES_RE.sub(lambda m: percent_decode_utf8(m.group()), host)
     if text.isascii():
         return iri
     return iri[:h.start] + text + iri[h.end:]
+
+
+_HIGH_ESCAPES_RE = re.compile(r"(?:%[89A-Fa-f][0-9A-Fa-f])+")
 
 
 def uri_key(iri: str) -> str:

@@ -45,3 +45,13 @@ def test_c_comment_backslash_before_an_uppercase_scheme():
     the first character of a reference right after a backslash is unsafe
     (found by hypothesis, test_nearly_valid_iris_embedded[c], 2026-11-22)."""
     _check("c-comment-backslash-before-scheme.c", "c")
+
+
+def test_uri_key_reads_only_non_ascii_escapes_of_a_host():
+    """A safe punycode-label fix of "http://@xn--r8jz45g.%com" keeps the
+    key: the host's stray "%" stays "%25", and a host of encoded UTF-8 is
+    the text it encodes (RFC 3987 s3.1 allows either form)."""
+    from fuzz_strategies import uri_key
+
+    assert uri_key("http://@xn--r8jz45g.%com") == uri_key("http://@\u4f8b\u3048.%com")
+    assert uri_key("http://aa%C3%A9") == uri_key("http://aa\u00e9")
