@@ -11,9 +11,10 @@ the negotiated position encoding), with:
   (:func:`irilint.convert.to_uri`: Punycode host, percent-encoded UTF-8);
   a relative reference is first resolved against the document's URI (RFC
   3986 s5.2, :func:`irilint.resolve.resolve`);
-* ``tooltip``: where it goes, when that is not what the text shows; with a
-  warning and the findings' messages when a look-alike, bidi or host rule
-  flagged the reference.
+* ``tooltip`` (when the client announces ``tooltipSupport``): where it
+  goes, when that is not what the text shows; with a warning and the
+  findings' messages when a look-alike, bidi or host rule flagged the
+  reference.
 
 No link is made for a reference whose target cannot be built safely
 (:func:`link_target` says why, in the log):
@@ -79,8 +80,8 @@ def link_target(value: str, base: Optional[str], template: bool = False) -> Tupl
         return None, "it holds U+%04X (%s), which the reader cannot see" % (
             ord(hidden), unicodedata.name(hidden, "unnamed"))
     conversion = to_uri_detailed(value)
-    if conversion.errors:
-        span, why = conversion.errors[0]
+    if conversion.host_errors:
+        span, why = conversion.host_errors[0]
         return None, "IDNA rejects its host label %r: %s" % (value[span.start:span.end], why)
     ref = parse(conversion.text)
     if ref.is_absolute:
@@ -114,8 +115,9 @@ def _shown(text: str) -> str:
 
 
 def document_links(cands: Sequence[Any], findings: Sequence[Any], base: Optional[str],
-                   index: Any, encoding: str) -> List[types.DocumentLink]:
-    """A link for each reference in ``cands`` that can have one."""
+                   index: Any, encoding: str, tooltips: bool = True) -> List[types.DocumentLink]:
+    """A link for each reference in ``cands`` that can have one
+    (``tooltips``: the client shows them)."""
     by_ref: dict = {}
     for f in findings:
         by_ref.setdefault((f.ref_start, f.ref_end), []).append(f)
@@ -127,7 +129,7 @@ def document_links(cands: Sequence[Any], findings: Sequence[Any], base: Optional
             continue
         out.append(types.DocumentLink(
             range=to_range(index, cand.start, cand.end, encoding), target=target,
-            tooltip=tooltip(cand.value, target, by_ref.get((cand.start, cand.end), ()))))
+            tooltip=tooltip(cand.value, target, by_ref.get((cand.start, cand.end), ())) if tooltips else None))
     return out
 
 
@@ -142,4 +144,5 @@ async def links(server: "IrilintLanguageServer", params: types.DocumentLinkParam
     result = await server.linter.result_for(doc)
     if server.documents.get(doc.uri) is not doc or doc.text is not text or result.text is not text:
         return []  # edited meanwhile: the client asks again for the new version
-    return document_links(cands, result.findings, doc.uri, doc.index, server.documents.encoding)
+    return document_links(cands, result.findings, doc.uri, doc.index, server.documents.encoding,
+                          bool(server._cap("text_document.document_link.tooltip_support", False)))
