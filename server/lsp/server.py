@@ -17,8 +17,17 @@ Negotiated with the client:
 * code actions with edits (``documentChanges`` or ``changes``), or
   ``Command`` objects for clients without code action literals;
 * hover (Markdown, or plain text when the client only takes that);
-* ``workspace/configuration``, ``didChangeConfiguration`` and a watcher on
-  configuration files (registered dynamically when allowed).
+* document links (:mod:`irilint.lsp.links`), inlay hints
+  (:mod:`irilint.lsp.inlay_hints`), and the whole workspace: the command
+  ``irilint.checkWorkspace`` and ``workspace/diagnostic``
+  (:mod:`irilint.lsp.workspace`);
+* ``workspace/configuration`` (once per workspace folder, with its
+  ``scopeUri``), ``didChangeConfiguration``, ``didChangeWorkspaceFolders``
+  and a watcher on configuration files (registered dynamically when
+  allowed).
+
+Before ``initialize`` every request is answered ``ServerNotInitialized``
+and notifications are dropped; after ``shutdown`` only ``exit`` is taken.
 
 Settings precedence is described in :mod:`irilint.lsp.settings`.
 

@@ -48,9 +48,16 @@ TITLE = "Check the workspace"
 DISCOVERY_BATCH = 200
 
 
-def discover(server: "IrilintLanguageServer", folders: List[str]) -> List[str]:
+class Cancelled(Exception):
+    """The client cancelled the request or its progress."""
+
+
+async def discover(server: "IrilintLanguageServer", folders: List[str],
+                   cancelled: Callable[[], bool] = lambda: False) -> List[str]:
     """The files of ``folders`` that include/exclude admit (each path under
-    the settings that apply to it), in walk order."""
+    the settings that apply to it), in walk order.  Walks on the event loop
+    (the settings are the loop's), giving it back every
+    :data:`DISCOVERY_BATCH` entries; raises Cancelled when ``cancelled()``."""
     from irilint import config
     from irilint.discovery import DiscoveryError, iter_files
 
@@ -62,7 +69,11 @@ def discover(server: "IrilintLanguageServer", folders: List[str]) -> List[str]:
             return True
 
     out: List[str] = []
-    for item in iter_files(folders, is_included=included, path_type=str):
+    for n, item in enumerate(iter_files(folders, is_included=included, path_type=str), 1):
+        if n % DISCOVERY_BATCH == 0:
+            await asyncio.sleep(0)
+            if cancelled():
+                raise Cancelled()
         if isinstance(item, DiscoveryError):
             logger.info("workspace check: %s: %s", item.path, item.reason)
             continue
@@ -90,10 +101,6 @@ def check_file(engine: Any, path: str, settings: Any, encoding: str, uri: str) -
     check = engine.check_text(doc.text, path=path, settings=settings, scanner=scanner)
     index = LineIndex(doc.text)
     return [diagnostic_json(f, index, encoding, None, uri) for f in check.findings]
-
-
-class Cancelled(Exception):
-    """The client cancelled the request or its progress."""
 
 
 class WorkspaceRun:
@@ -139,7 +146,7 @@ class WorkspaceRun:
         ended = False
         try:
             folders = [path for _, path in workspace_folders(server)]
-            files = discover(server, folders)
+            files = await discover(server, folders, self.cancelled)
             if self.cancelled():
                 raise Cancelled()
             open_paths = {doc.path: doc for doc in server.documents if doc.path}

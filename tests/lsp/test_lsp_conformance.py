@@ -19,6 +19,7 @@ from lsp_helpers import (
     open_doc,
     pos_of,
     request,
+    wait_for,
 )
 from lsprotocol import types
 from pytest_lsp import LanguageClient
@@ -211,3 +212,29 @@ def test_vscode_settings_are_the_ones_the_server_reads():
     assert "boolean" in hints["type"] and hints["scope"] == "resource"
     assert EDITOR_OPTIONS["inlayHints"] is True
     assert "fail-level" in KNOWN_KEYS  # still a configuration file key
+
+
+async def test_added_folder_gets_its_own_settings(client: LanguageClient, tmp_path):
+    first, added = tmp_path / "first", tmp_path / "added"
+    first.mkdir()
+    added.mkdir()
+    client.set_configuration({"debounce": 0}, section="irilint")
+    client.set_configuration({"debounce": 0, "ignore": ["bidi"]}, section="irilint",
+                             scope_uri=added.as_uri())
+    await request(client.initialize_session(types.InitializeParams(
+        capabilities=capabilities(), initialization_options={"debounce": 0},
+        workspace_folders=[types.WorkspaceFolder(uri=first.as_uri(), name="first")])))
+    uri = (added / "a.txt").as_uri()
+    open_doc(client, uri, TEXT)
+    assert "IRI101" in [str(d.code) for d in await diagnostics_for(client, uri, version=1)]
+    count = len(client.published)
+    client.workspace_did_change_workspace_folders(types.DidChangeWorkspaceFoldersParams(
+        event=types.WorkspaceFoldersChangeEvent(
+            added=[types.WorkspaceFolder(uri=added.as_uri(), name="added")], removed=[])))
+
+    def relinted():
+        later = [p for p in client.published[count:] if p.uri == uri]
+        return later[-1] if later else None
+
+    params = await wait_for(relinted, what="diagnostics after the folder was added")
+    assert not any(str(d.code).startswith("IRI1") for d in params.diagnostics)
