@@ -10,8 +10,10 @@ binary files and files over ``max-file-size`` are left out, as the command
 line leaves them out.
 
 * ``workspace/diagnostic`` (for clients that pull; advertised only to
-  them): a full report for every file, with progress when the request
-  carries a ``workDoneToken``.
+  them): a report for every file, with progress when the request carries
+  a ``workDoneToken``; "unchanged" for a file whose result id is among the
+  request's ``previousResultIds`` (a file unchanged on disk, or an open
+  document at the same version, is not checked again).
 * ``irilint.checkWorkspace`` publishes the diagnostics of every file
   (``textDocument/publishDiagnostics``; open documents only when the client
   does not pull) and answers ``{"files": N, "problems": M, "cancelled":
@@ -26,6 +28,7 @@ server keeps answering meanwhile.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 import os
 import uuid
@@ -133,9 +136,15 @@ class WorkspaceRun:
         else:
             progress.end(self.token, types.WorkDoneProgressEnd(**kw))
 
-    async def each_file(self, visit: Callable[[str, str, Optional[List[Dict[str, Any]]], Optional[int]], None]) -> Tuple[int, int]:
-        """Check every file; ``visit(uri, path, diagnostics, version)`` each.
-        Returns (files checked, problems found); raises Cancelled."""
+    async def each_file(self, visit: Callable[..., None]) -> Tuple[int, int]:
+        """Check every file; ``visit(uri, path, diagnostics, version,
+        result_id)`` each.  Returns (files checked, problems found); raises
+        Cancelled.
+
+        A file unchanged since the last pass (same stat, same settings; an
+        open document: same version) is not read nor checked again: its
+        diagnostics and result id are kept (a pulling client asks for the
+        workspace again and again: VS Code every few seconds)."""
         from pathlib import Path
 
         from .server import workspace_folders
@@ -151,29 +160,32 @@ class WorkspaceRun:
                 raise Cancelled()
             open_paths = {doc.path: doc for doc in server.documents if doc.path}
             encoding = server.documents.encoding
+            previous = known_results(server)
+            seen: Dict[str, Tuple[Any, str, Optional[List[Dict[str, Any]]]]] = {}
             count = problems = 0
             for i, path in enumerate(files):
                 if self.cancelled():
                     raise Cancelled()
                 uri = Path(path).as_uri()
                 doc = open_paths.get(path)
-                if doc is not None:
-                    result = await server.linter.result_for(doc)
-                    diags = None if result.skipped else (
-                        result.published if result.published is not None else
-                        [server.protocol._converter.unstructure(d) for d in result.diagnostics])
-                    version = doc.version
+                key = self._key(path, doc, encoding)
+                hit = previous.get(path)
+                if hit is not None and key is not None and hit[0] == key:
+                    result_id, diags = hit[1], hit[2]
                 else:
-                    settings = server.settings.settings_for(path)
-                    diags = await server.linter.run_in_worker(
-                        check_file, server.linter.engine(), path, settings, encoding, uri)
-                    version = None
+                    diags = await self._check(path, uri, doc, encoding)
+                    result_id = "%d" % next(_RESULT_IDS)
+                version = doc.version if doc is not None else None
+                if key is not None:
+                    seen[path] = (key, result_id, diags)
                 if diags is not None:
                     count += 1
                     problems += len(diags)
-                    visit(uri, path, diags, version)
+                    visit(uri, path, diags, version, result_id)
                 self._progress("report", message="%d of %d files" % (i + 1, len(files)),
                                percentage=int(100 * (i + 1) / max(1, len(files))))
+            previous.clear()
+            previous.update(seen)
             self._progress("end", message="%d files checked, %d problems" % (count, problems))
             ended = True
             return count, problems
@@ -184,6 +196,42 @@ class WorkspaceRun:
         finally:
             if not ended:
                 self._progress("end", message="failed")
+
+
+    def _key(self, path: str, doc: Any, encoding: str) -> Any:
+        """What a file's result depends on (None: cannot tell, check it)."""
+        generation = self.server.settings.generation
+        if doc is not None:
+            return ("open", doc.version, id(doc.text), generation, encoding)
+        try:
+            st = os.stat(path)
+        except OSError:
+            return None
+        return ("disk", st.st_mtime_ns, st.st_size, st.st_ino, st.st_ctime_ns, generation, encoding)
+
+    async def _check(self, path: str, uri: str, doc: Any, encoding: str) -> Optional[List[Dict[str, Any]]]:
+        server = self.server
+        if doc is not None:
+            result = await server.linter.result_for(doc)
+            if result.skipped:
+                return None
+            if result.published is not None:
+                return result.published
+            return [server.protocol._converter.unstructure(d) for d in result.diagnostics]
+        settings = server.settings.settings_for(path)
+        return await server.linter.run_in_worker(
+            check_file, server.linter.engine(), path, settings, encoding, uri)
+
+
+_RESULT_IDS = itertools.count(1)
+
+
+def known_results(server: "IrilintLanguageServer") -> Dict[str, Any]:
+    """The last full pass's results: path -> (key, result id, diagnostics)."""
+    store = getattr(server, "_workspace_results", None)
+    if store is None:
+        store = server._workspace_results = {}  # type: ignore[attr-defined]
+    return store
 
 
 async def check_workspace(server: "IrilintLanguageServer") -> Dict[str, Any]:
@@ -199,7 +247,8 @@ async def check_workspace(server: "IrilintLanguageServer") -> Dict[str, Any]:
             token = None
     run = WorkspaceRun(server, token, request_id)
 
-    def publish(uri: str, path: str, diags: Optional[List[Dict[str, Any]]], version: Optional[int]) -> None:
+    def publish(uri: str, path: str, diags: Optional[List[Dict[str, Any]]], version: Optional[int],
+                result_id: str) -> None:
         if version is not None and server.pull_diagnostics:
             return  # an open document's diagnostics are pulled
         params: Dict[str, Any] = {"uri": uri, "diagnostics": diags}
@@ -219,9 +268,15 @@ async def workspace_diagnostic(server: "IrilintLanguageServer",
                                params: types.WorkspaceDiagnosticParams) -> Any:
     """``workspace/diagnostic``: a full report per file."""
     items: List[Dict[str, Any]] = []
+    known = {p.uri: p.value for p in params.previous_result_ids or ()}
 
-    def add(uri: str, path: str, diags: Optional[List[Dict[str, Any]]], version: Optional[int]) -> None:
-        items.append({"kind": "full", "uri": uri, "version": version, "items": diags})
+    def add(uri: str, path: str, diags: Optional[List[Dict[str, Any]]], version: Optional[int],
+            result_id: str) -> None:
+        if known.get(uri) == result_id:
+            items.append({"kind": "unchanged", "uri": uri, "version": version, "resultId": result_id})
+        else:
+            items.append({"kind": "full", "uri": uri, "version": version, "resultId": result_id,
+                          "items": diags})
 
     run = WorkspaceRun(server, params.work_done_token, server.protocol._ctx_msg_id.get(None))
     try:

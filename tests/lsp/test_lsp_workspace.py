@@ -174,3 +174,25 @@ async def test_cancel_request_stops_the_check(raw: RawServer, tmp_path):
     assert len([m for m in raw.messages if m.get("method") == "textDocument/publishDiagnostics"]) \
         == count < 150
     assert await raw.shutdown_and_exit() == 0
+
+
+@bounded(90)
+async def test_workspace_diagnostic_unchanged_files_are_not_checked_again(raw: RawServer, tmp_path):
+    files = make_workspace(tmp_path)
+    await init(raw, tmp_path, pull=True)
+    first = (await raw.call("workspace/diagnostic", {"previousResultIds": []}))["result"]["items"]
+    ids = {item["uri"]: item["resultId"] for item in first}
+    assert len(ids) == 3 and all(item["kind"] == "full" for item in first)
+    previous = [{"uri": uri, "value": value} for uri, value in ids.items()]
+    again = (await raw.call("workspace/diagnostic", {"previousResultIds": previous}))["result"]["items"]
+    assert {item["uri"]: (item["kind"], item["resultId"]) for item in again} == \
+        {uri: ("unchanged", value) for uri, value in ids.items()}
+    # one file changes on disk: only it is reported in full, with a new id
+    files["clean"].write_text("文字 😀 " + BIDI, encoding="utf-8")
+    third = (await raw.call("workspace/diagnostic", {"previousResultIds": previous}))["result"]["items"]
+    by_uri = {item["uri"]: item for item in third}
+    changed = by_uri[files["clean"].as_uri()]
+    assert changed["kind"] == "full" and changed["resultId"] != ids[files["clean"].as_uri()]
+    assert "IRI101" in codes({"diagnostics": changed["items"]})
+    assert by_uri[files["bidi"].as_uri()]["kind"] == "unchanged"
+    assert await raw.shutdown_and_exit() == 0
