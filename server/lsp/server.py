@@ -502,6 +502,7 @@ def create_server() -> IrilintLanguageServer:
         else:
             return
         ls.linter.relint_all()
+        _refresh_inlay_hints(ls)
 
     @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     @guarded()
@@ -578,6 +579,7 @@ def create_server() -> IrilintLanguageServer:
         if ls.client_supports_configuration():  # each folder has its own settings
             await _fetch_configuration(ls)
             ls.linter.relint_all()
+            _refresh_inlay_hints(ls)
 
     @server.command(actions_mod.APPLY_EDIT_COMMAND)
     async def apply_edit(ls: IrilintLanguageServer, *args: Any) -> Any:
@@ -590,6 +592,16 @@ def create_server() -> IrilintLanguageServer:
             return None
 
     return server
+
+
+def _refresh_inlay_hints(ls: IrilintLanguageServer) -> None:
+    """Settings changed (``inlayHints`` may be among them): ask a client
+    that allows it to request the hints again."""
+    if ls._cap("workspace.inlay_hint.refresh_support", False):
+        try:
+            ls.workspace_inlay_hint_refresh(None)
+        except Exception as exc:  # pragma: no cover - the client may be gone
+            logger.info("workspace/inlayHint/refresh failed: %s", exc)
 
 
 async def _register_dynamic(ls: IrilintLanguageServer) -> None:

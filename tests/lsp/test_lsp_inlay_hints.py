@@ -7,7 +7,7 @@ import unicodedata
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from lsp_helpers import capabilities, open_doc, pos_of, request, rng, start
+from lsp_helpers import capabilities, open_doc, pos_of, request, rng, start, wait_for
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
@@ -125,3 +125,23 @@ def test_shown_is_reversible_and_visible(text):
     assert not any(unicodedata.category(ch) in _INVISIBLE_CATEGORIES for ch in out)
     if "⟨" not in text:
         assert unescape(out) == text
+
+
+async def test_turning_hints_off_asks_the_client_to_refresh(client: LanguageClient, tmp_path):
+    refreshed = []
+
+    @client.feature(types.WORKSPACE_INLAY_HINT_REFRESH)
+    def refresh(params: None) -> None:
+        refreshed.append(True)
+
+    caps = capabilities()
+    caps.workspace.inlay_hint = types.InlayHintWorkspaceClientCapabilities(refresh_support=True)
+    client.set_configuration({"debounce": 0}, section="irilint")
+    await start(client, caps)
+    uri = (tmp_path / "a.txt").as_uri()
+    open_doc(client, uri, TEXT)
+    assert len(await hints_in(client, uri, rng(0, 0, 4, 0))) == 4
+    client.set_configuration({"debounce": 0, "inlayHints": False}, section="irilint")
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
+    await wait_for(lambda: refreshed, what="workspace/inlayHint/refresh")
+    assert await hints_in(client, uri, rng(0, 0, 4, 0)) == []
