@@ -91,16 +91,19 @@ def check_file(engine: Any, path: str, settings: Any, encoding: str, uri: str) -
     from irilint.scanners import scanner_for
 
     limit = int(getattr(settings, "max_file_size", 0) or 0) or None
-    try:
-        doc = read_document(path, limit, digest=False)
-    except DocumentError as exc:
-        logger.info("workspace check: %s: %s", path, exc.reason)
-        return None
     extensions = dict(getattr(settings, "extensions", ()) or ())
     try:
         scanner = scanner_for(path=path, extensions=extensions)
     except KeyError:
         scanner = scanner_for()
+    try:
+        # decoded as irilint check decodes it (an encoding declaration is
+        # read by the rules of the file's scanner or code language)
+        doc = read_document(path, limit, digest=False,
+                            syntax=getattr(scanner, "language", None) or scanner.name)
+    except DocumentError as exc:
+        logger.info("workspace check: %s: %s", path, exc.reason)
+        return None
     check = engine.check_text(doc.text, path=path, settings=settings, scanner=scanner)
     index = LineIndex(doc.text)
     return [diagnostic_json(f, index, encoding, None, uri) for f in check.findings]

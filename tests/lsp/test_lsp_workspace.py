@@ -196,3 +196,18 @@ async def test_workspace_diagnostic_unchanged_files_are_not_checked_again(raw: R
     assert "IRI101" in codes({"diagnostics": changed["items"]})
     assert by_uri[files["bidi"].as_uri()]["kind"] == "unchanged"
     assert await raw.shutdown_and_exit() == 0
+
+
+@bounded(60)
+async def test_files_are_decoded_as_irilint_check_decodes_them(raw: RawServer, tmp_path):
+    """A Latin-1 HTML file that declares its encoding: positions count the
+    decoded text, as in `irilint check`."""
+    (tmp_path / ".git").mkdir()
+    html = '<meta charset="iso-8859-1"><p>caf\u00e9 <a href="http://example.com/%e9">x</a></p>\n'
+    (tmp_path / "a.html").write_bytes(html.encode("latin-1"))
+    await init(raw, tmp_path, pull=True)
+    items = (await raw.call("workspace/diagnostic", {"previousResultIds": []}))["result"]["items"]
+    (item,) = items
+    lower = next(d for d in item["items"] if d["code"] == "IRI402")
+    assert lower["range"]["start"] == {"line": 0, "character": html.index("%e9")}
+    assert await raw.shutdown_and_exit() == 0
