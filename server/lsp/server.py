@@ -74,8 +74,9 @@ from .transport import send_error, serve_stdio, serve_tcp
 logger = logging.getLogger("irilint.lsp")
 
 SERVER_NAME = "irilint"
-#: LSP's error code for a request sent before ``initialize``
+#: the "Check the workspace" command (irilint.lsp.workspace)
 CHECK_WORKSPACE_COMMAND = "irilint.checkWorkspace"
+#: LSP's error code for a request sent before ``initialize``
 SERVER_NOT_INITIALIZED = int(types.ErrorCodes.ServerNotInitialized)
 
 
@@ -198,9 +199,9 @@ class IrilintProtocol(LanguageServerProtocol):
         if method == types.CANCEL_REQUEST:
             # remembered for the handlers that pygls cannot cancel (a
             # command runs in a task of its own): they look here
+            if len(self.cancel_requested) >= 1000:  # bounded: old ids are long answered
+                self.cancel_requested.clear()
             self.cancel_requested.add(message.params.id)
-            if len(self.cancel_requested) > 1000:
-                self.cancel_requested.pop()
         if self._shutdown and method is not None and hasattr(message, "id") and method != types.EXIT:
             logger.warning("request %r after shutdown: answered InvalidRequest", method)
             send_error(self, message.id, JsonRpcInvalidRequest.CODE,
