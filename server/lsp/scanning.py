@@ -68,3 +68,15 @@ def candidate_at(cands: List[Any], start: int, end: Optional[int] = None,
             if c.end == start and c.end > c.start:
                 return c
     return None
+
+
+def document_candidates(server: Any, doc: Document) -> Optional[List[Any]]:
+    """The references of an open document as the server's settings scan
+    it, or None when it is larger than ``max-file-size`` (not scanned)."""
+    from .diagnostics import oversize
+
+    settings = server.settings.settings_for(doc.path)
+    limit = int(getattr(settings, "max_file_size", 0) or 0)
+    if limit and oversize(doc.text, limit) is not None:
+        return None
+    return candidates(doc, scanner_for_document(doc, settings), server.settings.generation)

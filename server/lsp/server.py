@@ -17,8 +17,17 @@ Negotiated with the client:
 * code actions with edits (``documentChanges`` or ``changes``), or
   ``Command`` objects for clients without code action literals;
 * hover (Markdown, or plain text when the client only takes that);
-* ``workspace/configuration``, ``didChangeConfiguration`` and a watcher on
-  configuration files (registered dynamically when allowed).
+* document links (:mod:`irilint.lsp.links`), inlay hints
+  (:mod:`irilint.lsp.inlay_hints`), and the whole workspace: the command
+  ``irilint.checkWorkspace`` and ``workspace/diagnostic``
+  (:mod:`irilint.lsp.workspace`);
+* ``workspace/configuration`` (once per workspace folder, with its
+  ``scopeUri``), ``didChangeConfiguration``, ``didChangeWorkspaceFolders``
+  and a watcher on configuration files (registered dynamically when
+  allowed).
+
+Before ``initialize`` every request is answered ``ServerNotInitialized``
+and notifications are dropped; after ``shutdown`` only ``exit`` is taken.
 
 Settings precedence is described in :mod:`irilint.lsp.settings`.
 
@@ -65,6 +74,10 @@ from .transport import send_error, serve_stdio, serve_tcp
 logger = logging.getLogger("irilint.lsp")
 
 SERVER_NAME = "irilint"
+#: the "Check the workspace" command (irilint.lsp.workspace)
+CHECK_WORKSPACE_COMMAND = "irilint.checkWorkspace"
+#: LSP's error code for a request sent before ``initialize``
+SERVER_NOT_INITIALIZED = int(types.ErrorCodes.ServerNotInitialized)
 
 
 class InvalidMessage:
@@ -123,8 +136,20 @@ class IrilintProtocol(LanguageServerProtocol):
       an array, a number): ``InvalidRequest`` if it looks like a request
       (has an ``id``) or is not an object, else ignored with a warning;
     * a request after ``shutdown``: ``InvalidRequest``, as LSP says (pygls
-      drops it silently).
+      drops it silently);
+    * a request before ``initialize``: ``ServerNotInitialized`` (-32002), and
+      a notification before it (but ``exit``) is dropped, as LSP says.
     """
+
+    #: an ``initialize`` request has come (LSP: until then every request but
+    #: it gets ServerNotInitialized and every notification but ``exit`` is
+    #: dropped; pygls would answer them)
+    _initialize_seen = False
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        #: ids of the requests the client cancelled ($/cancelRequest)
+        self.cancel_requested: set = set()
 
     def structure_message(self, data: Any) -> Any:  # type: ignore[override]
         # pygls' own, except that a failure gives an InvalidMessage (and one
@@ -159,6 +184,24 @@ class IrilintProtocol(LanguageServerProtocol):
             self._handle_not_jsonrpc(message)
             return
         method = getattr(message, "method", None)
+        if not self._initialize_seen and method is not None:
+            if method == types.INITIALIZE:
+                self._initialize_seen = True
+            elif hasattr(message, "id"):
+                logger.warning("request %r before initialize: answered ServerNotInitialized", method)
+                send_error(self, message.id, SERVER_NOT_INITIALIZED,
+                           "the server is not initialized: %s not handled (send initialize first)"
+                           % method)
+                return
+            elif method != types.EXIT:  # LSP: notifications before it are dropped, exit is not
+                logger.warning("notification %r before initialize: ignored", method)
+                return
+        if method == types.CANCEL_REQUEST:
+            # remembered for the handlers that pygls cannot cancel (a
+            # command runs in a task of its own): they look here
+            if len(self.cancel_requested) >= 1000:  # bounded: old ids are long answered
+                self.cancel_requested.clear()
+            self.cancel_requested.add(message.params.id)
         if self._shutdown and method is not None and hasattr(message, "id") and method != types.EXIT:
             logger.warning("request %r after shutdown: answered InvalidRequest", method)
             send_error(self, message.id, JsonRpcInvalidRequest.CODE,
@@ -460,6 +503,7 @@ def create_server() -> IrilintLanguageServer:
         else:
             return
         ls.linter.relint_all()
+        _refresh_inlay_hints(ls)
 
     @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     @guarded()
@@ -474,7 +518,7 @@ def create_server() -> IrilintLanguageServer:
     # -- features --------------------------------------------------------
     @server.feature(types.TEXT_DOCUMENT_DIAGNOSTIC,
                     types.DiagnosticOptions(identifier=SERVER_NAME, inter_file_dependencies=False,
-                                            workspace_diagnostics=False))
+                                            workspace_diagnostics=True))
     @guarded(lambda: types.RelatedFullDocumentDiagnosticReport(items=[]))
     async def diagnostic(ls: IrilintLanguageServer, params: types.DocumentDiagnosticParams) -> Any:
         return await ls.linter.pull_report(params)
@@ -493,6 +537,51 @@ def create_server() -> IrilintLanguageServer:
 
         return make_hover(ls, params)
 
+    @server.feature(types.TEXT_DOCUMENT_DOCUMENT_LINK, types.DocumentLinkOptions(resolve_provider=False))
+    @guarded(list)
+    async def document_link(ls: IrilintLanguageServer, params: types.DocumentLinkParams) -> Any:
+        from .links import links
+
+        return await links(ls, params)
+
+    @server.feature(types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions(resolve_provider=False))
+    @guarded(list)
+    async def inlay_hint(ls: IrilintLanguageServer, params: types.InlayHintParams) -> Any:
+        from .inlay_hints import hints
+
+        return await hints(ls, params)
+
+    @server.feature(types.WORKSPACE_DIAGNOSTIC)
+    async def workspace_diagnostic(ls: IrilintLanguageServer, params: types.WorkspaceDiagnosticParams) -> Any:
+        from .workspace import workspace_diagnostic as report
+
+        try:
+            return await report(ls, params)
+        except (JsonRpcException, asyncio.CancelledError):
+            raise
+        except Exception as exc:
+            _log_failure(ls, "workspace_diagnostic", exc)
+            return types.WorkspaceDiagnosticReport(items=[])
+
+    @server.command(CHECK_WORKSPACE_COMMAND)
+    async def check_workspace(ls: IrilintLanguageServer, *args: Any) -> Any:
+        from .workspace import check_workspace as run
+
+        try:
+            return await run(ls)
+        except Exception as exc:
+            _log_failure(ls, "checkWorkspace", exc)
+            return None
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
+    @guarded()
+    async def did_change_workspace_folders(ls: IrilintLanguageServer,
+                                           params: types.DidChangeWorkspaceFoldersParams) -> None:
+        if ls.client_supports_configuration():  # each folder has its own settings
+            await _fetch_configuration(ls)
+            ls.linter.relint_all()
+            _refresh_inlay_hints(ls)
+
     @server.command(actions_mod.APPLY_EDIT_COMMAND)
     async def apply_edit(ls: IrilintLanguageServer, *args: Any) -> Any:
         try:
@@ -504,6 +593,16 @@ def create_server() -> IrilintLanguageServer:
             return None
 
     return server
+
+
+def _refresh_inlay_hints(ls: IrilintLanguageServer) -> None:
+    """Settings changed (``inlayHints`` may be among them): ask a client
+    that allows it to request the hints again."""
+    if ls._cap("workspace.inlay_hint.refresh_support", False):
+        try:
+            ls.workspace_inlay_hint_refresh(None)
+        except Exception as exc:  # pragma: no cover - the client may be gone
+            logger.info("workspace/inlayHint/refresh failed: %s", exc)
 
 
 async def _register_dynamic(ls: IrilintLanguageServer) -> None:
@@ -527,16 +626,46 @@ async def _register_dynamic(ls: IrilintLanguageServer) -> None:
         logger.info("dynamic registration failed: %s", exc)
 
 
+def workspace_folders(ls: IrilintLanguageServer) -> List[Tuple[str, str]]:
+    """The workspace folders as (URI, path) pairs (``file:`` folders only),
+    else the root given at initialize."""
+    from .documents import uri_to_path
+
+    out = []
+    try:
+        folders = list(ls.workspace.folders.values())
+    except Exception:  # before initialize there is no workspace
+        folders = []
+    for folder in folders:
+        path = uri_to_path(folder.uri)
+        if path:
+            out.append((folder.uri, path))
+    if not out and ls.settings.root:
+        from pathlib import Path
+
+        out.append((Path(ls.settings.root).absolute().as_uri(), ls.settings.root))
+    return out
+
+
 async def _fetch_configuration(ls: IrilintLanguageServer) -> None:
+    # One item without a scope (the workspace's settings), then one per
+    # folder with its URI as scopeUri (a multi-root workspace's per-folder
+    # settings); LSP answers them in order.
+    folders = workspace_folders(ls)
+    items = [types.ConfigurationItem(section=SECTION)]
+    items += [types.ConfigurationItem(section=SECTION, scope_uri=uri) for uri, _ in folders]
     try:
         values = await asyncio.wait_for(
-            ls.workspace_configuration_async(types.ConfigurationParams(
-                items=[types.ConfigurationItem(section=SECTION)])), 10.0)
+            ls.workspace_configuration_async(types.ConfigurationParams(items=items)), 10.0)
     except Exception as exc:
         logger.warning("workspace/configuration failed: %s", exc)
         return
+    values = list(values or [])
     value = values[0] if values else None
     ls.settings.set_editor_settings(value if isinstance(value, dict) else {})
+    ls.settings.set_folder_settings({
+        path: values[i + 1] for i, (_, path) in enumerate(folders)
+        if i + 1 < len(values) and isinstance(values[i + 1], dict)})
 
 
 def parse_tcp(spec: str) -> Tuple[str, int]:

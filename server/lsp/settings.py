@@ -10,7 +10,10 @@ snake_case: ``select``, ``ignore``, ``extend-select``, ``severity``,
   ``{"irilint": {...}}``);
 * ``workspace/configuration`` with section ``"irilint"``, asked after
   ``initialized`` and again on every ``workspace/didChangeConfiguration``
-  when the client supports it;
+  (or change of workspace folders) when the client supports it: once
+  without a scope and once per workspace folder with the folder as
+  ``scopeUri``, so each folder of a multi-root workspace has its own
+  settings (a file takes those of the innermost folder that holds it);
 * ``workspace/didChangeConfiguration`` ``settings`` (``{"irilint": {...}}``)
   from clients without ``workspace/configuration``.
 
@@ -28,6 +31,9 @@ null) keep the project's values, so a project's choices hold for everyone
 and a user can still tune a key in their editor.  Among the editor's own
 sources, ``workspace/configuration`` (or ``didChangeConfiguration``) wins
 over ``initializationOptions`` key by key.
+
+Besides those keys, the editor may set ``inlayHints`` (true by default;
+false turns the inlay hints off), also per folder.
 
 Unknown keys from the editor are ignored (and logged once); an invalid value
 makes the server ignore the editor settings and say so once
@@ -65,6 +71,13 @@ KNOWN_KEYS = frozenset(
 
 #: initializationOptions keys that are not settings (see server.py)
 SERVER_OPTIONS = frozenset({"positionEncoding", "position-encoding", "position_encoding"})
+#: editor-only options (not configuration file keys), with their defaults:
+#: ``inlayHints`` turns the inlay hints (irilint.lsp.inlay_hints) off
+EDITOR_OPTIONS = {"inlayHints": True}
+_EDITOR_OPTION_SPELLINGS = {
+    spelling: name for name in EDITOR_OPTIONS
+    for spelling in (name, "".join("-" + c.lower() if c.isupper() else c for c in name),
+                     "".join("_" + c.lower() if c.isupper() else c for c in name))}
 
 
 def _section(value: Any) -> Dict[str, Any]:
@@ -87,6 +100,9 @@ class SettingsManager:
     def __init__(self, report: Optional[Callable[[str], None]] = None) -> None:
         self._init_options: Dict[str, Any] = {}
         self._editor: Dict[str, Any] = {}
+        #: workspace folder path -> its own editor settings (asked with the
+        #: folder as ``scopeUri``); a file takes its innermost folder's
+        self._folders: Dict[str, Dict[str, Any]] = {}
         #: bumped whenever anything that settings depend on changes; results
         #: computed under an older generation are stale
         self.generation = 0
@@ -108,6 +124,36 @@ class SettingsManager:
     def set_editor_settings(self, value: Any) -> None:
         self._editor = _section(value)
         self._changed()
+
+    def set_folder_settings(self, folders: Mapping[str, Any]) -> None:
+        """The editor settings of each workspace folder (path -> the
+        ``workspace/configuration`` answer for its ``scopeUri``); replaces
+        what was known of every folder."""
+        self._folders = {os.path.normpath(path): _section(value) for path, value in folders.items()}
+        self._changed()
+
+    def _editor_for(self, path: Optional[str]) -> Dict[str, Any]:
+        """The editor settings that apply to ``path``: its innermost
+        workspace folder's, else the ones asked without a scope."""
+        if path and self._folders:
+            best = None
+            for folder in self._folders:
+                if (path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)) \
+                        and (best is None or len(folder) > len(best)):
+                    best = folder
+            if best is not None:
+                return self._folders[best]
+        return self._editor
+
+    def editor_option(self, name: str, path: Optional[str] = None) -> Any:
+        """An editor-only option (:data:`EDITOR_OPTIONS`) for ``path``:
+        the folder's or the workspace's ``workspace/configuration`` value,
+        else initializationOptions, else the default."""
+        for source in (self._editor_for(path), self._init_options):
+            for key, value in source.items():
+                if _EDITOR_OPTION_SPELLINGS.get(str(key)) == name and value is not None:
+                    return value
+        return EDITOR_OPTIONS[name]
 
     def files_changed(self) -> None:
         """A configuration file was created, edited or deleted."""
@@ -143,11 +189,14 @@ class SettingsManager:
             self.mark_ready()
 
     # -- resolution --------------------------------------------------------
-    def overrides(self) -> Dict[str, Any]:
+    def overrides(self, path: Optional[str] = None) -> Dict[str, Any]:
+        """The editor's keys for ``path`` (see :meth:`_editor_for`)."""
         merged: Dict[str, Any] = {}
-        for source in (self._init_options, self._editor):
+        for source in (self._init_options, self._editor_for(path)):
             for key, value in source.items():
                 kebab = str(key).replace("_", "-")
+                if str(key) in _EDITOR_OPTION_SPELLINGS:
+                    continue
                 if kebab not in KNOWN_KEYS:
                     if kebab not in self._warned_keys:
                         self._warned_keys.add(kebab)
@@ -167,7 +216,7 @@ class SettingsManager:
         if hit is not None:
             return hit
         start = path or self.root or os.getcwd()
-        overrides = self.overrides()
+        overrides = self.overrides(start)
         validate, validate_scanner = _validators()
         try:
             settings = config.settings_for(start, overrides or None, overrides_source=EDITOR_SOURCE,

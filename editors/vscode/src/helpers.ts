@@ -70,7 +70,7 @@ export const SETTING_KEYS: Readonly<Record<string, string>> = {
   protectedDomains: 'protected-domains',
   allowedScripts: 'allowed-scripts',
   maxFileSize: 'max-file-size',
-  failLevel: 'fail-level',
+  inlayHints: 'inlay-hints',
   debounce: 'debounce',
 };
 

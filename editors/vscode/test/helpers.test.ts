@@ -36,7 +36,7 @@ describe('settings key conversion', () => {
         protectedDomains: ['example.com'],
         allowedScripts: ['Cyrillic'],
         maxFileSize: 1000,
-        failLevel: 'error',
+        inlayHints: false,
         debounce: 0,
       }),
       {
@@ -53,7 +53,7 @@ describe('settings key conversion', () => {
         'protected-domains': ['example.com'],
         'allowed-scripts': ['Cyrillic'],
         'max-file-size': 1000,
-        'fail-level': 'error',
+        'inlay-hints': false,
         debounce: 0,
       },
     );
@@ -61,7 +61,7 @@ describe('settings key conversion', () => {
 
   it('leaves out unset (null/undefined) values, keeps falsy ones', () => {
     assert.deepEqual(
-      toServerSettings({ select: null, ignore: undefined, extendSelect: [], debounce: 0, failLevel: null }),
+      toServerSettings({ select: null, ignore: undefined, extendSelect: [], debounce: 0, inlayHints: null }),
       { 'extend-select': [], debounce: 0 },
     );
   });
@@ -108,13 +108,13 @@ describe('settings key conversion', () => {
   });
 
   it('reads settings key by key for initializationOptions', () => {
-    const values: Record<string, unknown> = { extendSelect: ['IRI5'], failLevel: 'hint', server: { command: 'x' } };
+    const values: Record<string, unknown> = { extendSelect: ['IRI5'], inlayHints: false, server: { command: 'x' } };
     const asked: string[] = [];
     const out = readSettings((key) => {
       asked.push(key);
       return values[key];
     });
-    assert.deepEqual(out, { 'extend-select': ['IRI5'], 'fail-level': 'hint' });
+    assert.deepEqual(out, { 'extend-select': ['IRI5'], 'inlay-hints': false });
     assert.deepEqual(asked.sort(), Object.keys(SETTING_KEYS).sort());
   });
 });
