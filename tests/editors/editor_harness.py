@@ -27,8 +27,12 @@ HERE = Path(__file__).resolve().parent
 #: point, 2 UTF-16 code units, 4 UTF-8 bytes) so that every kind of column
 #: differs.
 PROBLEM_LINE = "\U0001F600 see http://example.com/100% and http://example.com/abc\u202Egpj.exe"
-DOCUMENT = "# irilint editor test\n\n" + PROBLEM_LINE + "\n"
-PROBLEM_LINE_NO = 2  # 0-based
+#: A line before it holding U+2028 LINE SEPARATOR, which no editor and no LSP
+#: client counts as a line break (LSP's are CR, LF and CRLF; Python's
+#: str.splitlines would split here, and every later line number would drift).
+SEPARATOR_LINE = "one line\u2028not two: U+2028 is no line break in LSP"
+DOCUMENT = "# irilint editor test\n\n" + SEPARATOR_LINE + "\n" + PROBLEM_LINE + "\n"
+PROBLEM_LINE_NO = 3  # 0-based
 
 #: After the safe fix for the percent error.
 FIXED_LINE = PROBLEM_LINE.replace("100%", "100%25")
