@@ -112,10 +112,10 @@ def test_ref_install_with_report_and_fail_level_never(base, tmp_path_factory):
     _, env, action_path = base
     root = tmp_path_factory.mktemp("ref")
     project = _project(root, env, {"docs/links.md": BAD, "notes/other.md": "http://example.com/50%\n"})
-    (project / "out").mkdir()
     run = _run(root, env, action_path, project, {
         "repository": action_path.as_uri(), "ref": "main", "report": "true",
         "fail-level": "never", "paths": "docs", "sarif-file": "out/scan.sarif",
+        "report-file": "out/report/irilint.html",
     })
     log = run.log()
     assert not run.failed, log
@@ -129,12 +129,12 @@ def test_ref_install_with_report_and_fail_level_never(base, tmp_path_factory):
     uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
             for r in sarif["runs"][0]["results"]}
     assert uris == {"docs/links.md"}, uris  # only the paths given
-    report = project / "irilint-report.html"
+    report = project / "out" / "report" / "irilint.html"
     assert report.is_file(), log
     assert "<html" in report.read_text(encoding="utf-8").lower()
     attach = run.step("Attach the review report")
     assert attach.kind == "uses" and attach.uses.startswith("actions/upload-artifact@"), log
-    assert attach.with_ == {"name": "irilint-report", "path": "irilint-report.html"}
+    assert attach.with_ == {"name": "irilint-report", "path": "out/report/irilint.html"}
     assert run.step("Fail on findings").kind == "skipped", log
 
 
