@@ -63,7 +63,8 @@ is the base; these override only the keys they set."
     (conf-toml-mode . "toml")
     (ttl-mode . "turtle")
     (n3-mode . "turtle"))
-  "LSP language ids for modes lsp-mode does not know; the server picks its scanner by them.")
+  "LSP language ids for the modes lsp-mode does not know.
+The server picks its scanner by the language id.")
 
 (defun irilint-lsp--env-command ()
   "The command in $IRILINT_SERVER_CMD, or nil."
