@@ -27,8 +27,12 @@ HERE = Path(__file__).resolve().parent
 #: point, 2 UTF-16 code units, 4 UTF-8 bytes) so that every kind of column
 #: differs.
 PROBLEM_LINE = "\U0001F600 see http://example.com/100% and http://example.com/abc\u202Egpj.exe"
-DOCUMENT = "# irilint editor test\n\n" + PROBLEM_LINE + "\n"
-PROBLEM_LINE_NO = 2  # 0-based
+#: A line before it holding U+2028 LINE SEPARATOR, which no editor and no LSP
+#: client counts as a line break (LSP's are CR, LF and CRLF; Python's
+#: str.splitlines would split here, and every later line number would drift).
+SEPARATOR_LINE = "one line\u2028not two: U+2028 is no line break in LSP"
+DOCUMENT = "# irilint editor test\n\n" + SEPARATOR_LINE + "\n" + PROBLEM_LINE + "\n"
+PROBLEM_LINE_NO = 3  # 0-based
 
 #: After the safe fix for the percent error.
 FIXED_LINE = PROBLEM_LINE.replace("100%", "100%25")
@@ -155,3 +159,77 @@ def write_document(root: Path, name: str) -> Path:
 
 def by_code(diagnostics: List[Dict], code: str) -> List[Dict]:
     return [d for d in diagnostics if str(d.get("code")) == code]
+
+
+def run_editor_in_terminal(argv: Sequence[str], out: Path, *, env: Dict[str, str], cwd: Path,
+                           timeout: float = PROCESS_TIMEOUT, log: Optional[Path] = None) -> EditorRun:
+    """Run an interactive editor (its command loop, idle timers and prompts) on a pseudo-terminal.
+
+    Batch modes run no command loop, so nothing that waits for the editor to
+    be idle (Eglot's didChange, Flymake's checks) would run there.  The
+    screen output is drained and kept (its tail shows in failures); the
+    editor-side driver feeds the keys and writes ``out``.
+    """
+    import pty
+    import select
+    import struct
+    import termios
+    import fcntl
+    import time
+
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 132, 0, 0))
+    full_env = dict(os.environ)
+    full_env.update({"TERM": "xterm-256color", "COLUMNS": "132", "LINES": "40"})
+    full_env.update(env)
+
+    def controlling_terminal():
+        # A session of its own whose controlling terminal is the pty (stdin):
+        # the editor opens /dev/tty.
+        os.setsid()
+        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+    proc = subprocess.Popen(list(argv), cwd=str(cwd), env=full_env, stdin=slave, stdout=slave,
+                            stderr=slave, preexec_fn=controlling_terminal, close_fds=True)
+    os.close(slave)
+    screen = bytearray()
+    deadline = time.monotonic() + timeout
+    open_ = True
+    try:
+        while True:
+            if open_:
+                ready, _, _ = select.select([master], [], [], 0.2)
+                if ready:
+                    try:
+                        chunk = os.read(master, 65536)
+                    except OSError:  # EIO: every process closed the terminal
+                        chunk = b""
+                    if chunk:
+                        screen += chunk
+                        del screen[:-20000]
+                    else:
+                        open_ = False
+            else:
+                time.sleep(0.2)
+            if proc.poll() is not None and (not open_ or not ready):
+                break
+            if time.monotonic() > deadline:
+                proc.kill()
+                proc.wait()
+                partial = out.read_text(encoding="utf-8") if out.exists() else "(no result file)"
+                logtext = log.read_text(encoding="utf-8", errors="replace")[-4000:] \
+                    if log and log.exists() else ""
+                pytest.fail("%s did not finish within %ss (a hung handler?)\nresult so far: %s\n"
+                            "screen: %s\nlog: %s" % (argv[0], timeout, partial,
+                                                     _text(bytes(screen)), logtext))
+    finally:
+        os.close(master)
+    screen_text = bytes(screen).decode("utf-8", "replace")
+    stderr = ""
+    if log is not None and log.exists():
+        stderr = "--- log ---\n" + log.read_text(encoding="utf-8", errors="replace")[-6000:]
+    if not out.exists():
+        pytest.fail("%s wrote no result file (exit %s)\nscreen: %s\n%s"
+                    % (argv[0], proc.returncode, screen_text[-4000:], stderr))
+    result = json.loads(out.read_text(encoding="utf-8"))
+    return EditorRun(result, screen_text, stderr, proc.returncode)

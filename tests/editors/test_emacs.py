@@ -1,15 +1,18 @@
 """Emacs 28 (Debian ``emacs-nox``) with Eglot 1.9 (``elpa-eglot``) and editors/emacs/irilint.el.
 
-Proves, in a real ``emacs --batch -Q`` that loads Debian's Eglot and then only
-that file: irilint.el's ``eglot-server-programs`` entry is what Eglot
+Proves, in a real interactive Emacs (``emacs -nw -Q`` on a pseudo-terminal,
+so its command loop and idle timers run) that loads Debian's Eglot and then
+only that file: irilint.el's ``eglot-server-programs`` entry is what Eglot
 guesses for text-mode and rst-mode buffers (``irilint server``, language
-ids ``plaintext`` and ``restructuredtext``); the server's IRI401 and IRI101
-diagnostics reach Flymake on the right line and column (Emacs counts characters; Eglot converts the
-server's UTF-16 columns, and the line starts with a non-BMP emoji);
-``eglot-code-actions`` offers "Encode '%' as '%25'" as the preferred, default
-choice, and taking the default applies its WorkspaceEdit
-(``eglot--apply-workspace-edit``) so ``100%`` becomes ``100%25``; after the
-didChange, IRI401 leaves Flymake and IRI101 stays.
+ids ``plaintext`` and ``restructuredtext``); ``M-x eglot`` starts it; the
+server's IRI401 and IRI101 diagnostics reach Flymake on the right line
+(after a line holding U+2028, which is no line break) and column (Emacs
+counts characters; Eglot converts the server's UTF-16 columns, and the line
+starts with a non-BMP emoji); then two quick fixes, each through
+``M-x eglot-code-actions`` and its prompt answered by typing: "Encode '%' as
+'%25'" (the preferred action, the prompt's default) and "Remove U+202E ...
+(unsafe)".  After each, the buffer is checked, and after Eglot's own idle
+timer has sent the change, the fixed diagnostic has left Flymake.
 """
 from __future__ import annotations
 
@@ -18,14 +21,18 @@ from pathlib import Path
 
 import pytest
 
-from editor_harness import (BIDI_CODE, BIDI_COL, EDITORS, FIXED_LINE, HERE, PERCENT_CODE,
+from editor_harness import (BIDI_CODE, BIDI_COL, DOCUMENT, EDITORS, FIXED_LINE, HERE, PERCENT_CODE,
                             PERCENT_COL, PERCENT_FIX_TITLE, PROBLEM_LINE_NO, WAIT_DIAGNOSTICS,
-                            by_code, require_path, require_program, run_editor, server_command,
-                            write_document)
+                            by_code, require_path, require_program, run_editor_in_terminal,
+                            server_command, write_document)
 
 CONFIG = EDITORS / "emacs" / "irilint.el"
 DRIVER = HERE / "emacs_driver.el"
+COMMON = HERE / "emacs_common.el"
 DEBIAN_ELPA = Path("/usr/share/emacs/site-lisp/elpa")
+BIDI_FIX_TITLE = "Remove U+202E RIGHT-TO-LEFT OVERRIDE (unsafe)"
+#: After both fixes.
+CLEAN_LINE = FIXED_LINE.replace("\u202E", "")
 
 #: What Debian's site-start does for a normal Emacs, and -Q skips: make the
 #: elpa-* packages (here elpa-eglot) loadable.
@@ -34,6 +41,27 @@ ACTIVATE_DEBIAN_ELPA = (
     " (add-to-list 'package-directory-list %s)"
     " (package-initialize))" % json.dumps(str(DEBIAN_ELPA))
 )
+
+
+def emacs_session(emacs: str, config: Path, driver: Path, doc: Path, out: Path, home: Path,
+                  workspace: Path):
+    """An interactive ``emacs -nw -Q`` loading Debian's elpa packages, CONFIG, then DRIVER."""
+    return run_editor_in_terminal(
+        [emacs, "-nw", "-Q",
+         "--eval", ACTIVATE_DEBIAN_ELPA,
+         "--eval", "(add-to-list 'load-path %s)" % json.dumps(str(HERE)),
+         "-l", str(config),
+         "-l", str(driver)],
+        out,
+        env={
+            "HOME": str(home),
+            "IRILINT_SERVER_CMD": json.dumps(server_command()),
+            "IRILINT_TEST_FILE": str(doc),
+            "IRILINT_TEST_OUT": str(out),
+            "IRILINT_TEST_WAIT": str(WAIT_DIAGNOSTICS),
+        },
+        cwd=workspace,
+    )
 
 
 @pytest.mark.parametrize("name, mode, language_id", [
@@ -49,21 +77,7 @@ def test_emacs_eglot_diagnostics_and_quick_fix(workspace, tmp_path, name, mode, 
     out = tmp_path / "emacs-result.json"
     home = tmp_path / "home"
     home.mkdir()
-    run = run_editor(
-        [emacs, "--batch", "-Q",
-         "--eval", ACTIVATE_DEBIAN_ELPA,
-         "-l", str(CONFIG),
-         "-l", str(DRIVER)],
-        out,
-        env={
-            "HOME": str(home),
-            "IRILINT_SERVER_CMD": json.dumps(server_command()),
-            "IRILINT_TEST_FILE": str(doc),
-            "IRILINT_TEST_OUT": str(out),
-            "IRILINT_TEST_WAIT": str(WAIT_DIAGNOSTICS),
-        },
-        cwd=workspace,
-    )
+    run = emacs_session(emacs, CONFIG, DRIVER, doc, out, home, workspace)
     r = run.result
     why = run.explain()
     assert r.get("ok"), why
@@ -86,14 +100,25 @@ def test_emacs_eglot_diagnostics_and_quick_fix(workspace, tmp_path, name, mode, 
     assert bidi[0]["lsp_range"]["start"] == {"line": PROBLEM_LINE_NO, "character": BIDI_COL.utf16}, why
     assert "U+202E" in bidi[0]["text"], why
 
-    # The preferred action is Eglot's default choice, and taking it fixes the line.
-    preferred = [a["title"] for a in r["actions"] if a["isPreferred"]]
-    assert preferred == [PERCENT_FIX_TITLE], why
-    assert len(r["prompts"]) == 1 and r["prompts"][0]["default"] == PERCENT_FIX_TITLE, why
+    # The lines as Emacs holds them: the U+2028 line is one line.
+    assert "\n".join(r["lines_before"]) + "\n" == "\n".join(DOCUMENT.split("\n")[:PROBLEM_LINE_NO + 1]) + "\n", why
+
+    # First fix: the preferred action is the prompt's default; typing "Enc" TAB RET takes it.
+    first = [p for p in r["prompts"] if "Pick an action" in p["prompt"]]
+    assert len(first) == 2, why
+    assert first[0]["default"] == PERCENT_FIX_TITLE, why
+    assert PERCENT_FIX_TITLE in first[0]["candidates"], why
     assert r["line_after_fix"] == FIXED_LINE, why
-    assert r["modified"] is True, why
     assert by_code(r["diagnostics_after_fix"], PERCENT_CODE) == [], why
     bidi_after = by_code(r["diagnostics_after_fix"], BIDI_CODE)
     assert len(bidi_after) == 1, why
     assert (bidi_after[0]["col"], bidi_after[0]["end_col"]) == (
         BIDI_COL.codepoints + 2, BIDI_COL.codepoints + 3), why
+
+    # Second fix: an unsafe one, picked by its title.
+    assert BIDI_FIX_TITLE in first[1]["candidates"], why
+    assert first[1]["typed"] == "Rem TAB RET", why
+    assert r["line_after_second_fix"] == CLEAN_LINE, why
+    assert r["modified"] is True, why
+    assert by_code(r["diagnostics_after_second_fix"], PERCENT_CODE) == [], why
+    assert by_code(r["diagnostics_after_second_fix"], BIDI_CODE) == [], why

@@ -19,7 +19,7 @@ import subprocess
 import pytest
 
 from editor_harness import (BIDI_CODE, BIDI_COL, EDITORS, FIXED_LINE, HERE, PERCENT_CODE,
-                            PERCENT_COL, PERCENT_FIX_TITLE, PROBLEM_LINE_NO, WAIT_DIAGNOSTICS,
+                            PERCENT_COL, PERCENT_FIX_TITLE, PROBLEM_LINE, PROBLEM_LINE_NO, WAIT_DIAGNOSTICS,
                             WAIT_REQUEST, by_code, require_program, run_editor, server_command,
                             write_document)
 
@@ -98,4 +98,4 @@ def test_neovim_diagnostics_and_quick_fix(workspace, tmp_path, name, filetype, l
     # The edit grew the line by 2 bytes before the bidi control.
     assert (bidi_after[0]["col"], bidi_after[0]["end_col"]) == (BIDI_COL.utf8 + 2, BIDI_COL.utf8 + 5), why
     # The file on disk is untouched: the fix is in the buffer only.
-    assert doc.read_bytes().decode("utf-8").splitlines()[PROBLEM_LINE_NO] != FIXED_LINE
+    assert doc.read_bytes().decode("utf-8").split("\n")[PROBLEM_LINE_NO] == PROBLEM_LINE

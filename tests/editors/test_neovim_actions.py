@@ -41,8 +41,8 @@ from typing import Dict, List, Optional, Tuple
 
 import pytest
 
-from editor_harness import (EDITORS, HERE, PROCESS_TIMEOUT, WAIT_REQUEST, EditorRun,
-                            require_program, run_editor, server_command)
+from editor_harness import (EDITORS, HERE, PROCESS_TIMEOUT, SEPARATOR_LINE, WAIT_REQUEST,
+                            EditorRun, require_program, run_editor, server_command)
 
 CONFIG = EDITORS / "neovim" / "irilint.lua"
 DRIVER = HERE / "nvim_actions_driver.lua"
@@ -98,7 +98,11 @@ class Case:
 
 
 def _md(*lines: str) -> Tuple[str, ...]:
-    return ("# irilint code action test", "") + lines
+    # The U+2028 line: no line break to Neovim or LSP, so MD_LINE is where the lines start.
+    return ("# irilint code action test", "", SEPARATOR_LINE) + lines
+
+
+MD_LINE = 3
 
 
 PERCENT_LINE = LEAD + "see http://example.com/100%"
@@ -109,19 +113,19 @@ PY_LINE = 'URL = "' + LEAD + 'http://example.com/100%"'
 
 CASES: List[Case] = [
     Case("quickfix-safe", "percent.md", "markdown", "markdown",
-         _md(PERCENT_LINE), 2, "%", PERCENT_FIX_TITLE, "quickfix",
+         _md(PERCENT_LINE), MD_LINE, "%", PERCENT_FIX_TITLE, "quickfix",
          expect=_md(PERCENT_LINE.replace("100%", "100%25")),
          before_codes=("IRI401",), after_codes=(), only=("quickfix",), preferred=True,
          gone_after=(PERCENT_FIX_TITLE,)),
     Case("quickfix-unsafe", "bidi.md", "markdown", "markdown",
-         _md(BIDI_LINE), 2, "\u202E", "Remove U+202E RIGHT-TO-LEFT OVERRIDE (unsafe)", "quickfix",
+         _md(BIDI_LINE), MD_LINE, "\u202E", "Remove U+202E RIGHT-TO-LEFT OVERRIDE (unsafe)", "quickfix",
          expect=_md(BIDI_LINE.replace("\u202E", "")),
          before_codes=("IRI101",), after_codes=(), preferred=False,
          gone_after=("Remove U+202E RIGHT-TO-LEFT OVERRIDE (unsafe)",)),
     # only = source.fixAll: the server must match its source.fixAll.irilint by
     # prefix; afterwards asked for by its full kind, it is no longer offered.
     Case("fix-all", "fixall.md", "markdown", "markdown",
-         _md(FIXALL_LINE, "", FIXALL_LINE2), 2, "%7e", "Fix all safe irilint problems",
+         _md(FIXALL_LINE, "", FIXALL_LINE2), MD_LINE, "%7e", "Fix all safe irilint problems",
          "source.fixAll.irilint",
          expect=_md(LEAD + "http://example.com/~user/100%25?q=%3A", "",
                     "\u4E2D http://example.com/Abc"),
@@ -129,38 +133,38 @@ CASES: List[Case] = [
          only=("source.fixAll",), after_only=("source.fixAll.irilint",),
          gone_after=("Fix all safe irilint problems",)),
     Case("ignore-markdown", "ignore.md", "markdown", "markdown",
-         _md(PERCENT_LINE), 2, "%", IGNORE_PERCENT_TITLE, "quickfix",
+         _md(PERCENT_LINE), MD_LINE, "%", IGNORE_PERCENT_TITLE, "quickfix",
          expect=_md(PERCENT_LINE + " <!-- irilint: ignore[%s] -->" % PERCENT_RULE),
          before_codes=("IRI401",), after_codes=(), only=("quickfix",),
          gone_after=(IGNORE_PERCENT_TITLE, PERCENT_FIX_TITLE)),
     Case("ignore-python", "ignore.py", "python", "python",
-         ("import os", "", PY_LINE), 2, "%", IGNORE_PERCENT_TITLE, "quickfix",
-         expect=("import os", "", PY_LINE + "  # irilint: ignore[%s]" % PERCENT_RULE),
+         ("import os", "# " + SEPARATOR_LINE, PY_LINE), 2, "%", IGNORE_PERCENT_TITLE, "quickfix",
+         expect=("import os", "# " + SEPARATOR_LINE, PY_LINE + "  # irilint: ignore[%s]" % PERCENT_RULE),
          before_codes=("IRI401",), after_codes=(), only=("quickfix",),
          gone_after=(IGNORE_PERCENT_TITLE, PERCENT_FIX_TITLE)),
     # The cursor on a CJK character of the IRI, which has no findings: the
     # refactors are offered without any diagnostic.  The URI it becomes gets
     # the hints that it could be shown as an IRI.
     Case("convert-to-uri", "to_uri.md", "markdown", "markdown",
-         _md(LEAD + IRI), 2, "\u3048", "Convert to URI", "refactor.rewrite",
+         _md(LEAD + IRI), MD_LINE, "\u3048", "Convert to URI", "refactor.rewrite",
          expect=_md(LEAD + URI),
          before_codes=(), after_codes=("IRI406", "IRI503"), only=("refactor",),
          gone_after=("Convert to URI",), offered_after=("Convert to IRI",)),
     # No context.only at all: every kind comes back, the refactor among them.
     Case("convert-to-iri", "to_iri.md", "markdown", "markdown",
-         _md(LEAD + URI), 2, "xn--", "Convert to IRI", "refactor.rewrite",
+         _md(LEAD + URI), MD_LINE, "xn--", "Convert to IRI", "refactor.rewrite",
          expect=_md(LEAD + IRI),
          before_codes=("IRI406", "IRI503"), after_codes=(), only=None,
          gone_after=("Convert to IRI",), offered_after=("Convert to URI",)),
     Case("normalize-nfc", "nfc.md", "markdown", "markdown",
-         _md(LEAD + DECOMPOSED), 2, "sume", "Normalize to NFC", "refactor.rewrite",
+         _md(LEAD + DECOMPOSED), MD_LINE, "sume", "Normalize to NFC", "refactor.rewrite",
          expect=_md(LEAD + COMPOSED),
          before_codes=("IRI301",), after_codes=(), only=("refactor.rewrite",),
          gone_after=("Normalize to NFC",)),
     # The Command form (what the server sends clients without code action
     # literals): irilint.applyEdit -> workspace/applyEdit -> Neovim applies it.
     Case("command-applyEdit", "command.md", "markdown", "markdown",
-         _md(PERCENT_LINE), 2, "%", PERCENT_FIX_TITLE, "quickfix",
+         _md(PERCENT_LINE), MD_LINE, "%", PERCENT_FIX_TITLE, "quickfix",
          expect=_md(PERCENT_LINE.replace("100%", "100%25")),
          before_codes=("IRI401",), after_codes=(), only=("quickfix",), via="command",
          preferred=True, gone_after=(PERCENT_FIX_TITLE,)),
@@ -298,7 +302,7 @@ def test_neovim_applies_code_action(nvim_actions: ActionsRun, case: Case):
     if case.kind == "source.fixAll.irilint":
         # Every safe fix in one edit, for the whole document.
         lines = {e["start"][0] for e in chosen["edits"]}
-        assert {2, 4} <= lines, tag + "the fix-all edit does not cover both lines: %r" % chosen["edits"] + why
+        assert {MD_LINE, MD_LINE + 2} <= lines, tag + "the fix-all edit does not cover both lines: %r" % chosen["edits"] + why
         assert len({e["uri"] for e in chosen["edits"]}) == 1, tag + why
 
     # How it was applied.

@@ -1,19 +1,17 @@
 """Vim 9.0 (Debian ``vim``) with ALE 3.3 (``vim-ale``) and editors/vim/irilint.vim.
 
-Proves, in a real headless Vim (``-es``, timers and jobs run during
-``:sleep``) that loads ALE and then only that loader: the loader puts the
-``ale_linters/<filetype>/irilint.vim`` definitions on 'runtimepath' and ALE
-starts ``irilint server`` as an LSP linter for a markdown and a text
-buffer (for text, ALE runs no linter unless listed: the loader lists it);
-the IRI401 and IRI101 diagnostics reach ALE's loclist on the right line and
-column;
-ALE's code action request for the selected ``%`` (the path behind
-``:'<,'>ALECodeAction`` and ALE's "Refactor..." menu) returns the preferred
-quick fix "Encode '%' as '%25'", and ALE's own
-``ale#codefix#ApplyLSPCodeAction`` applies its WorkspaceEdit; on the
-TextChanged event that follows (fired by the test, as ``-es`` has no main
-loop) ALE sends didChange, after which IRI401 leaves the loclist and IRI101
-stays.
+Proves, in a real interactive Vim (on a pseudo-terminal, so its main loop,
+autocommands, timers and jobs run) that loads ALE and then only that loader:
+the loader puts the ``ale_linters/<filetype>/irilint.vim`` definitions on
+'runtimepath' and ALE starts ``irilint server`` as an LSP linter for a
+markdown and a text buffer (for text, ALE runs no linter unless listed: the
+loader lists it); the IRI401 and IRI101 diagnostics reach ALE's loclist on
+the right line (after a line holding U+2028, which is no line break) and
+column; then two quick fixes, each typed as a user would: the cursor on the
+diagnostic, ``:ALECodeAction``, and at ALE's numbered "Code Fixes" prompt
+the number the screen shows beside the title, Enter.  After each, the line
+is checked, and after ALE has sent the change (on the TextChanged that Vim
+fires) the fixed diagnostic has left the loclist.
 
 ALE 3.3 takes LSP columns as byte columns (it has no UTF-16 conversion);
 editors/vim asks the server for UTF-8 positions (initializationOptions
@@ -28,12 +26,15 @@ from pathlib import Path
 
 import pytest
 
-from editor_harness import (BIDI_CODE, BIDI_COL, EDITORS, FIXED_LINE, HERE, PERCENT_CODE,
+from editor_harness import (BIDI_CODE, BIDI_COL, DOCUMENT, EDITORS, FIXED_LINE, HERE, PERCENT_CODE,
                             PERCENT_COL, PERCENT_FIX_TITLE, PROBLEM_LINE_NO, WAIT_DIAGNOSTICS,
-                            by_code, require_path, require_program, run_editor, server_command,
+                            by_code, require_path, require_program, run_editor_in_terminal, server_command,
                             write_document)
 
 LOADER = EDITORS / "vim" / "irilint.vim"
+BIDI_FIX_TITLE = "Remove U+202E RIGHT-TO-LEFT OVERRIDE (unsafe)"
+#: After both fixes.
+CLEAN_LINE = FIXED_LINE.replace("\u202E", "")
 DRIVER = HERE / "vim_driver.vim"
 #: Debian's vim-ale is an optional package: `packadd ale`.
 DEBIAN_ALE = Path("/usr/share/vim/vimfiles/pack/dist-bundle/opt/ale")
@@ -60,8 +61,8 @@ def test_vim_ale_diagnostics_and_quick_fix(workspace, tmp_path, name, filetype):
     out = tmp_path / "vim-result.json"
     vimrc = tmp_path / "vimrc"
     vimrc.write_text(VIMRC.format(loader=str(LOADER).replace(" ", "\\ ")), encoding="utf-8")
-    run = run_editor(
-        [vim, "-N", "-u", str(vimrc), "-i", "NONE", "-n", "-es", "-S", str(DRIVER)],
+    run = run_editor_in_terminal(
+        [vim, "-N", "-u", str(vimrc), "-i", "NONE", "-n", "-S", str(DRIVER)],
         out,
         env={
             "HOME": str(tmp_path),
@@ -98,12 +99,20 @@ def test_vim_ale_diagnostics_and_quick_fix(workspace, tmp_path, name, filetype):
         PROBLEM_LINE_NO + 1, BIDI_COL.utf8 + 1, BIDI_COL.utf8 + 3), why
     assert "U+202E" in bidi[0]["text"], why
 
-    titles = [a["title"] for a in r["actions"]]
-    assert PERCENT_FIX_TITLE in titles, why
-    assert r["chosen"] == PERCENT_FIX_TITLE, why
+    # The lines as Vim holds them: the U+2028 line is one line.
+    assert "\n".join(r["lines_before"]) + "\n" == "\n".join(DOCUMENT.split("\n")[:PROBLEM_LINE_NO + 1]) + "\n", why
+
+    first, second = r["menus"]
+    assert any(e.endswith(") " + PERCENT_FIX_TITLE) for e in first["entries"]), why
+    assert first["typed"] and first["prompt"].startswith("Type number"), why
     assert r["line_after_fix"] == FIXED_LINE, why
     assert r["modified"] in (1, True), why
     assert by_code(r["diagnostics_after_fix"], PERCENT_CODE) == [], why
     bidi_after = by_code(r["diagnostics_after_fix"], BIDI_CODE)
     assert len(bidi_after) == 1, why
     assert (bidi_after[0]["col"], bidi_after[0]["end_col"]) == (BIDI_COL.utf8 + 3, BIDI_COL.utf8 + 5), why
+
+    assert any(e.endswith(") " + BIDI_FIX_TITLE) for e in second["entries"]) and second["typed"], why
+    assert r["line_after_second_fix"] == CLEAN_LINE, why
+    assert by_code(r["diagnostics_after_second_fix"], PERCENT_CODE) == [], why
+    assert by_code(r["diagnostics_after_second_fix"], BIDI_CODE) == [], why

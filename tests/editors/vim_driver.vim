@@ -1,41 +1,33 @@
-" Drives Vim + ALE (headless, -es) through irilint's diagnostics and quick fix.
-" Sourced by test_vim.py after a vimrc that loads ALE and
-" editors/vim/irilint.vim.  Environment: IRILINT_TEST_FILE, IRILINT_TEST_OUT,
-" IRILINT_TEST_WAIT_MS.  Vim runs timers and job callbacks during :sleep,
-" which is how every wait below lets ALE work; each wait is bounded.
+" Drives Vim + ALE (interactive, on a pseudo-terminal) through irilint's
+" diagnostics and two quick fixes.  Sourced by test_vim.py (-S) after a vimrc
+" that loads ALE and editors/vim/irilint.vim.  Environment: IRILINT_TEST_FILE,
+" IRILINT_TEST_OUT, IRILINT_TEST_WAIT_MS.
+"
+" Vim's main loop runs (TextChanged, ALE's timers and jobs): a repeating
+" timer checks the current step's condition and, once it holds, runs its
+" action, which types keys as a user would: :ALECodeAction, then, at ALE's
+" numbered "Code Fixes" prompt, the number shown on the screen beside the
+" wanted title, and Enter.  Each step is bounded by IRILINT_TEST_WAIT_MS.
 let s:out = $IRILINT_TEST_OUT
 let s:file = $IRILINT_TEST_FILE
 let s:wait_ms = str2nr(empty($IRILINT_TEST_WAIT_MS) ? '30000' : $IRILINT_TEST_WAIT_MS)
-let s:result = {'steps': [], 'vim_version': v:version}
+let s:result = {'steps': [], 'vim_version': v:version, 'menus': []}
+let s:buffer = -1
+let s:want = ''        " the title to pick at the next prompt
+let s:line = 0         " 1-based line of the diagnostics
+let s:publishes = 0    " ALE's finished irilint runs (ALELintPost)
+let s:mark = 0
 
-function! s:Step(name) abort
-    call add(s:result.steps, a:name)
-endfunction
+augroup irilint_test
+    autocmd!
+    " Only counts: a step waits for ALE's answer to an edit, not for stale results.
+    autocmd User ALELintPost let s:publishes += 1
+augroup END
 
-function! s:Write() abort
-    call writefile([json_encode(s:result)], s:out, 'b')
-endfunction
-
-function! s:Wait(ms, Cond) abort
-    let l:start = reltime()
-
-    while 1
-        if a:Cond()
-            return 1
-        endif
-
-        if reltimefloat(reltime(l:start)) * 1000 >= a:ms
-            return 0
-        endif
-
-        sleep 20m
-    endwhile
-endfunction
-
-function! s:Diags(buffer) abort
+function! s:Diags() abort
     let l:out = []
 
-    for l:item in ale#engine#GetLoclist(a:buffer)
+    for l:item in ale#engine#GetLoclist(s:buffer)
         if get(l:item, 'linter_name', '') is# 'irilint'
             call add(l:out, {
             \   'lnum': l:item.lnum,
@@ -53,8 +45,8 @@ function! s:Diags(buffer) abort
     return l:out
 endfunction
 
-function! s:Find(buffer, code) abort
-    for l:d in s:Diags(a:buffer)
+function! s:Find(code) abort
+    for l:d in s:Diags()
         if l:d.code is# a:code
             return l:d
         endif
@@ -63,109 +55,155 @@ function! s:Find(buffer, code) abort
     return {}
 endfunction
 
-let s:menu = {}
+" The screen's rows, as the user reads them.
+function! s:Screen() abort
+    let l:rows = []
 
-" ALE's code action menu callback (what its right-click "Refactor..."
-" menu is built from): data for the request, and [['lsp', CodeAction], ...].
-function! s:OnActions(data, items) abort
-    let s:menu = {'data': a:data, 'items': a:items}
+    for l:row in range(1, &lines)
+        let l:text = ''
+
+        for l:col in range(1, &columns)
+            let l:text .= screenstring(l:row, l:col)
+        endfor
+
+        call add(l:rows, substitute(l:text, '\s\+$', '', ''))
+    endfor
+
+    return l:rows
 endfunction
 
-function! s:Main() abort
-    execute 'edit ' . fnameescape(s:file)
-    let l:buffer = bufnr('')
-    let s:result.filetype = &filetype
-    let s:result.ale_linter_file = globpath(&runtimepath, 'ale_linters/' . &filetype . '/irilint.vim')
-    let s:result.linters = map(ale#linter#Get(&filetype), 'v:val.name')
-    call s:Step('opened')
+" At ALE's prompt: find "N) <title>" on the screen and type N, Enter.
+function! s:AnswerPrompt() abort
+    let l:rows = s:Screen()
+    let l:menu = filter(copy(l:rows), {_, v -> v =~# '^\d\+) '})
+    let l:number = ''
 
-    let l:got = s:Wait(s:wait_ms, {-> !empty(s:Find(l:buffer, 'IRI401')) && !empty(s:Find(l:buffer, 'IRI101'))})
-    let s:result.diagnostics = s:Diags(l:buffer)
+    for l:entry in l:menu
+        let l:m = matchlist(l:entry, '^\(\d\+\)) \(.*\)$')
 
-    if !l:got
-        let s:result.error = 'IRI401 and IRI101 did not both reach ALE within ' . s:wait_ms . ' ms'
-
-        return
-    endif
-
-    call s:Step('diagnostics')
-
-    " Select the character under the IRI401 diagnostic, as with v then
-    " :'<,'>ALECodeAction, but with ALE's menu callback instead of its
-    " numbered prompt.
-    let l:percent = s:Find(l:buffer, 'IRI401')
-    call setpos("'<", [l:buffer, l:percent.lnum, l:percent.col, 0])
-    call setpos("'>", [l:buffer, l:percent.lnum, l:percent.col, 0])
-    call cursor(l:percent.lnum, l:percent.col)
-    call ale#codefix#Execute(1, function('s:OnActions'))
-
-    if !s:Wait(s:wait_ms, {-> !empty(s:menu)})
-        let s:result.error = 'no answer to textDocument/codeAction within ' . s:wait_ms . ' ms'
-
-        return
-    endif
-
-    let s:result.actions = map(copy(s:menu.items), {_, v -> {
-    \   'type': v[0],
-    \   'title': get(v[1], 'title', ''),
-    \   'kind': get(v[1], 'kind', v:null),
-    \   'isPreferred': get(v[1], 'isPreferred', v:false) is v:true,
-    \   'has_edit': has_key(v[1], 'edit'),
-    \}})
-    call s:Step('code actions')
-
-    let l:chosen = {}
-
-    for [l:type, l:item] in s:menu.items
-        if l:type is# 'lsp' && get(l:item, 'isPreferred', v:false) is v:true
-        \ && has_key(l:item, 'edit') && l:item.title is# "Encode '%' as '%25'"
-            let l:chosen = l:item
+        if l:m[2] is# s:want
+            let l:number = l:m[1]
         endif
     endfor
 
-    if empty(l:chosen)
-        let s:result.error = "no preferred quick fix \"Encode '%' as '%25'\" with an edit"
-
-        return
-    endif
-
-    let s:result.chosen = l:chosen.title
-    let s:result.chosen_edit = l:chosen.edit
-    " What ALE runs when that menu entry is picked.
-    call ale#codefix#ApplyLSPCodeAction(s:menu.data, l:chosen)
-    let s:result.line_after_fix = getline(l:percent.lnum)
-    let s:result.modified = &modified
-    call s:Step('applied')
-
-    " ALE 3.3 applies the edit without telling the server (HandleCodeAction
-    " passes no connection to ApplyChanges): the TextChanged event that Vim's
-    " main loop fires after the change makes ALE lint again, which sends
-    " didChange.  -es has no main loop, so fire it as the loop would.
-    doautocmd <nomodeline> TextChanged
-    let l:cleared = s:Wait(s:wait_ms, {-> empty(s:Find(l:buffer, 'IRI401')) && !empty(s:Find(l:buffer, 'IRI101'))})
-    let s:result.diagnostics_after_fix = s:Diags(l:buffer)
-
-    if !l:cleared
-        let s:result.error = 'after the fix, IRI401 did not go away (with IRI101 still there) within ' . s:wait_ms . ' ms'
-
-        return
-    endif
-
-    call s:Step('cleared')
-    let s:result.ok = v:true
+    call add(s:result.menus, {'entries': l:menu, 'want': s:want, 'typed': l:number,
+    \   'prompt': get(filter(copy(l:rows), {_, v -> v =~# '^Type number'}), 0, '')})
+    let s:want = ''
+    " Nothing found: Enter alone cancels, and the next step times out.
+    call feedkeys(l:number . "\<CR>", 't')
 endfunction
 
-try
-    call s:Main()
-catch
-    let s:result.error = 'driver error: ' . v:exception . ' at ' . v:throwpoint
-endtry
+function! s:CodeAction(code, title) abort
+    let l:d = s:Find(a:code)
+    " The cursor on the diagnostic's first byte, in Normal mode.
+    call cursor(l:d.lnum, l:d.col)
+    let s:want = a:title
+    call feedkeys(":ALECodeAction\<CR>", 't')
+endfunction
 
-if !get(s:result, 'ok', v:false)
-    silent! let s:result.ale_history = ale#history#Get(bufnr(''))
-    silent! let s:result.messages = execute('messages')
-endif
+function! s:Finish(error) abort
+    call timer_stop(s:timer)
 
-call s:Write()
-call ale#lsp#StopAll()
-qall!
+    if !empty(a:error)
+        let s:result.error = a:error
+        silent! let s:result.ale_history = ale#history#Get(s:buffer)
+        silent! let s:result.messages = execute('messages')
+        let s:result.screen = s:Screen()
+    endif
+
+    call writefile([json_encode(s:result)], s:out, 'b')
+    call ale#lsp#StopAll()
+    qall!
+endfunction
+
+function! s:Start() abort
+    execute 'edit ' . fnameescape(s:file)
+    let s:buffer = bufnr('')
+    let s:result.filetype = &filetype
+    let s:result.ale_linter_file = globpath(&runtimepath, 'ale_linters/' . &filetype . '/irilint.vim')
+    let s:result.linters = map(ale#linter#Get(&filetype), 'v:val.name')
+endfunction
+
+function! s:Diagnosed() abort
+    let s:result.diagnostics = s:Diags()
+    let s:line = s:Find('IRI401').lnum
+    let s:result.lines_before = getline(1, s:line)
+    call s:CodeAction('IRI401', "Encode '%' as '%25'")
+endfunction
+
+function! s:FirstApplied() abort
+    let s:mark = s:publishes
+    let s:result.line_after_fix = getline(s:line)
+    let s:result.modified = &modified
+endfunction
+
+function! s:FirstChecked() abort
+    let s:result.diagnostics_after_fix = s:Diags()
+    call s:CodeAction('IRI101', 'Remove U+202E RIGHT-TO-LEFT OVERRIDE (unsafe)')
+endfunction
+
+function! s:SecondApplied() abort
+    let s:mark = s:publishes
+    let s:result.line_after_second_fix = getline(s:line)
+endfunction
+
+function! s:SecondChecked() abort
+    let s:result.diagnostics_after_second_fix = s:Diags()
+endfunction
+
+let s:steps = [
+\   ['opened', {-> 1}, function('s:Start')],
+\   ['diagnostics', {-> !empty(s:Find('IRI401')) && !empty(s:Find('IRI101'))}, function('s:Diagnosed')],
+\   ['first fix applied', {-> getline(s:line) =~# '100%25'}, function('s:FirstApplied')],
+\   ['first fix checked', {-> s:publishes > s:mark && empty(s:Find('IRI401')) && !empty(s:Find('IRI101'))},
+\       function('s:FirstChecked')],
+\   ['second fix applied', {-> getline(s:line) !~# "\u202E"}, function('s:SecondApplied')],
+\   ['second fix checked', {-> s:publishes > s:mark && empty(s:Find('IRI401')) && empty(s:Find('IRI101'))},
+\       function('s:SecondChecked')],
+\]
+let s:deadline = reltime()
+
+function! s:Tick(timer) abort
+    try
+        " At ALE's "Type number" prompt (input(), command-line type '@').
+        if getcmdtype() is# '@' && !empty(s:want)
+            call s:AnswerPrompt()
+
+            return
+        endif
+
+        if mode(1) =~# '^r'
+            " A hit-enter prompt after the menu: Enter, as the user would.
+            call feedkeys("\<CR>", 't')
+
+            return
+        endif
+
+        if mode(1) isnot# 'n' || !empty(getcmdtype())
+            return
+        endif
+
+        if empty(s:steps)
+            let s:result.ok = v:true
+            call s:Finish('')
+
+            return
+        endif
+
+        let [l:name, l:Cond, l:Action] = s:steps[0]
+
+        if l:Cond()
+            call add(s:result.steps, l:name)
+            call remove(s:steps, 0)
+            let s:deadline = reltime()
+            call l:Action()
+        elseif reltimefloat(reltime(s:deadline)) * 1000 >= s:wait_ms
+            call s:Finish('step ' . string(l:name) . ': its condition did not hold within '
+            \   . s:wait_ms . ' ms')
+        endif
+    catch
+        call s:Finish('driver error: ' . v:exception . ' at ' . v:throwpoint)
+    endtry
+endfunction
+
+let s:timer = timer_start(100, function('s:Tick'), {'repeat': -1})
