@@ -119,7 +119,8 @@ class Waiter<T> {
 
 const LINES = [
   '# Links',
-  '',
+  // U+2028 is no line break in LSP: the lines below keep their numbers.
+  'One line\u2028that an editor may draw as two.',
   'See http://example.com/abc%E2%80%AEgpj.exe for the file.',
   'Progress: http://e.org/100% done.',
   'A URI to read as an IRI: http://example.org/caf%C3%A9 here.',
