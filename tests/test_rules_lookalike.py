@@ -1128,7 +1128,6 @@ def test_lookalike_partner_letter_needs_a_latin_word():
 @pytest.mark.parametrize("value,span,reading", [
     ("http://paypa1.example/", (12, 13), "paypal"),
     ("http://secure-paypa1.com/login", (19, 20), "paypal"),
-    ("http://gmai1.example/", (11, 12), "gmail"),
     ("http://faceb00k.example/", (12, 14), "facebook"),
     ("http://example.com/br0ken", (21, 22), "broken"),
     ("http://example.com/acc0unt/settings", (22, 23), "account"),
@@ -1142,6 +1141,72 @@ def test_ascii_lookalike_digit_for_letter_in_hosts_and_paths(value, span, readin
     assert "'%s'" % reading in f.message
     where = "host label" if span[0] < value.index("/", 8) else "path word"
     assert where in f.message
+
+
+def test_ascii_lookalike_reads_brand_words_of_protected_domains():
+    # "gmail" is no English word: it is a spoof's target only when the
+    # configuration names it.
+    assert run("http://gmai1.example/", "ascii-lookalike") == []
+    f = one("http://gmai1.example/", "ascii-lookalike", protected_domains=("gmail.com",))
+    assert (f.start, f.end) == (11, 12) and "'gmail'" in f.message
+
+
+@pytest.mark.parametrize("value,span,reading", [
+    ("http://paypa1.com/", (12, 13), "paypal"),
+    ("http://g00gle.com/", (8, 10), "google"),
+    ("http://micr0soft.com/", (11, 12), "microsoft"),
+    ("http://example.com/br0ken", (21, 22), "broken"),
+    ("http://p4ssw0rd.example/", (8, 9), "password"),      # two runs, one reading: first run here
+])
+def test_ascii_lookalike_reading_is_an_english_or_brand_word(value, span, reading):
+    fs = run(value, "ascii-lookalike")
+    assert fs and (fs[0].start, fs[0].end) == span and "'%s'" % reading in fs[0].message
+
+
+@pytest.mark.parametrize("value", [
+    # digits that are digits in the real-projects corpus: no reading is a word
+    "https://www.a11yproject.com/", "https://www.gnu.org/software/coreutils/sha1sum",
+    "https://0pointer.net/blog/", "https://www.gs1us.org/", "https://www.uniroma1.it/",
+    "https://mpi4py.readthedocs.io/", "http://djb1a.example/", "http://example.org/schema1",
+    "http://sha1sum.example/", "http://schema1.example/", "http://media1.example/",
+])
+def test_ascii_lookalike_no_false_alarm_on_real_names(value):
+    assert run(value, "ascii-lookalike") == []
+
+
+_NUMERONYMS_AND_NUMBERS = [
+    "i18n", "l10n", "a11y", "o11y", "k8s", "g11n", "m17n", "c14n", "web3", "mp3", "ipv6", "sha256",
+    "utf8", "x86_64", "win32", "py3", "h2o",
+]
+
+
+@pytest.mark.parametrize("word", _NUMERONYMS_AND_NUMBERS)
+def test_ascii_lookalike_leaves_numeronyms_alone(word):
+    assert run("http://%s.example/%s/%s-%s" % (word, word, word, word), "ascii-lookalike") == []
+
+
+@hsettings(max_examples=200, deadline=None)
+@given(st.sampled_from(_NUMERONYMS_AND_NUMBERS), st.sampled_from(["", "www.", "docs."]),
+       st.sampled_from(["", "project", "-project", "/guide"]))
+def test_ascii_lookalike_numeronyms_in_any_host_or_path(word, prefix, suffix):
+    assert run("https://%s%s%s.example/%s%s" % (prefix, word, suffix if "/" not in suffix else "",
+                                                  word, suffix), "ascii-lookalike") == []
+
+
+@hsettings(max_examples=200, deadline=None)
+@given(st.sampled_from(sorted(w for w in ("broken", "orange", "account", "password", "lesson", "global",
+                                          "school", "simple", "total", "google", "microsoft"))),
+       st.data())
+def test_ascii_lookalike_flags_any_digit_spelling_of_a_word(word, data):
+    from irilint.rules.lookalike import digit_reading
+
+    spellable = [i for i, c in enumerate(word) if c in "olietsabg"]
+    i = data.draw(st.sampled_from(spellable))
+    digit = {"o": "0", "l": "1", "i": "1", "e": "3", "a": "4", "s": "5", "t": "7", "b": "8", "g": "9"}[word[i]]
+    token = word[:i] + digit + word[i + 1:]
+    reading = digit_reading(token)
+    assert reading is not None and reading.isalpha() and len(reading) == len(token)
+    assert all(r == c for r, c in zip(reading, token) if not c.isdigit())
 
 
 @pytest.mark.parametrize("value", [
