@@ -22,6 +22,7 @@ from irilint.idn_display import (
     is_digit_label,
     latin_lookalike_script,
     map_label,
+    policy_skeletons,
     scx_names,
     tld_allows_script,
 )
@@ -1108,8 +1109,28 @@ def _protected_table(domains: Tuple[str, ...]) -> Dict[str, Tuple[str, str]]:
     for d in domains:
         ident = _host_identity(_decode_domain(d))
         if ident:
+            # The browsers' comparison with top domains: the policy's
+            # skeletons (diacritics removed, letters drawn like Latin).
             table.setdefault(_host_skeletons(ident)[0][1], (ident, d))
+            for sk in policy_skeletons(ident):
+                table.setdefault(sk, (ident, d))
     return table
+
+
+def _protected_hit(ident: str, protected: Dict[str, Tuple[str, str]]) -> Optional[Tuple[str, str]]:
+    """The protected domain that ``ident`` or a parent domain of it looks
+    like without being it, or None.  A host under a protected domain
+    (``mail.paypal.com``) is that domain's; a parent that only looks like
+    one (``tést.net`` in ``some.tést.net``; ``test.nét``, whose skeleton is
+    the protected ``test.net``) is not."""
+    for suffix, sk in _host_skeletons(ident):
+        for key in (sk, *policy_skeletons(suffix)):
+            hit = protected.get(key)
+            if hit is not None:
+                if hit[0] != suffix:
+                    return hit
+                return None  # the protected domain itself, or a host under it
+    return None
 
 
 #: _host_of by reference value: a pure function of the value, asked for
@@ -1297,11 +1318,9 @@ def confusable_collision(doc):
     for skel, group in seen.items():
         if protected:
             for ident, entry in group.items():
-                for suffix, sk in _host_skeletons(ident):
-                    hit = protected.get(sk)
-                    if hit is not None and hit[0] != suffix:
-                        add(skel, ident, hit[0], "the protected domain '%s'" % hit[1], None)
-                        break
+                hit = _protected_hit(ident, protected)
+                if hit is not None:
+                    add(skel, ident, hit[0], "the protected domain '%s'" % hit[1], None)
         if len(group) > 1:
             idents = list(group)
             for k, first in enumerate(idents):

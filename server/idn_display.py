@@ -734,3 +734,81 @@ def display_verdict(label: str, tld: str) -> Optional[str]:
     for issue in label_issues(m, t):
         return "%s: %s%s" % (issue.step, issue.reason, "" if "looks like" in issue.reason else _looks(m))
     return None
+
+
+# ---------------------------------------------------------------------------
+# Letters drawn like Latin beyond UTS #39: comparison with protected domains
+# and whole-script confusables only (Chromium's IDN display policy)
+# ---------------------------------------------------------------------------
+
+#: Scripts whose hosts lose their diacritics before the comparison (the
+#: policy's Latin-Greek-Cyrillic hosts); marks over other scripts are
+#: refused by earlier steps.
+_LGC = frozenset((LATIN, "Grek", "Cyrl"))
+#: Combining marks that the policy removes with the diacritics
+#: (U+0300..U+0339, the Allowed Inherited marks).
+_REMOVABLE_MARKS = range(0x0300, 0x033A)
+#: More characters of several readings than this in one host: no
+#: alternatives (the number of spellings would grow too fast, and such a
+#: host is no convincing spoof).
+_MAX_SEVERAL_READINGS = 5
+_CYRILLIC_PALOCHKA = "\u04cf"
+
+
+def _lgc_only(host: str) -> bool:
+    for c in host:
+        if c.isascii():
+            if not (c.isalnum() or c in ".-_"):
+                return False
+        elif ord(c) in _REMOVABLE_MARKS:
+            continue
+        elif script_extensions(c).isdisjoint(_LGC):
+            return False
+    return True
+
+
+def remove_diacritics(host: str) -> str:
+    """``host`` without its diacritics when it is written in Latin, Greek
+    and Cyrillic (plus ASCII digits, '.', '-', '_'): NFD, combining marks
+    dropped, NFC, then the stroked letters đ, ł, ø read as d, l, o.  Other
+    hosts are returned unchanged: marks over other scripts are judged by
+    the dangerous-pattern step, not compared."""
+    from .lookalike_table import STROKE_LETTERS
+
+    if host.isascii() or not _lgc_only(host):
+        return host
+    bare = "".join(c for c in unicodedata.normalize("NFD", host) if not unicodedata.combining(c))
+    bare = unicodedata.normalize("NFC", bare)
+    return "".join(STROKE_LETTERS.get(c, c) for c in bare)
+
+
+def _spellings(host: str) -> List[str]:
+    from .lookalike_table import SEVERAL_READINGS
+
+    several = [c for c in host if c in SEVERAL_READINGS]
+    if not several or len(several) > _MAX_SEVERAL_READINGS:
+        return [host]
+    out = [""]
+    for c in host:
+        out = [o + r for o in out for r in SEVERAL_READINGS.get(c, (c,))]
+    return out
+
+
+@lru_cache(maxsize=8192)
+def policy_skeletons(host: str) -> FrozenSet[str]:
+    """The skeletons the browsers' policy compares with top (here:
+    protected) domains: diacritics removed from Latin-Greek-Cyrillic hosts,
+    each character of several readings tried both ways (þ as b and p, œ as
+    ce and oe), the letters drawn like Latin of ``irilint.lookalike_table``
+    read as those letters, then the UTS #39 skeleton -- and once more with
+    Cyrillic palochka ``ӏ`` read as 'l' (UTS #39 reads it as 'i').
+    ``host`` is lower case; its labels are separated by '.'."""
+    from .lookalike_table import DRAWN_LIKE
+
+    out = set()
+    for spelling in _spellings(remove_diacritics(host)):
+        mapped = "".join(DRAWN_LIKE.get(c, c) for c in spelling)
+        out.add(skeleton(mapped))
+        if _CYRILLIC_PALOCHKA in mapped:
+            out.add(skeleton(mapped.replace(_CYRILLIC_PALOCHKA, "l")))
+    return frozenset(out)
