@@ -836,6 +836,15 @@ def mixed_script_rule(ctx):
                 continue
             lookalike_only = False
             result = mixed_script(word, allowed)
+            if not result.mixed and comp.kind == "host-label" and map_label(word) != word:
+                # IDNA mapping decides the name: U+1D756 MATHEMATICAL BOLD
+                # CAPITAL ALPHA (Common) becomes Greek alpha beside Latin.
+                mapped_mix = mixed_script(map_label(word), allowed)
+                if mapped_mix.mixed:
+                    yield ctx.report_view(i, j, "the host label %s mixes scripts once IDNA maps it to %s (%s)%s%s" % (
+                        _show(comp.text), _show(map_label(word)), ", ".join(mapped_mix.scripts),
+                        _looks_like(map_label(word)), ctx.origin_note(i)))
+                    continue
             if not result.mixed:
                 if comp.kind == "host-label":
                     why = host_label_mixing(map_label(word), allowed)
@@ -893,7 +902,8 @@ def _host_may_fail_policy(ctx, allowed: Tuple[str, ...]) -> bool:
     host = ctx.view.text[h.start:h.end]
     if host.isascii():
         return False
-    return any(not label.isascii() and host_label_mixing(map_label(label), allowed) is not None
+    return any(not label.isascii() and (host_label_mixing(map_label(label), allowed) is not None
+                                        or mixed_script(map_label(label), allowed).mixed)
                for label in LABEL_SPLIT_RE.split(host))
 
 
