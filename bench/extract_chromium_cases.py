@@ -4,6 +4,15 @@ Usage::
 
     python bench/extract_chromium_cases.py PATH/TO/idn_spoof_checker_unittest.cc \
         --revision COMMIT > bench/data/chromium_idn_cases.tsv
+    python bench/extract_chromium_cases.py --top-domains PATH/TO/test_domains.list \
+        --revision COMMIT > bench/data/chromium_test_domains.list
+
+The second form extracts the TEST list of top domains
+(``components/url_formatter/spoof_checks/top_domains/test_domains.list``)
+that Chromium's spoof checker compares hosts with in those tests: its
+verdicts on ``đigklmo68.com`` or ``шмнтв.com`` are made against it, so the
+bench gives irilint the same list as ``protected-domains``.  One domain a
+line, comments and the top-500 marker dropped, order kept.
 
 The input is Chromium's
 ``components/url_formatter/spoof_checks/idn_spoof_checker_unittest.cc``.
@@ -248,11 +257,59 @@ def rows(source: str) -> Iterator[Tuple[str, str, str, str, str, str]]:
         raise ValueError("the test data does not decode as it says:\n  " + "\n  ".join(problems))
 
 
+TOP_DOMAINS_PATH = "components/url_formatter/spoof_checks/top_domains/test_domains.list"
+_DOMAIN_RE = re.compile(r"^[^\s#/]+\.[^\s#/]+$")
+
+
+def top_domains(source: str) -> List[str]:
+    """The domains of a Chromium top-domain list: one a line, ``#`` lines
+    (comments and the ``###END_TOP_500###`` marker) left out."""
+    out = []
+    for n, line in enumerate(source.splitlines(), 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        if not _DOMAIN_RE.match(line):
+            raise ValueError(f"line {n}: {line!r} is not a domain name")
+        out.append(unicodedata.normalize("NFC", line.lower()))
+    return out
+
+
+def write_top_domains(domains: List[str], revision: str, out) -> None:
+    out.write(
+        "# Chromium's TEST list of top domains (the input of its spoof checker's unit tests).\n"
+        f"# Source: chromium/chromium, {TOP_DOMAINS_PATH}\n"
+        f"# Revision: {revision}\n"
+        "# Licence of the source: BSD-style (Copyright The Chromium Authors; see Chromium's LICENSE).\n"
+        "# Extracted by bench/extract_chromium_cases.py --top-domains; bench/idn_spoof.py passes\n"
+        "# these as protected-domains for its second table.\n"
+        f"# {len(domains)} domains.\n")
+    for d in domains:
+        out.write(d + "\n")
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("source", help="path of idn_spoof_checker_unittest.cc")
+    ap.add_argument("source", help="path of idn_spoof_checker_unittest.cc (or of test_domains.list)")
     ap.add_argument("--revision", required=True, help="the chromium/chromium commit the file is from")
+    ap.add_argument("--top-domains", action="store_true",
+                    help="the source is top_domains/test_domains.list: write its domains")
     args = ap.parse_args(argv)
+    if args.top_domains:
+        try:
+            with open(args.source, encoding="utf-8") as fh:
+                domains = top_domains(fh.read())
+        except OSError as exc:
+            print(f"extract_chromium_cases: cannot read {args.source}: {exc.strerror}", file=sys.stderr)
+            return 2
+        except (ValueError, UnicodeDecodeError) as exc:
+            print(f"extract_chromium_cases: {args.source}: {exc}", file=sys.stderr)
+            return 1
+        if not domains:
+            print(f"extract_chromium_cases: {args.source}: no domains found", file=sys.stderr)
+            return 1
+        write_top_domains(domains, args.revision, sys.stdout)
+        return 0
     try:
         with open(args.source, encoding="utf-8") as fh:
             source = fh.read()

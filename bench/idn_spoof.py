@@ -18,7 +18,14 @@ offline):
   IDN top-level domains, institutions under their own names), all legitimate.
 
 irilint's verdict on a host: lint a Markdown document holding
-``http://HOST/`` with default settings; the host is *flagged* when any
+``http://HOST/`` with default settings, twice: once as shipped (irilint
+ships no list of well-known domains: none with a clear licence can be
+installed here), and once with ``protected-domains`` set to Chromium's
+TEST list of top domains (``data/chromium_test_domains.list``, extracted by
+``extract_chromium_cases.py --top-domains``), the very list Chromium's
+test verdicts on look-alikes of top domains were made against.  Both tables
+are printed, each under a heading that says which it is; ``--list`` and
+``--json`` describe the run with the list unless ``--without-top-domains``; the host is *flagged* when any
 finding comes from the lookalike family or the host family, except IRI503
 (the hint that a Punycode label reads better as Unicode, which says the
 opposite of "spoof").  The irilint used is whichever the running Python
@@ -41,6 +48,7 @@ user following UTS #39 would: a host is flagged when
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import os
 import sys
@@ -52,6 +60,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(HERE, "data")
 CHROMIUM_CASES = os.path.join(DATA, "chromium_idn_cases.tsv")
 LEGIT_IDNS = os.path.join(DATA, "legit_idns.tsv")
+CHROMIUM_TOP_DOMAINS = os.path.join(DATA, "chromium_test_domains.list")
 
 #: Families whose findings count as "flagged"; codes that never do.
 FLAG_FAMILIES = ("lookalike", "host")
@@ -145,7 +154,7 @@ def load_cases(chromium: str = CHROMIUM_CASES, legit: str = LEGIT_IDNS,
 class IrilintJudge:
     """irilint's verdict on a host, through its Python API."""
 
-    def __init__(self) -> None:
+    def __init__(self, protected_domains: Sequence[str] = ()) -> None:
         try:
             from irilint.config import Settings
             from irilint.engine import Engine
@@ -153,7 +162,7 @@ class IrilintJudge:
         except ImportError as exc:
             raise BenchError(f"cannot import irilint in {sys.executable}: {exc}") from None
         self.engine = Engine()
-        self.settings = Settings()
+        self.settings = Settings(protected_domains=tuple(protected_domains))
         self.scanner = scanner_for(path="links.md")
         import irilint
 
@@ -313,10 +322,27 @@ def listing(cases: List[Case], which: str, tool: str) -> str:
     return "\n".join(out)
 
 
-def run(cases: List[Case], form: str = "unicode") -> Tuple[IrilintJudge, IcuJudge]:
+def read_domains(path: str) -> List[str]:
+    """The domains of a list file: one a line, ``#`` lines are comments."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            lines = fh.read().splitlines()
+    except OSError as exc:
+        raise BenchError(f"{path}: cannot read: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise BenchError(f"{path}: not UTF-8: {exc}") from None
+    domains = [line.strip() for line in lines if line.strip() and not line.startswith("#")]
+    if not domains:
+        raise BenchError(f"{path}: no domains")
+    return domains
+
+
+def run(cases: List[Case], form: str = "unicode",
+        protected_domains: Sequence[str] = ()) -> Tuple[IrilintJudge, IcuJudge]:
     """Both verdicts on every case, its host written in ``form`` ("unicode"
-    or "punycode"); the judges, for their versions."""
-    iri, icu = IrilintJudge(), IcuJudge()
+    or "punycode"), irilint configured with ``protected_domains``; the
+    judges, for their versions."""
+    iri, icu = IrilintJudge(protected_domains), IcuJudge()
     for case in cases:
         host = case.host if form == "unicode" else case.ascii
         iri.judge(case, host)
@@ -339,6 +365,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--json", metavar="FILE", help="write every verdict and the scores to FILE")
     ap.add_argument("--chromium-cases", default=CHROMIUM_CASES, help=argparse.SUPPRESS)
     ap.add_argument("--legit", default=LEGIT_IDNS, help=argparse.SUPPRESS)
+    ap.add_argument("--top-domains", default=CHROMIUM_TOP_DOMAINS, help=argparse.SUPPRESS)
+    ap.add_argument("--without-top-domains", action="store_true",
+                    help="--list and --json describe the run without Chromium's test top domains")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
     try:
@@ -353,7 +382,10 @@ def main(argv: Optional[List[str]] = None) -> int:
             cases = [c for c in cases
                      if any(c.category == cat or c.category.startswith(cat + "/")
                             for cat in args.category)]
-        iri_judge, icu_judge = run(cases, args.form)
+        top_domains = read_domains(args.top_domains)
+        plain = [copy.copy(c) for c in cases]
+        iri_judge, icu_judge = run(plain, args.form)
+        run(cases, args.form, top_domains)
         judge_where, icu_version = iri_judge.where, icu_judge.version
     except BenchError as exc:
         print(f"idn_spoof: {exc}", file=sys.stderr)
@@ -362,7 +394,15 @@ def main(argv: Optional[List[str]] = None) -> int:
     spoofs = sum(c.spoof for c in cases)
     print(f"irilint from {judge_where}; ICU {icu_version}; {len(cases)} hosts "
           f"({spoofs} spoof, {len(cases) - spoofs} legit) written as {args.form} in {elapsed:.1f}s")
+    print()
+    print("## irilint as shipped (no protected-domains; irilint has no list of well-known domains)")
+    print(table(plain))
+    print()
+    print(f"## irilint with protected-domains = Chromium's test top domains ({len(top_domains)} domains, "
+          f"{os.path.relpath(args.top_domains)}): the input Chromium's verdicts were made with")
     print(table(cases))
+    if args.without_top_domains:
+        cases = plain
     for which in args.list:
         print()
         print(listing(cases, which, args.tool))
@@ -371,6 +411,7 @@ def main(argv: Optional[List[str]] = None) -> int:
             "irilint": judge_where,
             "icu_version": icu_version,
             "form": args.form,
+            "protected_domains": [] if args.without_top_domains else top_domains,
             "overall": {"irilint": confusion(cases, "irilint"), "icu": confusion(cases, "icu")},
             "categories": {name: {"irilint": confusion(g, "irilint"), "icu": confusion(g, "icu")}
                            for name, g in by_category(cases).items()},

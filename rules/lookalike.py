@@ -22,6 +22,7 @@ from irilint.idn_display import (
     is_digit_label,
     latin_lookalike_script,
     map_label,
+    policy_skeletons,
     scx_names,
     tld_allows_script,
 )
@@ -786,7 +787,9 @@ def mixed_script_rule(ctx):
     Restrictive as Chromium applies it: Latin may stand only beside Han
     with kana, Bopomofo or Hangul (``Tokyo東京``), so Latin with Arabic,
     Thai or Armenian in one label is reported, and so is a non-ASCII Latin
-    letter beside a CJK script (``café東京``).  The message says what the
+    letter beside a CJK script (``café東京``).  A host label is judged as
+    IDNA maps it too: ``𝝖bc`` (U+1D756 MATHEMATICAL SANS-SERIF BOLD
+    CAPITAL ALPHA, a Common character) becomes Greek ``αbc``.  The message says what the
     label looks like when it reads as ASCII (``pаypal``: "it looks like
     'paypal'").
 
@@ -835,6 +838,15 @@ def mixed_script_rule(ctx):
                 continue
             lookalike_only = False
             result = mixed_script(word, allowed)
+            if not result.mixed and comp.kind == "host-label" and map_label(word) != word:
+                # IDNA mapping decides the name: U+1D756 MATHEMATICAL BOLD
+                # CAPITAL ALPHA (Common) becomes Greek alpha beside Latin.
+                mapped_mix = mixed_script(map_label(word), allowed)
+                if mapped_mix.mixed:
+                    yield ctx.report_view(i, j, "the host label %s mixes scripts once IDNA maps it to %s (%s)%s%s" % (
+                        _show(comp.text), _show(map_label(word)), ", ".join(mapped_mix.scripts),
+                        _looks_like(map_label(word)), ctx.origin_note(i)))
+                    continue
             if not result.mixed:
                 if comp.kind == "host-label":
                     why = host_label_mixing(map_label(word), allowed)
@@ -892,7 +904,8 @@ def _host_may_fail_policy(ctx, allowed: Tuple[str, ...]) -> bool:
     host = ctx.view.text[h.start:h.end]
     if host.isascii():
         return False
-    return any(not label.isascii() and host_label_mixing(map_label(label), allowed) is not None
+    return any(not label.isascii() and (host_label_mixing(map_label(label), allowed) is not None
+                                        or mixed_script(map_label(label), allowed).mixed)
                for label in LABEL_SPLIT_RE.split(host))
 
 
@@ -958,7 +971,9 @@ def whole_script_confusable_rule(ctx):
     ==========  ==========================================================
 
     Any TLD holding a letter of the label's script counts too (.москва,
-    .онлайн, .орг): Chromium's rule.  The TLD label is judged by the same
+    .онлайн, .орг): Chromium's rule.  Chromium's few common words that
+    read as no Latin name (``курс``, ``парк``, ``как``) are allowed under
+    every TLD.  The TLD label is judged by the same
     table, so ``пример.бг`` and ``сайт.рус`` are fine.
     Scripts listed in ``allowed-scripts`` are never reported.
 
@@ -1108,8 +1123,28 @@ def _protected_table(domains: Tuple[str, ...]) -> Dict[str, Tuple[str, str]]:
     for d in domains:
         ident = _host_identity(_decode_domain(d))
         if ident:
+            # The browsers' comparison with top domains: the policy's
+            # skeletons (diacritics removed, letters drawn like Latin).
             table.setdefault(_host_skeletons(ident)[0][1], (ident, d))
+            for sk in policy_skeletons(ident):
+                table.setdefault(sk, (ident, d))
     return table
+
+
+def _protected_hit(ident: str, protected: Dict[str, Tuple[str, str]]) -> Optional[Tuple[str, str]]:
+    """The protected domain that ``ident`` or a parent domain of it looks
+    like without being it, or None.  A host under a protected domain
+    (``mail.paypal.com``) is that domain's; a parent that only looks like
+    one (``tést.net`` in ``some.tést.net``; ``test.nét``, whose skeleton is
+    the protected ``test.net``) is not."""
+    for suffix, sk in _host_skeletons(ident):
+        for key in (sk, *policy_skeletons(suffix)):
+            hit = protected.get(key)
+            if hit is not None:
+                if hit[0] != suffix:
+                    return hit
+                return None  # the protected domain itself, or a host under it
+    return None
 
 
 #: _host_of by reference value: a pure function of the value, asked for
@@ -1197,7 +1232,16 @@ def confusable_collision(doc):
 
     * one of the ``protected-domains`` of the configuration, or a parent
       domain of the host equal to one (``login.раураl.com`` imitates
-      ``paypal.com``).  ASCII typosquats count here: ``paypa1.com``;
+      ``paypal.com``).  ASCII typosquats count here: ``paypa1.com``.
+      This comparison is the browsers' comparison with top domains
+      (Chromium's IDN display policy), so it also removes the diacritics
+      of hosts written in Latin, Greek and Cyrillic (``đigklmo68.com``,
+      ``tést.net``) and reads the letters that common fonts draw like Latin
+      ones as those letters (Cyrillic ``шмнтв`` as ``wmhtb``, Latin ``ŧ``
+      as ``t``, ``œ`` as ``ce`` or ``oe``; the table is generated by
+      ``tools/gen_lookalike_table.py``).  A host under a protected domain
+      (``mail.paypal.com``) is that domain's; a parent domain that only
+      looks like one is not (``éxample.test.nét`` against ``test.net``);
     * an earlier host of the same document;
     * a host of another file checked in the same run (the finding names
       the file and line).
@@ -1297,11 +1341,9 @@ def confusable_collision(doc):
     for skel, group in seen.items():
         if protected:
             for ident, entry in group.items():
-                for suffix, sk in _host_skeletons(ident):
-                    hit = protected.get(sk)
-                    if hit is not None and hit[0] != suffix:
-                        add(skel, ident, hit[0], "the protected domain '%s'" % hit[1], None)
-                        break
+                hit = _protected_hit(ident, protected)
+                if hit is not None:
+                    add(skel, ident, hit[0], "the protected domain '%s'" % hit[1], None)
         if len(group) > 1:
             idents = list(group)
             for k, first in enumerate(idents):
@@ -1628,100 +1670,108 @@ def invisible_character(ctx):
 _DIGIT_RUN_RE = re.compile(r"[0-9]+")
 _ALNUM_RUN_RE = re.compile(r"[A-Za-z0-9]+")
 _ESCAPE_RE = re.compile(r"%[0-9A-Fa-f]{2}")
-#: The letter each digit is drawn like: 0 and o, 1 and l (or I), 3 and a
-#: reversed E, 4 and A, 5 and S, 7 and T, 8 and B, 9 and g.
-_READS_AS = {"0": "o", "1": "l", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "9": "g"}
+_WORD_PART_RE = re.compile(r"[a-z]+")
+_FRONT_CODED_WORD_RE = re.compile(r"[A-Z][a-z]*")
+#: The letters each digit is drawn like: 0 and o, 1 and l (or I), 3 and a
+#: reversed E, 4 and A, 5 and S, 7 and T, 8 and B, 9 and g.  2 and 6 look
+#: like no letter (b2b, p2p, x264).
+_READ_AS_LETTERS = {"0": "o", "1": "li", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "9": "g"}
+#: The first letter each digit reads as (the hypothesis tests' reading).
+_READS_AS = {d: letters[0] for d, letters in _READ_AS_LETTERS.items()}
 #: Digits that pass for a letter on their own in any word; the others only
-#: between letters (see :func:`_digit_swaps`).
+#: between letters (see :func:`_path_swap`).
 _LETTER_DIGITS = frozenset("01")
-_VOWELS = frozenset("aeiouy")
-
-#: Letters that name something numbered, so that digits after them are a
-#: number, not a letter: versions, formats, codecs, products, numbered
-#: hosts and pages (``html5game``, ``mp3player``, ``python3app``,
-#: ``server1``, ``beta1``).
-_NUMBERED_STEMS = frozenset("""
-    v ver version rev release build rc alpha beta gamma delta sigma omega kappa lambda theta zeta
-    html css es ecma php python py perl java js ruby lua net web ipv tls ssl http utf ucs iso win
-    windows mac ios android osx xp mp vp av avc hevc aac ac pcm flac ogg vorbis jpeg png ps xbox
-    wii gen mk mark model type level lvl tier step stage part phase round season episode chapter
-    vol volume track disc disk cd dvd page item num number user team group room area zone
-    region cluster node host server srv db mysql redis data media mirror cdn edge proxy gateway gw
-    router switch mail smtp imap pop ns dns mx www app api test dev prod staging demo sample example
-    lab site blog shop store file image img photo pic video audio radio tv channel player game slot
-    port eth wlan core cpu gpu ram vm box unit block sector floor line bus route road street
-    covid sars cve rfc ieee iec itu cat category class grade year day week month
-""".split())
-#: Units written right after a number: ``3d``, ``4k``, ``5g``, ``1080p``
-#: (the whole rest of the word) and ``2fa``, ``5ghz``, ``8gb`` (its start).
-_UNITS_ALONE = frozenset("dkgpx")
-_UNIT_PREFIXES = ("fa", "hz", "khz", "mhz", "ghz", "kb", "mb", "gb", "tb")
+#: More digits than this in one word are a number, not spelling (and keep
+#: the 1 -> l/i readings few).
+_MAX_SPELLING_DIGITS = 4
+#: A numeronym: a first letter, the count of the letters left out, a last
+#: letter (i18n, l10n, a11y, o11y, k8s).  Its digits are digits even where
+#: they would spell a word (a11y is not "ally", l10n not "lion").
+_NUMERONYM_RE = re.compile(r"[a-z][1-9][0-9]*[a-z]")
 
 
-def _ordinal_suffix(run: str) -> str:
-    last = run[-1]
-    if run[-2:-1] == "1":
-        return "th"  # 11th, 12th, 13th
-    return {"1": "st", "2": "nd", "3": "rd"}.get(last, "th")
+@lru_cache(maxsize=1)
+def english_words() -> FrozenSet[str]:
+    """The generated English word list (4..15 letters, lower case)."""
+    from irilint.english_words import FRONT_CODED
+
+    words = []
+    prev = ""
+    for m in _FRONT_CODED_WORD_RE.finditer("".join(FRONT_CODED)):
+        piece = m.group()
+        prev = prev[:ord(piece[0]) - ord("A")] + piece[1:]
+        words.append(prev)
+    return frozenset(words)
 
 
-def _is_numbering(before: str, run: str, after: str) -> bool:
-    """Do the letters around a digit run make it a number: after a
-    numbered stem (``mp3player``, ``win10``, ``server1``), before a unit
-    (``3d``, ``8gb``) or as an ordinal (``1st``, ``4th``)?  ``before`` and
-    ``after`` are the letters on each side, lower-case.  A single letter
-    after the run is spelling, not a word: ``app1e``."""
-    if len(after) != 1 and (before in _NUMBERED_STEMS or any(
-            len(stem) >= 3 and before.endswith(stem) for stem in _NUMBERED_STEMS)):
-        return True
-    if (after in _UNITS_ALONE and not before) or after.startswith(_UNIT_PREFIXES):
-        return True
-    return after.startswith(_ordinal_suffix(run))
+@lru_cache(maxsize=32)
+def _brand_words(domains: Tuple[str, ...]) -> FrozenSet[str]:
+    """The letter words of the ``protected-domains`` labels other than the
+    top-level one (``paypal`` of ``paypal.com``, ``my`` and ``bank`` of
+    ``my-bank.co.uk``): the names a digit-for-letter spoof imitates."""
+    words = set()
+    for domain in domains:
+        labels = domain.lower().rstrip(".").split(".")
+        for label in labels[:-1]:
+            words.update(w for w in _WORD_PART_RE.findall(label) if len(w) >= 4)
+    return frozenset(words)
 
 
-def _digit_swaps(token: str) -> List[Tuple[int, int]]:
-    """Spans of digit runs in the ASCII word ``token`` that read as letters:
-    replacing them by the letters they are drawn like gives a word of
-    letters only, and the word is not a common alphanumeric token."""
-    if not token.isalnum():
-        return []
+def _is_word(text: str, brands: FrozenSet[str]) -> bool:
+    return text in brands or text in english_words()
+
+
+def _readings(token: str) -> Iterable[str]:
+    """``token`` (lower case) with each digit read as a letter it is drawn
+    like, every combination (1 is both l and i); nothing if a digit looks
+    like no letter."""
+    readings = [""]
+    for c in token:
+        letters = _READ_AS_LETTERS.get(c, c) if c.isdigit() else c
+        if not letters:
+            return []
+        readings = [r + x for r in readings for x in letters]
+    return readings
+
+
+def digit_reading(token: str, brands: FrozenSet[str] = frozenset()) -> Optional[str]:
+    """The word an ASCII word ``token`` spells when its digits are read as
+    the letters they imitate (``paypa1`` -> ``paypal``, ``br0ken`` ->
+    ``broken``), or None when its digits are digits.
+
+    The policy: the reading must be an English word of the generated list
+    (SCOWL) or a word of a protected domain, while the token as written is
+    not a word with a number: not a word followed by a number (``media1``,
+    ``server1``: numbering), not a numeronym (``a11y``, ``l10n``), not
+    hexadecimal (``c0ffee``: ids and colours).  Everything else --
+    ``sha1sum``, ``mpi4py``, ``uniroma1``, ``0pointer`` -- reads as no word
+    and so is left alone without a list of exceptions."""
+    if not token.isascii() or not token.isalnum():
+        return None
     token = token.lower()
-    letters = sum(c.isalpha() for c in token)
-    digits = len(token) - letters
-    if not digits or letters < 3 or digits > 2:
-        return []
+    digits = sum(c.isdigit() for c in token)
+    letters = len(token) - digits
+    if not digits or letters < 2 or digits > _MAX_SPELLING_DIGITS or len(token) < 4:
+        return None
     if all(c in "0123456789abcdef" for c in token):
-        return []  # hex-like: ids, hashes, colours
-    runs = list(_DIGIT_RUN_RE.finditer(token))
-    if len(runs) != 1:
-        return []  # 1und1, s01e02, a1b2: numbering, not spelling
-    m = runs[0]
-    s, e = m.span()
-    run = m.group()
-    if any(c not in _READS_AS for c in run):
-        return []  # 2 and 6 look like no letter: b2b, p2p, x264
-    before, after = token[:s], token[e:]
-    if _is_numbering(before, run, after):
+        return None  # hex-like: ids, hashes, colours
+    if _NUMERONYM_RE.fullmatch(token):
+        return None
+    head = token.rstrip("0123456789")
+    if head != token and len(head) >= 4 and _is_word(head, brands):
+        return None  # a word and its number: media1, schema1, server01
+    for reading in _readings(token):
+        if _is_word(reading, brands):
+            return reading
+    return None
+
+
+def _digit_swaps(token: str, brands: FrozenSet[str] = frozenset()) -> List[Tuple[int, int]]:
+    """Spans of the digit runs of the ASCII word ``token`` that read as
+    letters (see :func:`digit_reading`)."""
+    if digit_reading(token, brands) is None:
         return []
-    if before and after:
-        # Between letters: 0 and 1 in words of four letters or more
-        # (br0ken, app1e); the other digits with two letters on each side
-        # (s3cure is "s3" + "cure", s3bucket is a product name).
-        if all(c in _LETTER_DIGITS for c in run):
-            return [(s, e)] if letters >= 4 else []
-        return [(s, e)] if len(before) >= 2 and len(after) >= 2 else []
-    if after and len(run) == 1:
-        # At the start: 0 always (0range), 1 before a vowel (1ogin; not
-        # 1password).
-        if run == "0" or (run == "1" and after[0] in _VOWELS):
-            return [(s, e)]
-        return []
-    if before and run == "1" and len(before) >= 4 and before[-1] in "ai":
-        # At the end, only a 1 that completes an "-al" or "-il" word
-        # (paypa1, gmai1): other final digits are numbering (ns1, web01,
-        # node1, slot0, video1), which no spelling rule can tell apart.
-        return [(s, e)]
-    return []
+    return [m.span() for m in _DIGIT_RUN_RE.finditer(token)]
 
 
 def _path_words(value: str, segments) -> Iterable[Tuple[int, str]]:
@@ -1735,20 +1785,13 @@ def _path_words(value: str, segments) -> Iterable[Tuple[int, str]]:
             yield seg.start + m.start(), m.group()
 
 
-def _swap_finding(ctx, start: int, token: str, s: int, e: int, where: str):
+def _swap_finding(ctx, start: int, token: str, reading: str, s: int, e: int, where: str):
     run = token[s:e]
-    low = token.lower()
-    readings = [low[:s] + "".join(_READS_AS[c] for c in run) + low[e:]]
     final = e == len(token)
-    if "1" in run and not final:  # 1 is drawn like l and like I: both readings
-        readings.append(low[:s] + "".join("i" if c == "1" else _READS_AS[c] for c in run) + low[e:])
     position = "between letters" if s > 0 and not final else "before letters" if s == 0 else "after letters"
-    letters = list(dict.fromkeys(_READS_AS[c] for c in run))
-    if len(readings) > 1:
-        letters.append("i")
-    message = ("%s %s in %s may be read as the letter %s (%s)"
-               % (_list_chars(run), position, where, " or ".join("'%s'" % c for c in letters),
-                  " or ".join("'%s'" % r for r in readings)))
+    letters = list(dict.fromkeys(reading[s:e]))
+    message = ("%s %s in %s may be read as the letter %s ('%s')"
+               % (_list_chars(run), position, where, " and ".join("'%s'" % c for c in letters), reading))
     return ctx.report(start + s, start + e, message)
 
 
@@ -1758,39 +1801,28 @@ def ascii_lookalike(ctx):
 
     ## What it does
     Off by default.  Looks at each word (run of ASCII letters and digits)
-    of each ASCII host label and of each path segment, and flags a digit
-    run that, replaced by the letters it is drawn like (``0`` o, ``1`` l or
-    i, ``3`` e, ``4`` a, ``5`` s, ``7`` t, ``8`` b, ``9`` g), leaves a word
-    of letters only:
+    of each ASCII host label and of each path segment, reads its digits as
+    the letters they are drawn like (``0`` o, ``1`` l or i, ``3`` e, ``4``
+    a, ``5`` s, ``7`` t, ``8`` b, ``9`` g) and flags the digits when that
+    reading is an English word of at least four letters (the SCOWL word
+    list of Debian's ``wamerican``, generated into ``irilint.english_words``
+    by ``tools/gen_wordlist.py``; brand names such as PayPal and Microsoft
+    are in it) or a word of one of the ``protected-domains``: ``br0ken``,
+    ``g00gle``, ``micr0soft``, ``paypa1``, ``0range``, ``p4ssw0rd``.
 
-    * inside a word, with letters on both sides: ``0`` and ``1`` in words
-      of at least four letters (``br0ken``, ``g00gle``, ``app1e``,
-      ``micr0soft``), the other digits with at least two letters on each
-      side (``pa55word``);
-    * at the start of a word of at least three more letters: ``0`` always
-      (``0range``), ``1`` before a vowel (``1ame``, ``1ogin``);
-    * at the end, a single ``1`` after at least four letters ending in
-      ``a`` or ``i``, which completes an "-al" or "-il" word (``paypa1``,
-      ``gmai1``).
+    Digits that are digits read as no word and are left alone:
+    ``sha1sum``, ``mpi4py``, ``uniroma1``, ``0pointer``, ``gs1us``,
+    ``mp3player``, ``win10``.  So are words whose digits spell a word only
+    by chance: a word followed by its number (``media1``, ``server01``),
+    numeronyms -- a letter, the count of the letters left out and a letter
+    (``a11y`` is not "ally", ``l10n`` not "lion", ``k8s``) --, words of
+    hexadecimal digits only (``c0ffee``), words of fewer than four
+    characters or two letters, ``xn--`` labels and IP addresses.
 
-    Path segments name files and tools far more often than hosts do
-    (``md5sum``, ``ext4magic``, ``stc1E.n3``), so in a path word only a
-    single ``0`` or ``1`` between letters of a lower-case word (``br0ken``)
-    and the final ``1`` above (``paypa1.html``) count; a ``data:`` URI's
-    path is not read as words.
-
-    Not flagged, to keep false positives low: common alphanumeric tokens
-    -- ``2`` and ``6``, which look like no letter (``b2b``, ``p2p``,
-    ``h264``); digits after a stem that names something numbered
-    (versions, formats, products, numbered hosts and pages: ``v2``,
-    ``utf8``, ``mp3player``, ``html5``, ``win10pro``, ``python3``,
-    ``server1``, ``beta1``, ``page01``); units and ordinals (``3d``,
-    ``4k``, ``5g``, ``1080p``, ``2fa``, ``8gb``, ``1st``, ``4th``); other
-    final digits (``ns1``, ``node1``, ``video1``, ``slot0``); words with
-    fewer than three letters (``x86``, ``s3``, ``k8s``), more than two
-    digits or more than one digit run (``1und1``, ``s01e02``, ``i18n``,
-    ``l10n``); words of hexadecimal digits only (``cafe01``); ``xn--``
-    labels and IP addresses.
+    Path segments name files and tools far more often than hosts do, so in
+    a path word only a single ``0`` or ``1`` between letters of a
+    lower-case word (``br0ken``) or a final ``1`` (``paypa1.html``) counts;
+    a ``data:`` URI's path is not read as words.
 
     ## Why
     RFC 3987 s7.5 warns about ASCII look-alikes: ``br0ken.example`` is not
@@ -1798,7 +1830,8 @@ def ascii_lookalike(ctx):
 
     ## Example
     ``http://paypa1-secure.example/`` and ``http://g00gle.com/`` are
-    flagged; ``http://ns1.example/mp3/`` is not.
+    flagged; ``http://ns1.example/mp3/`` and ``https://www.a11yproject.com/``
+    are not.
 
     ## Fix safety
     No fix: the digit may be part of the real name.
@@ -1808,6 +1841,7 @@ def ascii_lookalike(ctx):
     """
     ref = ctx.ref
     value = ctx.value
+    brands = _brand_words(tuple(getattr(ctx.settings, "protected_domains", ()) or ()))
     if ref.host is not None and ref.host_kind == "reg-name":
         host = value[ref.host.start:ref.host.end]
         if host.isascii():
@@ -1817,14 +1851,20 @@ def ascii_lookalike(ctx):
                     continue
                 where = "the host label '%s'" % label
                 for m in _ALNUM_RUN_RE.finditer(label):
-                    for s, e in _digit_swaps(m.group()):
-                        yield _swap_finding(ctx, lab.start + m.start(), m.group(), s, e, where)
+                    token = m.group()
+                    reading = digit_reading(token, brands)
+                    if reading is not None:
+                        for s, e in _digit_swaps(token, brands):
+                            yield _swap_finding(ctx, lab.start + m.start(), token, reading, s, e, where)
     segments = ref.segments
     if segments and ref.scheme_lower != "data":  # a data: URI's path is content, not words
         for start, word in _path_words(value, segments):
-            for s, e in _digit_swaps(word):
+            reading = digit_reading(word, brands)
+            if reading is None:
+                continue
+            for s, e in _digit_swaps(word, brands):
                 if _path_swap(word, s, e):
-                    yield _swap_finding(ctx, start, word, s, e, "the path word '%s'" % word)
+                    yield _swap_finding(ctx, start, word, reading, s, e, "the path word '%s'" % word)
 
 
 def _path_swap(word: str, s: int, e: int) -> bool:

@@ -561,7 +561,7 @@ def pattern_issues(label: str) -> List[Issue]:
 #: whose letters of that script are all in its list reads as Latin.
 LATIN_LOOKALIKE_LETTERS: Dict[str, FrozenSet[str]] = {
     "Armn": frozenset("\u0561\u0563\u0566\u0567\u056c\u0570\u0575\u0578\u057d\u0582\u0585\u0559"),
-    "Cyrl": frozenset("\u0430\u044b\u0441\u0501\u0435\u050d\u04bb\u0456\u044e\u0458\u04cf\u043e\u0440"
+    "Cyrl": frozenset("\u0430\u044b\u0441\u0501\u0435\u050d\u04bb\u0456\u044e\u043a\u0458\u04cf\u043e\u0440"
                       "\u0517\u051b\u0455\u051d\u0445\u0443\u044a\u044c\u04bd\u043f\u0433\u0475\u0461"),
     "Ethi": frozenset("\u1200\u1220\u1230\u1235\u1260\u1290\u1270\u12a8\u12d0\u12d5\u12d8\u1320\u1350\uab05"),
     "Geor": frozenset("\u10d8\u10dd\u10e7\u10eb\u10ee\u10fd\u10ff"),
@@ -582,6 +582,21 @@ LATIN_LOOKALIKE_LETTERS: Dict[str, FrozenSet[str]] = {
                       "\u0e01"),
     "Laoo": frozenset("\u0e9e\u0e9f\u0ea3\u0eae\u0e9a\u0ed0"),
 }
+
+#: Common words that are whole-script confusables by the lists above but
+#: read as no Latin word (Chromium's policy allows them under every TLD:
+#: "курс" reads as "kypc", which is not a name anyone imitates).
+ALLOWED_WHOLE_SCRIPT_WORDS: FrozenSet[str] = frozenset((
+    "\u0441\u0435\u043a\u0441",                      # секс
+    "\u043a\u0430\u043a",                            # как
+    "\u043a\u043e\u0441\u0430",                      # коса
+    "\u043a\u0443\u0440\u0441",                      # курс
+    "\u043f\u0430\u0440\u043a",                      # парк
+    "\u0442\u0430\u043a\u0438\u0439",                # такий
+    "\u0443\u043a\u0440\u043e\u043f",                # укроп
+    "\u0441\u0430\u0445\u0430\u0440\u043e\u043a",    # сахарок
+    "\u043f\u043e\u043a\u0440\u0430\u0441\u043a\u0430",  # покраска
+))
 
 #: Top-level domains under which labels of a script are normal, so a label
 #: of that script that reads as Latin is not reported (registry practice and
@@ -608,7 +623,7 @@ def latin_lookalike_script(label: str) -> Optional[str]:
     """The script of a single-script, non-Latin ``label`` whose letters of
     that script are all Latin look-alikes of Chromium's list for it
     (``ძ4000``: Georgian ძ reads as 'd'), or None."""
-    if label.isascii():
+    if label.isascii() or label in ALLOWED_WHOLE_SCRIPT_WORDS:
         return None
     resolved = resolved_script_set(label)
     if not resolved or LATIN in resolved:
@@ -734,3 +749,81 @@ def display_verdict(label: str, tld: str) -> Optional[str]:
     for issue in label_issues(m, t):
         return "%s: %s%s" % (issue.step, issue.reason, "" if "looks like" in issue.reason else _looks(m))
     return None
+
+
+# ---------------------------------------------------------------------------
+# Letters drawn like Latin beyond UTS #39: comparison with protected domains
+# and whole-script confusables only (Chromium's IDN display policy)
+# ---------------------------------------------------------------------------
+
+#: Scripts whose hosts lose their diacritics before the comparison (the
+#: policy's Latin-Greek-Cyrillic hosts); marks over other scripts are
+#: refused by earlier steps.
+_LGC = frozenset((LATIN, "Grek", "Cyrl"))
+#: Combining marks that the policy removes with the diacritics
+#: (U+0300..U+0339, the Allowed Inherited marks).
+_REMOVABLE_MARKS = range(0x0300, 0x033A)
+#: More characters of several readings than this in one host: no
+#: alternatives (the number of spellings would grow too fast, and such a
+#: host is no convincing spoof).
+_MAX_SEVERAL_READINGS = 5
+_CYRILLIC_PALOCHKA = "\u04cf"
+
+
+def _lgc_only(host: str) -> bool:
+    for c in host:
+        if c.isascii():
+            if not (c.isalnum() or c in ".-_"):
+                return False
+        elif ord(c) in _REMOVABLE_MARKS:
+            continue
+        elif script_extensions(c).isdisjoint(_LGC):
+            return False
+    return True
+
+
+def remove_diacritics(host: str) -> str:
+    """``host`` without its diacritics when it is written in Latin, Greek
+    and Cyrillic (plus ASCII digits, '.', '-', '_'): NFD, combining marks
+    dropped, NFC, then the stroked letters đ, ł, ø read as d, l, o.  Other
+    hosts are returned unchanged: marks over other scripts are judged by
+    the dangerous-pattern step, not compared."""
+    from .lookalike_table import STROKE_LETTERS
+
+    if host.isascii() or not _lgc_only(host):
+        return host
+    bare = "".join(c for c in unicodedata.normalize("NFD", host) if not unicodedata.combining(c))
+    bare = unicodedata.normalize("NFC", bare)
+    return "".join(STROKE_LETTERS.get(c, c) for c in bare)
+
+
+def _spellings(host: str) -> List[str]:
+    from .lookalike_table import SEVERAL_READINGS
+
+    several = [c for c in host if c in SEVERAL_READINGS]
+    if not several or len(several) > _MAX_SEVERAL_READINGS:
+        return [host]
+    out = [""]
+    for c in host:
+        out = [o + r for o in out for r in SEVERAL_READINGS.get(c, (c,))]
+    return out
+
+
+@lru_cache(maxsize=8192)
+def policy_skeletons(host: str) -> FrozenSet[str]:
+    """The skeletons the browsers' policy compares with top (here:
+    protected) domains: diacritics removed from Latin-Greek-Cyrillic hosts,
+    each character of several readings tried both ways (þ as b and p, œ as
+    ce and oe), the letters drawn like Latin of ``irilint.lookalike_table``
+    read as those letters, then the UTS #39 skeleton -- and once more with
+    Cyrillic palochka ``ӏ`` read as 'l' (UTS #39 reads it as 'i').
+    ``host`` is lower case; its labels are separated by '.'."""
+    from .lookalike_table import DRAWN_LIKE
+
+    out = set()
+    for spelling in _spellings(remove_diacritics(host)):
+        mapped = "".join(DRAWN_LIKE.get(c, c) for c in spelling)
+        out.add(skeleton(mapped))
+        if _CYRILLIC_PALOCHKA in mapped:
+            out.add(skeleton(mapped.replace(_CYRILLIC_PALOCHKA, "l")))
+    return frozenset(out)

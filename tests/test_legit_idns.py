@@ -373,3 +373,113 @@ def test_bench_splits_the_legit_list_by_script(capsys):
     out = capsys.readouterr().out
     assert "real-idn/Cyrillic" in out and "real-idn/Thaana" in out
     assert "mixed-script" not in out
+
+
+# Real words written only with Cyrillic letters that look Latin (Chromium's
+# per-script list): normal under a TLD of their language, whole-script
+# confusables under .com.
+_LATIN_LOOKING_WORDS = [
+    ("\u0441\u043e\u0440", ("ru", "\u0440\u0444")),                  # сор (Russian: litter)
+    ("\u043e\u0440\u0435\u0445", ("ru", "\u0440\u0443\u0441")),      # орех (Russian: nut)
+    ("\u0440\u0443\u043a\u0430", ("ru", "su")),                      # рука (Russian: hand)
+    ("\u0433\u043e\u0440\u0430", ("ua", "\u0443\u043a\u0440")),      # гора (Ukrainian: mountain)
+    ("\u0440\u0443\u0445", ("ua", "\u0443\u043a\u0440")),            # рух (Ukrainian: movement)
+    ("\u0440\u0443\u043f\u0430", ("rs", "\u0441\u0440\u0431")),      # рупа (Serbian: hole)
+    ("\u0440\u043e\u0458", ("rs", "\u0441\u0440\u0431")),            # рој (Serbian: swarm)
+    ("\u043e\u043f\u043e\u0440\u0430", ("bg", "\u0431\u0433")),      # опора (Bulgarian: support)
+    ("\u043f\u0443\u0445", ("bg", "\u0431\u0433")),                  # пух (Bulgarian: down)
+]
+
+
+@pytest.mark.parametrize("word,tlds", _LATIN_LOOKING_WORDS)
+def test_latin_looking_cyrillic_words_are_clean_under_their_own_tlds(word, tlds):
+    for tld in tlds:
+        assert lookalike_findings(f"http://{word}.{tld}/") == [], tld
+        assert bench_flags(f"{word}.{tld}") == [], tld
+
+
+@pytest.mark.parametrize("word,tlds", _LATIN_LOOKING_WORDS)
+def test_latin_looking_cyrillic_words_are_whole_script_confusables_under_com(word, tlds):
+    flags = bench_flags(f"{word}.com")
+    assert any(f.startswith("IRI204 whole-script-confusable") for f in flags), flags
+
+
+def test_chromium_allowed_whole_script_words_stay_clean():
+    # курс, парк: common words that read as no Latin name (Chromium's list)
+    for word in ("\u043a\u0443\u0440\u0441", "\u043f\u0430\u0440\u043a"):
+        assert bench_flags(f"{word}.com") == []
+
+
+def test_a_cyrillic_word_like_a_protected_domain_is_flagged_only_against_it():
+    # мост: м and т look like Latin m and t only in the fonts the policy
+    # names, so only the comparison with a protected domain uses them.
+    host = "\u043c\u043e\u0441\u0442.com"
+    assert bench_flags(host) == []
+    result = _ENGINE.check_text(f"http://{host}/\n", path="links.md",
+                                settings=Settings(protected_domains=("moct.com",)))
+    assert [f.rule.name for f in result.findings if f.rule.family == "lookalike"] == ["confusable-collision"]
+    assert "moct.com" in result.findings[0].message
+
+
+def test_bench_prints_both_tables_with_and_without_the_top_domains(tmp_path, capsys):
+    cases = tmp_path / "cases.tsv"
+    cases.write_text("ascii\thost\tverdict\tchromium\tcategory\tgroup\n"
+                     "xn--igklmo68-kcb.com\t\u0111igklmo68.com\tspoof\tkUnsafe\ttop-domain-similarity\tg\n",
+                     encoding="utf-8")
+    legit = tmp_path / "legit.tsv"
+    legit.write_text("host\tscript\tlanguage\tsource\n\u043e\u0441\u0430.\u0440\u0444\tCyrillic"
+                     "\tRussian\ttest\n", encoding="utf-8")
+    top = tmp_path / "top.list"
+    top.write_text("# test list\ndigklmo68.com\n", encoding="utf-8")
+    out_json = tmp_path / "out.json"
+    args = ["--chromium-cases", str(cases), "--legit", str(legit), "--top-domains", str(top)]
+    assert BENCH.main(args + ["--json", str(out_json)]) == 0
+    out = capsys.readouterr().out
+    plain, listed = out.split("## irilint as shipped")[1].split("## irilint with protected-domains")
+    import json
+
+    row = [line for line in plain.splitlines() if line.startswith("OVERALL")][0]
+    assert row.split("|")[1].split()[:4] == ["0", "0", "1", "1"]      # TP FP FN TN without the list
+    row = [line for line in listed.splitlines() if line.startswith("OVERALL")][0]
+    assert row.split("|")[1].split()[:4] == ["1", "0", "0", "1"]      # with it
+    data = json.loads(out_json.read_text(encoding="utf-8"))
+    assert data["protected_domains"] == ["digklmo68.com"] and data["overall"]["irilint"]["tp"] == 1
+    assert BENCH.main(args + ["--without-top-domains", "--json", str(out_json)]) == 0
+    data = json.loads(out_json.read_text(encoding="utf-8"))
+    assert data["protected_domains"] == [] and data["overall"]["irilint"]["tp"] == 0
+
+
+def test_bench_names_an_unreadable_top_domain_list(tmp_path, capsys):
+    assert BENCH.main(["--top-domains", str(tmp_path / "missing.list"), "--category", "bidi"]) == 2
+    assert "missing.list" in capsys.readouterr().err
+
+
+def test_committed_top_domains_record_their_revision():
+    path = os.path.join(ROOT, "bench", "data", "chromium_test_domains.list")
+    with open(path, encoding="utf-8") as fh:
+        text = fh.read()
+    assert "# Revision: " in text and "test_domains.list" in text
+    domains = BENCH.read_domains(path)
+    assert "digklmo68.com" in domains and "test.net" in domains and "f\u00f3\u00f3.com" in domains
+
+
+_EXTRACT = _load_bench("extract_chromium_cases")
+
+
+def test_extract_top_domains_drops_comments_and_marker(tmp_path, capsys):
+    src = tmp_path / "test_domains.list"
+    src.write_text("#\n# List of top domains.\n#\nd4000.com\n###END_TOP_500###\nDigklmo68.co.uk\n"
+                   "# Unicode domain:\nfo\u0301\u00f3.com\n", encoding="utf-8")
+    assert _EXTRACT.main([str(src), "--top-domains", "--revision", "abc123"]) == 0
+    out = capsys.readouterr().out
+    assert "# Revision: abc123" in out
+    assert [l for l in out.splitlines() if not l.startswith("#")] == [
+        "d4000.com", "digklmo68.co.uk", "f\u00f3\u00f3.com"]
+
+
+def test_extract_top_domains_refuses_a_line_that_is_no_domain(tmp_path, capsys):
+    src = tmp_path / "bad.list"
+    src.write_text("d4000.com\nnot a domain\n", encoding="utf-8")
+    assert _EXTRACT.main([str(src), "--top-domains", "--revision", "abc"]) == 1
+    err = capsys.readouterr().err
+    assert "bad.list" in err and "line 2" in err

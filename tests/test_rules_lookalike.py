@@ -1,6 +1,7 @@
 """Tests for the lookalike family (rules/lookalike.py, IRI201-IRI207)."""
 from __future__ import annotations
 
+import os
 import re
 import time
 
@@ -1128,7 +1129,6 @@ def test_lookalike_partner_letter_needs_a_latin_word():
 @pytest.mark.parametrize("value,span,reading", [
     ("http://paypa1.example/", (12, 13), "paypal"),
     ("http://secure-paypa1.com/login", (19, 20), "paypal"),
-    ("http://gmai1.example/", (11, 12), "gmail"),
     ("http://faceb00k.example/", (12, 14), "facebook"),
     ("http://example.com/br0ken", (21, 22), "broken"),
     ("http://example.com/acc0unt/settings", (22, 23), "account"),
@@ -1142,6 +1142,72 @@ def test_ascii_lookalike_digit_for_letter_in_hosts_and_paths(value, span, readin
     assert "'%s'" % reading in f.message
     where = "host label" if span[0] < value.index("/", 8) else "path word"
     assert where in f.message
+
+
+def test_ascii_lookalike_reads_brand_words_of_protected_domains():
+    # "gmail" is no English word: it is a spoof's target only when the
+    # configuration names it.
+    assert run("http://gmai1.example/", "ascii-lookalike") == []
+    f = one("http://gmai1.example/", "ascii-lookalike", protected_domains=("gmail.com",))
+    assert (f.start, f.end) == (11, 12) and "'gmail'" in f.message
+
+
+@pytest.mark.parametrize("value,span,reading", [
+    ("http://paypa1.com/", (12, 13), "paypal"),
+    ("http://g00gle.com/", (8, 10), "google"),
+    ("http://micr0soft.com/", (11, 12), "microsoft"),
+    ("http://example.com/br0ken", (21, 22), "broken"),
+    ("http://p4ssw0rd.example/", (8, 9), "password"),      # two runs, one reading: first run here
+])
+def test_ascii_lookalike_reading_is_an_english_or_brand_word(value, span, reading):
+    fs = run(value, "ascii-lookalike")
+    assert fs and (fs[0].start, fs[0].end) == span and "'%s'" % reading in fs[0].message
+
+
+@pytest.mark.parametrize("value", [
+    # digits that are digits in the real-projects corpus: no reading is a word
+    "https://www.a11yproject.com/", "https://www.gnu.org/software/coreutils/sha1sum",
+    "https://0pointer.net/blog/", "https://www.gs1us.org/", "https://www.uniroma1.it/",
+    "https://mpi4py.readthedocs.io/", "http://djb1a.example/", "http://example.org/schema1",
+    "http://sha1sum.example/", "http://schema1.example/", "http://media1.example/",
+])
+def test_ascii_lookalike_no_false_alarm_on_real_names(value):
+    assert run(value, "ascii-lookalike") == []
+
+
+_NUMERONYMS_AND_NUMBERS = [
+    "i18n", "l10n", "a11y", "o11y", "k8s", "g11n", "m17n", "c14n", "web3", "mp3", "ipv6", "sha256",
+    "utf8", "x86_64", "win32", "py3", "h2o",
+]
+
+
+@pytest.mark.parametrize("word", _NUMERONYMS_AND_NUMBERS)
+def test_ascii_lookalike_leaves_numeronyms_alone(word):
+    assert run("http://%s.example/%s/%s-%s" % (word, word, word, word), "ascii-lookalike") == []
+
+
+@hsettings(max_examples=200, deadline=None)
+@given(st.sampled_from(_NUMERONYMS_AND_NUMBERS), st.sampled_from(["", "www.", "docs."]),
+       st.sampled_from(["", "project", "-project", "/guide"]))
+def test_ascii_lookalike_numeronyms_in_any_host_or_path(word, prefix, suffix):
+    assert run("https://%s%s%s.example/%s%s" % (prefix, word, suffix if "/" not in suffix else "",
+                                                  word, suffix), "ascii-lookalike") == []
+
+
+@hsettings(max_examples=200, deadline=None)
+@given(st.sampled_from(sorted(w for w in ("broken", "orange", "account", "password", "lesson", "global",
+                                          "school", "simple", "total", "google", "microsoft"))),
+       st.data())
+def test_ascii_lookalike_flags_any_digit_spelling_of_a_word(word, data):
+    from irilint.rules.lookalike import digit_reading
+
+    spellable = [i for i, c in enumerate(word) if c in "olietsabg"]
+    i = data.draw(st.sampled_from(spellable))
+    digit = {"o": "0", "l": "1", "i": "1", "e": "3", "a": "4", "s": "5", "t": "7", "b": "8", "g": "9"}[word[i]]
+    token = word[:i] + digit + word[i + 1:]
+    reading = digit_reading(token)
+    assert reading is not None and reading.isalpha() and len(reading) == len(token)
+    assert all(r == c for r, c in zip(reading, token) if not c.isdigit())
 
 
 @pytest.mark.parametrize("value", [
@@ -1212,3 +1278,95 @@ def test_path_and_query_lookalikes_in_an_html_document():
     assert result.errors == []
     got = [(f.rule.name, text[f.start:f.end]) for f in result.findings]
     assert got == [("delimiter-lookalike", "\u037e"), ("mixed-script", "\u0585range"), ("fullwidth-form", "\uff0f")]
+
+
+# ---------------------------------------------------------------------------
+# Comparison with protected domains as the browsers' policy makes it
+# ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("host,protected", [
+    ("\u0111igklmo68.com", "digklmo68.com"),              # đ: a stroke, not a mark
+    ("digklm\u00f868.com", "digklmo68.com"),              # ø
+    ("digk\u0142mo68.com", "digklmo68.com"),              # ł
+    ("w\u00f3der.com", "woder.com"),                      # a mark removed
+    ("\u0448\u043c\u043d\u0442\u0432.com", "wmhtb.com"),  # шмнтв: Cyrillic drawn like w m h t b
+    ("phk\u0167b.com", "phktb.com"),                      # ŧ
+    ("\u03fc\u03ba\u03b1\u03c9\u03c7.com", "pkawx.com"),  # Greek ϼκαωχ
+    ("ae\u0153.com", "aece.com"),                         # œ read as "ce"
+    ("\u04d5\u0525.com", "aen.com"),                      # ӕԥ
+    ("\u0456\u0455\u04cf\u043a\u0440\u0445123.com", "islkpx123.com"),  # ӏ read as l
+    ("f\u00f3o.com", "f\u00f3\u00f3.com"),                # a Unicode protected domain
+    ("t\u00e9st.net", "test.net"),
+    ("some.t\u00e9st.net", "test.net"),                   # the parent domain looks like it
+    ("\u00e9xample.test.n\u00e9t", "test.net"),           # crbug 769547: test.nét is not test.net
+    ("mail.\u0111igklmo68.co.uk", "digklmo68.co.uk"),
+])
+def test_protected_domain_lookalikes_by_the_browsers_skeleton(host, protected):
+    fs = run_doc("http://%s/" % host, protected_domains=(protected,))
+    assert [f.rule.name for f in fs] == ["confusable-collision"], host
+    assert protected in fs[0].message
+
+
+@pytest.mark.parametrize("host,protected", [
+    ("\u00e9xample.test.net", "test.net"),                # a subdomain of the protected domain
+    ("mail.digklmo68.com", "digklmo68.com"),
+    ("f\u00f3\u00f3.com", "f\u00f3\u00f3.com"),            # the protected domain itself
+    ("\u0448\u043c\u043d\u0442\u0432.\u0440\u0444", "wmhtb.com"),  # another TLD: another name
+])
+def test_protected_domain_itself_and_its_subdomains_are_not_lookalikes(host, protected):
+    assert run_doc("http://%s/" % host, protected_domains=(protected,)) == []
+
+
+def test_browser_skeleton_is_not_used_without_a_protected_domain():
+    # шмнтв is an ordinary Cyrillic label: only a protected domain it
+    # imitates makes it a finding.
+    assert run("http://\u0448\u043c\u043d\u0442\u0432.com/", OURS) == []
+
+
+_MARKS = st.sampled_from([chr(c) for c in range(0x0300, 0x033A)])
+
+
+@hsettings(max_examples=200, deadline=None)
+@given(st.lists(st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789", min_size=1, max_size=8),
+                min_size=2, max_size=4), st.data())
+def test_policy_skeleton_ignores_marks_on_latin_hosts(labels, data):
+    from irilint.idn_display import policy_skeletons, remove_diacritics
+    from irilint.unicode_security import skeleton
+
+    host = ".".join(labels)
+    assert policy_skeletons(host) == frozenset({skeleton(host)})
+    marked = "".join(c + (data.draw(_MARKS) if c.isalpha() and data.draw(st.booleans()) else "") for c in host)
+    assert remove_diacritics(marked) == host
+    assert skeleton(host) in policy_skeletons(marked)
+
+
+@hsettings(max_examples=200, deadline=None)
+@given(st.text(alphabet="\u0448\u043c\u043d\u0442\u0432\u043a\u043f\u0491\u0127\u0167\u014b\u03ba\u03c9",
+               min_size=1, max_size=10))
+def test_policy_skeleton_reads_every_drawn_letter_as_latin(label):
+    from irilint.idn_display import policy_skeletons
+    from irilint.lookalike_table import DRAWN_LIKE
+    from irilint.unicode_security import skeleton
+
+    reading = "".join(DRAWN_LIKE[c] for c in label)
+    assert reading.isascii()
+    assert skeleton(reading + ".com") in policy_skeletons(label + ".com")
+
+
+def test_lookalike_table_module_is_what_the_generator_writes():
+    import importlib.util
+
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tools",
+                        "gen_lookalike_table.py")
+    spec = importlib.util.spec_from_file_location("gen_lookalike_table", path)
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    with open(gen.DEFAULT_OUTPUT, encoding="utf-8") as fh:
+        assert fh.read() == gen.generate()
+
+
+def test_mathematical_capital_alpha_mixes_greek_with_latin_once_mapped():
+    # U+1D756 is Common script; IDNA maps it to Greek alpha beside "bc".
+    f = one("http://\U0001d756bc.xyz/", "mixed-script")
+    assert "Greek" in f.message and "Latin" in f.message and "\u03b1bc" in f.message
+    assert run("http://\U0001d68abc.xyz/", "mixed-script") == []   # maps to plain "abc"
