@@ -36,6 +36,7 @@ from lsprotocol import types
 
 from irilint.findings import Finding, Severity
 from irilint.lines import LineIndex
+from irilint.output import DOCS_URL, rule_url
 
 from .convert_positions import to_range
 from .documents import Document
@@ -48,8 +49,8 @@ if TYPE_CHECKING:  # pragma: no cover
 logger = logging.getLogger(__name__)
 
 SOURCE = "irilint"
-#: Rule documentation; a rule's page is ``RULES_URL + "#" + url_fragment``.
-RULES_URL = "https://github.com/irilint/irilint/blob/main/docs/rules.md"
+#: Rule documentation (one address for every output: irilint.output)
+RULES_URL = DOCS_URL
 
 #: per-reference results the server keeps (irilint.engine.ReferenceMemo),
 #: ~1.7 KB each: 50 open Markdown documents of 100 KB need ~5,000 (the
@@ -62,10 +63,6 @@ SEVERITY = {
     Severity.INFO: types.DiagnosticSeverity.Information,
     Severity.HINT: types.DiagnosticSeverity.Hint,
 }
-
-
-def rule_url(rule: Any) -> str:
-    return "%s#%s" % (RULES_URL, rule.url_fragment)
 
 
 @dataclass
