@@ -9,13 +9,11 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
+from irilint.argtypes import csv_list as _csv  # shared with report_args
+
 LEVELS = ("error", "warning", "info", "hint")
 FORMATS = ("text", "json", "sarif", "github")
 MAX_FIX_PASSES = 10
-
-
-def _csv(value: str) -> List[str]:
-    return [v.strip() for v in value.split(",") if v.strip()]
 
 
 def add_subcommands(sub: Any) -> None:

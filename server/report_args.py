@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from irilint.cli_commands import _csv
+from irilint.argtypes import csv_list as _csv
 
 FORMATS = ("html", "markdown")
 
