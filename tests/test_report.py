@@ -19,11 +19,14 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from irilint import report
 from irilint.report import (
     MARKDOWN_LIMIT,
     Card,
+    LookalikeGroup,
     Occurrence,
     ReportData,
     FileReport,
@@ -488,3 +491,159 @@ def test_irilint_report_command(tree, capsys):
 
     assert cli_main(["report", "docs", "--format", "markdown", "--no-cache"]) == 0
     assert capsys.readouterr().out.startswith("## irilint review report")
+
+
+# ---------------------------------------------------------------------------
+# Each file is read once
+# ---------------------------------------------------------------------------
+
+def _count_opens(monkeypatch, root: Path):
+    """Count the opens of each file under ``root`` (os.open and open)."""
+    import builtins
+    import collections
+
+    counts = collections.Counter()
+    real_os_open, real_open = os.open, builtins.open
+    prefix = os.path.join(os.path.realpath(str(root)), "")
+
+    def note(path):
+        try:
+            p = os.path.realpath(os.fspath(path))
+        except TypeError:
+            return
+        if p.startswith(prefix) and os.path.isfile(p):
+            counts[os.path.relpath(p, prefix)] += 1
+
+    def os_open(path, *a, **kw):
+        note(path)
+        return real_os_open(path, *a, **kw)
+
+    def py_open(file, *a, **kw):
+        if not isinstance(file, int):
+            note(file)
+        return real_open(file, *a, **kw)
+
+    monkeypatch.setattr(os, "open", os_open)
+    monkeypatch.setattr(builtins, "open", py_open)
+    return counts
+
+
+def test_report_reads_each_file_once(tree, tmp_path, monkeypatch):
+    # b.txt's host collides with a.md's across files: the collision is
+    # checked again, from the text already read
+    counts = _count_opens(monkeypatch, tree)
+    data = collect(["docs"])
+    monkeypatch.undo()
+    files = sorted(os.path.relpath(str(p), str(tree)) for p in tree.iterdir())
+    assert dict(counts) == {f: 1 for f in files}
+    assert any(r.rule.name == "confusable-collision" for f in data.files for c in f.cards for r in c.findings)
+
+
+def test_report_command_reads_each_file_once(tree, tmp_path, monkeypatch, capsys):
+    counts = _count_opens(monkeypatch, tree)
+    assert report.main(["docs", "--format", "markdown"]) == 0
+    monkeypatch.undo()
+    assert set(counts.values()) == {1} and len(counts) == 4
+
+
+# ---------------------------------------------------------------------------
+# A hostile IRI in every field the report shows
+# ---------------------------------------------------------------------------
+
+LRI, PDI = "\u2066", "\u2069"
+EVIL = "<script>alert(1)</script>\"'</style>{{ 7*7 }}{% raw %}" + RLO + LRI + "x" + PDI
+EVIL_PIECES = ("<script>alert(1)</script>", "\"'</style>{{ 7*7 }}{% raw %}")
+
+
+def _hostile_data() -> ReportData:
+    from irilint.findings import Finding, Severity
+    from irilint.output import Reported
+    from irilint.report import LookalikeGroup, RuleTotal
+    from irilint.rules.registry import get_rule
+
+    iri = "http://ex\u0430mple.com/%E2%80%AE/" + EVIL
+    path = "docs/" + EVIL + ".md"
+    line = "see " + iri + " " + EVIL
+    span = (4, 4 + len(iri))
+    card = Card(path=path, iri=iri, line=3, column=5, line_text=line, iri_span=span, marks=[(20, 30)],
+                findings=[], literal=True)
+    rule = get_rule("bidi-control")
+    f = Finding(rule=rule, severity=Severity.ERROR, message="bad " + EVIL, start=20, end=30, ref_start=4,
+                ref_end=span[1], iri=iri, path=path)
+    card.findings.append(Reported(path, f, 3, 17, 3, 27, line))
+    occ = [Occurrence(path, 3, 5, iri), Occurrence("other/" + EVIL, 1, 1, "http://example.com/" + EVIL)]
+    files = [FileReport(path, [card], {"error": 1}),
+             FileReport("bad/" + EVIL, error="bad/" + EVIL + ": cannot decode " + EVIL),
+             FileReport("skip/" + EVIL, skipped="skip/" + EVIL + ": " + EVIL)]
+    rules = [RuleTotal("IRI101" + EVIL, "bidi-control" + EVIL, "error", 1, "Summary ``" + EVIL + "`` " + EVIL)]
+    groups = [LookalikeGroup("iri", "k", [(o.iri, [o]) for o in occ]),
+              LookalikeGroup("host", "k", [("ex\u0430mple.com", occ[:1]), ("example.com" + EVIL, occ[1:])])]
+    return ReportData(files, 3, 2, rules, groups, EVIL)
+
+
+#: every element, attribute and class the report's template makes
+REPORT_TAGS = {"html", "head", "meta", "title", "style", "body", "header", "h1", "h2", "h3", "h4", "p", "nav",
+               "a", "main", "table", "thead", "tbody", "tr", "th", "td", "code", "span", "section", "article",
+               "ul", "li", "dl", "dt", "dd", "div", "bdo", "br", "footer"}
+REPORT_ATTRS = {"lang", "dir", "charset", "http-equiv", "content", "name", "href", "id", "class", "title", "colspan"}
+REPORT_CLASSES = {"top", "totals", "num", "code", "mono", "muted", "group", "where", "box", "override", "file",
+                  "card", "error", "warning", "info", "hint", "findings", "rule", "pos", "msg", "rows", "src",
+                  "visual", "iri", "hit", "caret", "chip", "inv", "conf", "dec", "na", "esc", "cut", "chars",
+                  "c", "flag", "glyph", "sev", "sev-error", "sev-warning", "sev-info", "sev-hint", "cutnote"}
+#: a chip's title: a character's label from the Unicode data ("<unassigned>"
+#: where Python's data names none), never text of the document
+CHIP_TITLE = re.compile(r"U\+[0-9A-F]{4,6} (<[a-z-]+>|[A-Z0-9 \-]+)( · [A-Za-z_, …]+)?\Z")
+
+
+def _assert_only_template_markup(page: str) -> _Tags:
+    p = _assert_inert(page)
+    for tag, attrs in p.tags:
+        assert tag in REPORT_TAGS, tag
+        for k, v in attrs.items():
+            assert k in REPORT_ATTRS, (tag, k)
+            if k == "class":
+                assert set(v.split()) <= REPORT_CLASSES, (tag, v)
+            elif k == "title":
+                assert v == "here" or CHIP_TITLE.match(v), (tag, v)
+            elif k == "href":
+                assert re.fullmatch(r"#(rules|files|lookalikes|findings|file-\d+)", v), (tag, v)
+            elif k == "id":
+                assert re.fullmatch(r"rules|files|lookalikes|findings|file-\d+", v), (tag, v)
+            elif k in ("dir", "lang", "charset", "colspan"):
+                assert v in ("ltr", "en", "utf-8", "5"), (tag, k, v)
+    assert [t for t, _ in p.tags].count("style") == 1
+    return p
+
+
+def test_hostile_text_in_every_field_stays_text():
+    page = render_html(_hostile_data())
+    p = _assert_only_template_markup(page)
+    text = "".join(p.text)
+    for piece in EVIL_PIECES:
+        # in the path, the IRI, the line, the message, the rule, the
+        # look-alikes, the errors and the version
+        assert text.count(piece) >= 10, (piece, text.count(piece))
+    assert "49" not in text  # the template never evaluates what it shows
+    assert "U+202E RIGHT-TO-LEFT OVERRIDE" in text and "U+2066 LEFT-TO-RIGHT ISOLATE" in text
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.one_of(st.characters(blacklist_categories=("Cs",)),
+                          st.sampled_from(["<", ">", "&", '"', "'", "{{", "}}", "{%", "</style>", "<script>",
+                                           RLO, LRI, PDI, "\u200b", "%E2%80%AE", "xn--80ak6aa92e", "\u0430"])),
+                max_size=30).map("".join))
+def test_any_iri_renders_as_template_markup_only(evil):
+    from irilint.findings import Finding, Severity
+    from irilint.output import Reported
+    from irilint.rules.registry import get_rule
+
+    iri = "http://e.org/" + evil
+    card = Card(path=evil, iri=iri, line=1, column=1, line_text=iri, iri_span=(0, len(iri)),
+                marks=[(0, min(len(iri), 20))], findings=[], literal=True)
+    f = Finding(rule=get_rule("bidi-control"), severity=Severity.ERROR, message=evil, start=0, end=4,
+                ref_start=0, ref_end=len(iri), iri=iri, path=evil)
+    card.findings.append(Reported(evil, f, 1, 1, 1, 5, iri))
+    data = ReportData([FileReport(evil, [card], {"error": 1})], 1, 1, [], [
+        LookalikeGroup("iri", "k", [(iri, [Occurrence(evil, 1, 1, iri)]), ("x" + iri, [Occurrence(evil, 2, 1, iri)])])
+    ], evil)
+    _assert_only_template_markup(render_html(data))

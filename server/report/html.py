@@ -417,11 +417,11 @@ def summary_pieces(s: str) -> List[Piece]:
     pos = 0
     for m in re.finditer(r"``(.+?)``|`([^`]+)`", s):
         if m.start() > pos:
-            out.append(Piece(s[pos:m.start()]))
-        out.append(Piece(m.group(1) or m.group(2), "code"))
+            out.extend(text_pieces(s[pos:m.start()]))
+        out.append(Piece("", "code", children=text_pieces(m.group(1) or m.group(2))))
         pos = m.end()
     if pos < len(s):
-        out.append(Piece(s[pos:]))
+        out.extend(text_pieces(s[pos:]))
     return out
 
 
@@ -457,6 +457,8 @@ def environment() -> Any:
         _ENV = jinja2.Environment(loader=jinja2.PackageLoader("irilint.report", "templates"),
                                   autoescape=True, undefined=jinja2.StrictUndefined,
                                   trim_blocks=True, lstrip_blocks=True)
+        # text from the documents, with invisible characters as chips
+        _ENV.globals["pieces"] = text_pieces
     return _ENV
 
 
