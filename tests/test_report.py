@@ -647,3 +647,130 @@ def test_any_iri_renders_as_template_markup_only(evil):
         LookalikeGroup("iri", "k", [(iri, [Occurrence(evil, 1, 1, iri)]), ("x" + iri, [Occurrence(evil, 2, 1, iri)])])
     ], evil)
     _assert_only_template_markup(render_html(data))
+
+
+@pytest.mark.external
+def test_hostile_report_in_headless_chromium(tmp_path):
+    out = tmp_path / "hostile.html"
+    out.write_text(render_html(_hostile_data()), encoding="utf-8")
+    r = _run_chromium(["--enable-logging=stderr", "--v=0", "--dump-dom", out.resolve().as_uri()], tmp_path)
+    assert r.returncode == 0, r.stderr.decode("utf-8", "replace")[-2000:]
+    dom = r.stdout.decode("utf-8")
+    log = r.stderr.decode("utf-8", "replace")
+    # the browser built only the template's elements: one style sheet, no
+    # script, and the hostile text is text in the DOM
+    p = _assert_only_template_markup(dom)
+    text = "".join(p.text)
+    for piece in EVIL_PIECES:
+        assert text.count(piece) >= 10, piece
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in dom and "&lt;/style&gt;" in dom
+    assert '<span class="chip inv">U+202E RIGHT-TO-LEFT OVERRIDE</span>' in dom
+    console = [line for line in log.splitlines() if ":CONSOLE" in line]
+    assert not console, console
+
+
+# ---------------------------------------------------------------------------
+# Structure: the page shows every part of the data
+# ---------------------------------------------------------------------------
+
+class _Node:
+    def __init__(self, tag, attrs, parent=None):
+        self.tag, self.attrs, self.parent, self.children = tag, dict(attrs), parent, []
+
+    def text(self) -> str:
+        return "".join(c if isinstance(c, str) else c.text() for c in self.children)
+
+    def find_all(self, tag, cls=None):
+        out = []
+        for c in self.children:
+            if isinstance(c, _Node):
+                if c.tag == tag and (cls is None or cls in c.attrs.get("class", "").split()):
+                    out.append(c)
+                out.extend(c.find_all(tag, cls))
+        return out
+
+
+class _TreeBuilder(HTMLParser):
+    VOID = {"meta", "br"}
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.root = self.cur = _Node("#root", {})
+
+    def handle_starttag(self, tag, attrs):
+        node = _Node(tag, attrs, self.cur)
+        self.cur.children.append(node)
+        if tag not in self.VOID:
+            self.cur = node
+
+    def handle_endtag(self, tag):
+        node = self.cur
+        while node is not None and node.tag != tag:
+            node = node.parent
+        assert node is not None, "unbalanced </%s>" % tag
+        self.cur = node.parent
+
+    def handle_data(self, data):
+        self.cur.children.append(data)
+
+
+def _tree_of(page: str) -> _Node:
+    b = _TreeBuilder()
+    b.feed(page)
+    b.close()
+    assert b.cur is b.root, "unclosed elements"
+    return b.root
+
+
+def test_html_shows_every_part_of_the_data(tree):
+    _assert_shows_everything(collect(["docs"]))
+
+
+def test_html_shows_every_part_of_the_samples():
+    samples = Path(__file__).parent / "samples"
+    _assert_shows_everything(collect([str(samples)]))
+
+
+def _assert_shows_everything(data: ReportData) -> None:
+    from irilint.anatomy import visible_text
+    from irilint.convert import to_iri, to_uri
+
+    assert data.total
+    root = _tree_of(render_html(data))
+    totals = root.find_all("table", "totals")
+    assert len(totals[0].find_all("tr")) == len(data.rules) + 1
+    for row, t in zip(totals[0].find_all("tr")[1:], data.rules):
+        cells = [td.text() for td in row.find_all("td")]
+        assert cells[:4] == [t.code, t.name, t.severity, str(t.count)]
+    assert len(totals[1].find_all("tr")) == len(data.files) + 1
+    groups = root.find_all("div", "group")
+    assert len(groups) == len(data.lookalikes)
+    for g, group in zip(groups, data.lookalikes):
+        assert len(g.find_all("li")) == len(group.variants)
+    sections = root.find_all("section", "file")
+    assert len(sections) == len([f for f in data.files if f.total])
+    for section, f in zip(sections, [f for f in data.files if f.total]):
+        assert section.find_all("h3")[0].text().startswith(visible_text(f.path))
+        cards = section.find_all("article", "card")
+        assert len(cards) == len(f.cards)
+        for node, card in zip(cards, f.cards):
+            items = node.find_all("ul", "findings")[0].find_all("li")
+            assert len(items) == len(card.findings)
+            for li, r in zip(items, card.findings):
+                assert "%s %s %d:%d" % (r.rule.code, r.rule.name, r.line, r.column) in li.text()
+            labels = [dt.text() for dt in node.find_all("dt")]
+            assert labels[0].startswith("Line %d" % card.line)
+            if not card.iri:
+                assert len(labels) == 1
+                continue
+            expected = ["URI form", "IRI form"]
+            iri = to_iri(card.iri)
+            expected += ["Visual order"] * len({s for s in (card.iri, iri) if report.is_bidi(s)})
+            chars = characters(card.iri)
+            expected += ["Characters"] if chars else []
+            assert [label[:12] for label in labels[1:]] == [e[:12] for e in expected]
+            if chars:
+                assert len(node.find_all("table", "chars")[0].find_all("tr")) == min(len(chars), 64) + 1
+            uri = to_uri(card.iri)
+            if len(uri) <= 300:  # the URI form is ASCII: shown as it is
+                assert node.find_all("div", "box")[1].text() == uri
