@@ -234,8 +234,8 @@ class FileOutcome:
     config_error: Optional[str] = None
     #: something to tell about this file that is not a failure
     note: Optional[str] = None
-    #: the text checked, kept when the checker's ``keep_text`` is set (the
-    #: report shows it and so reads each file once)
+    #: the text checked, kept when ``args.keep_text`` is set (the report
+    #: shows it, and so reads each file once)
     text: Optional[str] = None
 
 
@@ -988,7 +988,7 @@ def _check_path(checker: _Checker, path: str, look_up: bool = True,
         return FileOutcome(shown, error=told)
     out = checker.outcome(shown, doc.text, settings, doc=doc)
     out.abspath = path
-    if getattr(checker, "keep_text", False):
+    if getattr(checker.args, "keep_text", False):
         out.text = doc.text
     return out
 

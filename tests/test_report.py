@@ -497,14 +497,16 @@ def test_irilint_report_command(tree, capsys):
 # Each file is read once
 # ---------------------------------------------------------------------------
 
-def _count_opens(monkeypatch, root: Path):
-    """Count the opens of each file under ``root`` (os.open and open)."""
+def _count_opens(monkeypatch, root: Path, log: Path):
+    """Count the opens of each file under ``root`` (os.open and open), in
+    this process and in the worker processes it forks: each open appends a
+    line to ``log``.  Returns a function that reads the counts."""
     import builtins
     import collections
 
-    counts = collections.Counter()
     real_os_open, real_open = os.open, builtins.open
     prefix = os.path.join(os.path.realpath(str(root)), "")
+    log_fd = real_os_open(str(log), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
 
     def note(path):
         try:
@@ -512,7 +514,7 @@ def _count_opens(monkeypatch, root: Path):
         except TypeError:
             return
         if p.startswith(prefix) and os.path.isfile(p):
-            counts[os.path.relpath(p, prefix)] += 1
+            os.write(log_fd, (os.path.relpath(p, prefix) + "\n").encode("utf-8"))
 
     def os_open(path, *a, **kw):
         note(path)
@@ -525,25 +527,31 @@ def _count_opens(monkeypatch, root: Path):
 
     monkeypatch.setattr(os, "open", os_open)
     monkeypatch.setattr(builtins, "open", py_open)
+
+    def counts():
+        monkeypatch.undo()
+        os.close(log_fd)
+        return collections.Counter(log.read_text(encoding="utf-8").splitlines())
+
     return counts
 
 
-def test_report_reads_each_file_once(tree, tmp_path, monkeypatch):
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_report_reads_each_file_once(tree, tmp_path, monkeypatch, jobs):
     # b.txt's host collides with a.md's across files: the collision is
     # checked again, from the text already read
-    counts = _count_opens(monkeypatch, tree)
-    data = collect(["docs"])
-    monkeypatch.undo()
+    counts = _count_opens(monkeypatch, tree, tmp_path / "opens.log")
+    data = collect(["docs"], jobs=jobs)
     files = sorted(os.path.relpath(str(p), str(tree)) for p in tree.iterdir())
-    assert dict(counts) == {f: 1 for f in files}
+    assert dict(counts()) == {f: 1 for f in files}
     assert any(r.rule.name == "confusable-collision" for f in data.files for c in f.cards for r in c.findings)
 
 
 def test_report_command_reads_each_file_once(tree, tmp_path, monkeypatch, capsys):
-    counts = _count_opens(monkeypatch, tree)
+    counts = _count_opens(monkeypatch, tree, tmp_path / "opens.log")
     assert report.main(["docs", "--format", "markdown"]) == 0
-    monkeypatch.undo()
-    assert set(counts.values()) == {1} and len(counts) == 4
+    found = counts()
+    assert set(found.values()) == {1} and len(found) == 4
 
 
 # ---------------------------------------------------------------------------

@@ -146,47 +146,38 @@ class FileResult:
 
 
 def _checker_args(paths: Sequence[str], select: Optional[Sequence[str]], ignore: Optional[Sequence[str]],
-                  extend_select: Optional[Sequence[str]], config: Optional[str],
+                  extend_select: Optional[Sequence[str]], config: Optional[str], jobs: int = 0,
                   follow_symlinks: bool = False) -> argparse.Namespace:
-    # The namespace ``irilint check`` would have, without fixing.  No cache:
-    # the report needs each file's text, and reading it is what the cache
-    # saves.
+    # The namespace ``irilint check`` would have, without fixing, and with
+    # the text of each file kept in its outcome.  No cache: the report needs
+    # each file's text, and reading it is what the cache saves.
     return argparse.Namespace(
         command="report", paths=list(paths), select=list(select) if select else None,
         ignore=list(ignore) if ignore else None,
         extend_select=list(extend_select) if extend_select else None, fail_level=None,
         fix=False, diff=False, unsafe_fixes=False, config=config, stdin_filename=None, quiet=True,
-        jobs=1, no_cache=True, no_progress=True, statistics=False, format="text",
-        follow_symlinks=follow_symlinks)
+        jobs=jobs, no_cache=True, no_progress=True, statistics=False, format="text",
+        follow_symlinks=follow_symlinks, keep_text=True)
 
 
 def file_results(paths: Sequence[str], *, select: Optional[Sequence[str]] = None,
                  ignore: Optional[Sequence[str]] = None, extend_select: Optional[Sequence[str]] = None,
-                 config: Optional[str] = None, follow_symlinks: bool = False) -> List[FileResult]:
+                 config: Optional[str] = None, jobs: int = 0,
+                 follow_symlinks: bool = False) -> List[FileResult]:
     """Check ``paths`` as ``irilint check`` does (the same discovery,
-    configuration, rule selection and look-alike hosts across files), each
-    file read once, in this process; the results in discovery order.
+    configuration, rule selection, worker processes and look-alike hosts
+    across files), each file read once: the outcome of each keeps the text
+    it was checked in.  The results in discovery order.
 
     The one function that decides how files are found, read and checked
     for the report.  Raises :class:`irilint.config.ConfigError` on a bad
     configuration."""
     from irilint import cli_commands
 
-    args = _checker_args(paths, select, ignore, extend_select, config, follow_symlinks)
+    args = _checker_args(paths, select, ignore, extend_select, config, jobs, follow_symlinks)
     checker = cli_commands._Checker(args)
-    # The checker's outcome keeps the text it checked (FileOutcome.text):
-    # the report shows it, and the cross-file collisions re-check it
-    # without reading the file again.
-    checker.keep_text = True
-    outcomes = []
-    for item in cli_commands._discover(checker, list(paths)):
-        if isinstance(item, cli_commands.FileOutcome):
-            outcomes.append(item)
-            continue
-        path = item[0]
-        out = cli_commands._check_here(checker, path)
-        if out is not None:
-            outcomes.append(out)
+    outcomes = list(cli_commands._run_files(checker, args, list(paths)))
+    # The collisions across files are checked again from the kept text.
     cli_commands._cross_file_collisions(checker, outcomes)
     results = []
     for o in outcomes:
@@ -284,12 +275,11 @@ def collect(paths: Sequence[str] = (".",), *, select: Optional[Sequence[str]] = 
     """Check ``paths`` as ``irilint check`` does (same discovery, config and
     rule selection) and gather what the report shows.  Like ``check``, the
     walk does not follow a symlink out of ``paths`` unless
-    ``follow_symlinks`` (such a link is listed as skipped).  ``jobs`` and
-    ``no_cache`` are accepted for the command line's sake: the report
-    checks in this process, without the cache, since it reads each file's
-    text anyway (once).  Raises :class:`irilint.config.ConfigError` on a
-    bad configuration."""
-    del jobs, no_cache
+    ``follow_symlinks`` (such a link is listed as skipped).  ``no_cache``
+    is accepted for the command line's sake: the report never uses the
+    cache, since it reads each file's text anyway (once).  Raises
+    :class:`irilint.config.ConfigError` on a bad configuration."""
+    del no_cache
     return report_data(file_results(list(paths) or ["."], select=select, ignore=ignore,
-                                    extend_select=extend_select, config=config,
+                                    extend_select=extend_select, config=config, jobs=jobs,
                                     follow_symlinks=follow_symlinks))
