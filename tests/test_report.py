@@ -782,3 +782,46 @@ def _assert_shows_everything(data: ReportData) -> None:
             uri = to_uri(card.iri)
             if len(uri) <= 300:  # the URI form is ASCII: shown as it is
                 assert node.find_all("div", "box")[1].text() == uri
+
+
+def test_hostile_text_in_every_field_is_inert_in_markdown():
+    md = render_markdown(_hostile_data())
+    assert not [c for c in md if c != "\n" and is_invisible(c)]
+    outside = re.sub(r"(`+)(?:(?!\1).)+?\1", "", md)
+    for bad in ("<script", "</style", "<img"):
+        assert bad not in outside, bad
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in md  # the message, as text
+    assert "<U+202E>" in md
+
+
+# ---------------------------------------------------------------------------
+# Packaging and imports
+# ---------------------------------------------------------------------------
+
+def test_report_arguments_do_not_import_the_check_command():
+    import subprocess
+    import sys
+
+    code = ("import sys, irilint.report_args; "
+            "print(sorted(m for m in sys.modules if m.startswith('irilint.')))")
+    out = subprocess.run([sys.executable, "-c", code], stdout=subprocess.PIPE, check=True, text=True).stdout
+    assert "irilint.cli_commands" not in out and "irilint.report'" not in out
+
+
+def test_templates_are_package_data():
+    import fnmatch
+
+    try:
+        import tomllib
+    except ImportError:  # Python < 3.11
+        import tomli as tomllib
+    root = Path(__file__).resolve().parent.parent
+    config = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    globs = config["tool"]["setuptools"]["package-data"]["irilint.report"]
+    assert "irilint.report" in config["tool"]["setuptools"]["packages"]
+    templates = root / "server" / "report" / "templates"
+    names = sorted(p.name for p in templates.iterdir())
+    assert "report.html.j2" in names and "report.css" in names
+    for name in names:
+        assert any(fnmatch.fnmatch("templates/" + name, g) for g in globs), name
+    assert any(d.startswith("jinja2") for d in config["project"]["dependencies"])
