@@ -43,7 +43,7 @@ written and lists the error).  Findings do not change the exit status: use
 """
 from __future__ import annotations
 
-from irilint.anatomy import (  # noqa: F401 (the report's view of characters)
+from irilint.anatomy import (
     chip_label,
     is_bidi,
     is_invisible,
@@ -51,9 +51,9 @@ from irilint.anatomy import (  # noqa: F401 (the report's view of characters)
     visible_text,
     visual_order,
 )
-from irilint.report_args import FORMATS, add_arguments, add_subcommand  # noqa: F401 (the command's API)
+from irilint.report_args import FORMATS, add_arguments, add_subcommand
 
-from .collect import (  # noqa: F401
+from .collect import (
     FileResult,
     characters,
     collect,
@@ -65,10 +65,10 @@ from .collect import (  # noqa: F401
     report_data,
     scan_occurrences,
 )
-from .command import main, run  # noqa: F401
-from .html import MAX_HTML_CARDS, excerpt, render_html  # noqa: F401
-from .markdown import MARKDOWN_LIMIT, md_code, md_text, render_markdown  # noqa: F401
-from .model import (  # noqa: F401
+from .command import main, run
+from .html import MAX_HTML_CARDS, excerpt, render_html
+from .markdown import MARKDOWN_LIMIT, md_code, md_text, render_markdown
+from .model import (
     SEVERITIES,
     Card,
     FileReport,
@@ -77,3 +77,12 @@ from .model import (  # noqa: F401
     ReportData,
     RuleTotal,
 )
+
+#: the report's API (the command, the data, its two renderings)
+__all__ = [
+    "FORMATS", "MARKDOWN_LIMIT", "MAX_HTML_CARDS", "SEVERITIES", "Card", "FileReport", "FileResult",
+    "LookalikeGroup", "Occurrence", "ReportData", "RuleTotal", "add_arguments", "add_subcommand",
+    "characters", "chip_label", "collect", "excerpt", "file_report", "file_results", "host_identity",
+    "iri_identity", "is_bidi", "is_invisible", "lookalike_groups", "looks_like", "main", "md_code", "md_text",
+    "render_html", "render_markdown", "report_data", "run", "scan_occurrences", "visible_text", "visual_order",
+]
