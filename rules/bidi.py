@@ -46,7 +46,7 @@ from typing import List, Optional, Tuple
 
 from irilint.chars import BIDI_CONTROL_CHARS, BIDI_CONTROLS, SHORT_TEXT, distinct_non_ascii, first_of
 from irilint.convert import percent_encode_component
-from irilint.unicode_security import describe, visible_text
+from irilint.anatomy import describe, visible_text
 
 from . import gates
 from .context import LITERAL, PERCENT, PUNYCODE

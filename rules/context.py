@@ -19,7 +19,7 @@ from irilint.findings import Edit, Finding, Fix, Severity, differing_runs
 from irilint.iri import IRIReference, Span, parse
 from irilint.rules.registry import has_punycode_trait
 from irilint.scanners.base import DATA_CONTEXTS
-from irilint.unicode_security import quoted, visible_text
+from irilint.anatomy import quoted, visible_text
 
 if TYPE_CHECKING:  # pragma: no cover
     from irilint.rules.registry import Rule

@@ -8,7 +8,7 @@ from itertools import islice
 
 from irilint.chars import distinct_non_ascii, positions_of
 from irilint.convert import percent_encode
-from irilint.unicode_security import describe, quoted
+from irilint.anatomy import describe, quoted
 
 from .context import LITERAL, PERCENT
 from .gates import nfc_sensitive

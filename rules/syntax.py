@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from irilint.convert import percent_encode
-from irilint.unicode_security import describe
+from irilint.anatomy import describe
 
 from .registry import rule
 

@@ -9,13 +9,11 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
+from irilint.argtypes import csv_list as _csv  # shared with report_args
+
 LEVELS = ("error", "warning", "info", "hint")
 FORMATS = ("text", "json", "sarif", "github")
 MAX_FIX_PASSES = 10
-
-
-def _csv(value: str) -> List[str]:
-    return [v.strip() for v in value.split(",") if v.strip()]
 
 
 def add_subcommands(sub: Any) -> None:
@@ -236,6 +234,9 @@ class FileOutcome:
     config_error: Optional[str] = None
     #: something to tell about this file that is not a failure
     note: Optional[str] = None
+    #: the text checked, kept when ``args.keep_text`` is set (the report
+    #: shows it, and so reads each file once)
+    text: Optional[str] = None
 
 
 def _overrides(args: argparse.Namespace) -> Dict[str, Any]:
@@ -987,6 +988,8 @@ def _check_path(checker: _Checker, path: str, look_up: bool = True,
         return FileOutcome(shown, error=told)
     out = checker.outcome(shown, doc.text, settings, doc=doc)
     out.abspath = path
+    if getattr(checker.args, "keep_text", False):
+        out.text = doc.text
     return out
 
 
@@ -1327,14 +1330,16 @@ def _recheck_collisions(checker: _Checker, o: FileOutcome, targets: Dict[str, An
     from irilint.output import locate
 
     settings = checker.settings(o.abspath)
-    try:
-        doc = read_document(o.abspath, max_size=settings.max_file_size,
-                            syntax=declaration_syntax(o.abspath, settings))
-    except DocumentError:
-        return
+    text = o.text
+    if text is None:
+        try:
+            text = read_document(o.abspath, max_size=settings.max_file_size,
+                                 syntax=declaration_syntax(o.abspath, settings)).text
+        except DocumentError:
+            return
     only = settings.merged({"select": ["confusable-collision"], "ignore": []})
     run_state = {_HOSTS_KEY: {}, _TARGETS_KEY: targets}
-    findings, index = checker.check_document(o.path, doc.text, only, run_state)
+    findings, index = checker.check_document(o.path, text, only, run_state)
     kept = [r for r in o.reported if r.finding.rule.name != "confusable-collision"]
     kept.extend(locate(o.path, [f for f in findings if f.rule.name == "confusable-collision"], index))
     kept.sort(key=lambda r: r.finding.sort_key())

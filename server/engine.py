@@ -482,7 +482,7 @@ class Engine:
                 try:
                     findings.extend(r.check(ctx) or ())
                 except Exception as exc:  # a rule bug must not lose the rest
-                    from .unicode_security import quoted
+                    from .anatomy import quoted
 
                     result.errors.append("rule %s failed on %s: %s: %s" % (
                         r.name, quoted(value, 200), exc.__class__.__name__, exc))
@@ -797,7 +797,7 @@ def _drop_per_file_ignored(rules: List[Any], settings: Any, path: str) -> List[A
 
 
 def _unused_suppressions(rule, severity, suppressions, text, index, scanner, path) -> List[Finding]:
-    from .unicode_security import quoted
+    from .anatomy import quoted
 
     out: List[Finding] = []
     for s in suppressions:

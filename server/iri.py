@@ -302,7 +302,7 @@ def _check_port(ref: IRIReference) -> None:
 
 def _quoted(s: str) -> str:
     # imported when a message is made: most references have no problem
-    from .unicode_security import quoted
+    from .anatomy import quoted
 
     return quoted(s)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from irilint.cli_commands import _csv
+from irilint.argtypes import csv_list as _csv
 
 FORMATS = ("html", "markdown")
 
@@ -27,7 +27,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--jobs", "-j", type=int, default=0, metavar="N",
                    help="worker processes (default: all cores; 1: no workers)")
     p.add_argument("--no-cache", action="store_true",
-                   help="do not read or write the result cache (.irilint_cache/)")
+                   help="accepted as 'check' accepts it; the report never uses the result cache, as it "
+                        "reads each file (once) to show its text")
     p.add_argument("--follow-symlinks", action="store_true",
                    help="follow symbolic links that lead outside the given paths (by default such a "
                         "link is skipped with a note)")

@@ -19,11 +19,14 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from irilint import report
 from irilint.report import (
     MARKDOWN_LIMIT,
     Card,
+    LookalikeGroup,
     Occurrence,
     ReportData,
     FileReport,
@@ -245,7 +248,9 @@ def test_html_escapes_a_hostile_iri():
     text = "".join(p.text)
     assert HOSTILE in text
     assert "U+202E RIGHT-TO-LEFT OVERRIDE" in text
-    assert '&#x27;&quot;&amp;' in page
+    # quotes and "&" as Jinja2 (markupsafe) escapes them
+    assert "&#39;&#34;&amp;" in page
+    assert "'\"&" in text
 
 
 def test_html_chips(tree):
@@ -486,3 +491,337 @@ def test_irilint_report_command(tree, capsys):
 
     assert cli_main(["report", "docs", "--format", "markdown", "--no-cache"]) == 0
     assert capsys.readouterr().out.startswith("## irilint review report")
+
+
+# ---------------------------------------------------------------------------
+# Each file is read once
+# ---------------------------------------------------------------------------
+
+def _count_opens(monkeypatch, root: Path, log: Path):
+    """Count the opens of each file under ``root`` (os.open and open), in
+    this process and in the worker processes it forks: each open appends a
+    line to ``log``.  Returns a function that reads the counts."""
+    import builtins
+    import collections
+
+    real_os_open, real_open = os.open, builtins.open
+    prefix = os.path.join(os.path.realpath(str(root)), "")
+    log_fd = real_os_open(str(log), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+
+    def note(path):
+        try:
+            p = os.path.realpath(os.fspath(path))
+        except TypeError:
+            return
+        if p.startswith(prefix) and os.path.isfile(p):
+            os.write(log_fd, (os.path.relpath(p, prefix) + "\n").encode("utf-8"))
+
+    def os_open(path, *a, **kw):
+        note(path)
+        return real_os_open(path, *a, **kw)
+
+    def py_open(file, *a, **kw):
+        if not isinstance(file, int):
+            note(file)
+        return real_open(file, *a, **kw)
+
+    monkeypatch.setattr(os, "open", os_open)
+    monkeypatch.setattr(builtins, "open", py_open)
+
+    def counts():
+        monkeypatch.undo()
+        os.close(log_fd)
+        return collections.Counter(log.read_text(encoding="utf-8").splitlines())
+
+    return counts
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_report_reads_each_file_once(tree, tmp_path, monkeypatch, jobs):
+    # b.txt's host collides with a.md's across files: the collision is
+    # checked again, from the text already read
+    counts = _count_opens(monkeypatch, tree, tmp_path / "opens.log")
+    data = collect(["docs"], jobs=jobs)
+    files = sorted(os.path.relpath(str(p), str(tree)) for p in tree.iterdir())
+    assert dict(counts()) == {f: 1 for f in files}
+    assert any(r.rule.name == "confusable-collision" for f in data.files for c in f.cards for r in c.findings)
+
+
+def test_report_command_reads_each_file_once(tree, tmp_path, monkeypatch, capsys):
+    counts = _count_opens(monkeypatch, tree, tmp_path / "opens.log")
+    assert report.main(["docs", "--format", "markdown"]) == 0
+    found = counts()
+    assert set(found.values()) == {1} and len(found) == 4
+
+
+# ---------------------------------------------------------------------------
+# A hostile IRI in every field the report shows
+# ---------------------------------------------------------------------------
+
+LRI, PDI = "\u2066", "\u2069"
+EVIL = "<script>alert(1)</script>\"'</style>{{ 7*7 }}{% raw %}" + RLO + LRI + "x" + PDI
+EVIL_PIECES = ("<script>alert(1)</script>", "\"'</style>{{ 7*7 }}{% raw %}")
+
+
+def _hostile_data() -> ReportData:
+    from irilint.findings import Finding, Severity
+    from irilint.output import Reported
+    from irilint.report import LookalikeGroup, RuleTotal
+    from irilint.rules.registry import get_rule
+
+    iri = "http://ex\u0430mple.com/%E2%80%AE/" + EVIL
+    path = "docs/" + EVIL + ".md"
+    line = "see " + iri + " " + EVIL
+    span = (4, 4 + len(iri))
+    card = Card(path=path, iri=iri, line=3, column=5, line_text=line, iri_span=span, marks=[(20, 30)],
+                findings=[], literal=True)
+    rule = get_rule("bidi-control")
+    f = Finding(rule=rule, severity=Severity.ERROR, message="bad " + EVIL, start=20, end=30, ref_start=4,
+                ref_end=span[1], iri=iri, path=path)
+    card.findings.append(Reported(path, f, 3, 17, 3, 27, line))
+    occ = [Occurrence(path, 3, 5, iri), Occurrence("other/" + EVIL, 1, 1, "http://example.com/" + EVIL)]
+    files = [FileReport(path, [card], {"error": 1}),
+             FileReport("bad/" + EVIL, error="bad/" + EVIL + ": cannot decode " + EVIL),
+             FileReport("skip/" + EVIL, skipped="skip/" + EVIL + ": " + EVIL)]
+    rules = [RuleTotal("IRI101" + EVIL, "bidi-control" + EVIL, "error", 1, "Summary ``" + EVIL + "`` " + EVIL)]
+    groups = [LookalikeGroup("iri", "k", [(o.iri, [o]) for o in occ]),
+              LookalikeGroup("host", "k", [("ex\u0430mple.com", occ[:1]), ("example.com" + EVIL, occ[1:])])]
+    return ReportData(files, 3, 2, rules, groups, EVIL)
+
+
+#: every element, attribute and class the report's template makes
+REPORT_TAGS = {"html", "head", "meta", "title", "style", "body", "header", "h1", "h2", "h3", "h4", "p", "nav",
+               "a", "main", "table", "thead", "tbody", "tr", "th", "td", "code", "span", "section", "article",
+               "ul", "li", "dl", "dt", "dd", "div", "bdo", "br", "footer"}
+REPORT_ATTRS = {"lang", "dir", "charset", "http-equiv", "content", "name", "href", "id", "class", "title", "colspan"}
+REPORT_CLASSES = {"top", "totals", "num", "code", "mono", "muted", "group", "where", "box", "override", "file",
+                  "card", "error", "warning", "info", "hint", "findings", "rule", "pos", "msg", "rows", "src",
+                  "visual", "iri", "hit", "caret", "chip", "inv", "conf", "dec", "na", "esc", "cut", "chars",
+                  "c", "flag", "glyph", "sev", "sev-error", "sev-warning", "sev-info", "sev-hint", "cutnote"}
+#: a chip's title: a character's label from the Unicode data ("<unassigned>"
+#: where Python's data names none), never text of the document
+CHIP_TITLE = re.compile(r"U\+[0-9A-F]{4,6} (<[a-z-]+>|[A-Z0-9 \-]+)( · [A-Za-z_, …]+)?\Z")
+
+
+def _assert_only_template_markup(page: str) -> _Tags:
+    p = _assert_inert(page)
+    for tag, attrs in p.tags:
+        assert tag in REPORT_TAGS, tag
+        for k, v in attrs.items():
+            assert k in REPORT_ATTRS, (tag, k)
+            if k == "class":
+                assert set(v.split()) <= REPORT_CLASSES, (tag, v)
+            elif k == "title":
+                assert v == "here" or CHIP_TITLE.match(v), (tag, v)
+            elif k == "href":
+                assert re.fullmatch(r"#(rules|files|lookalikes|findings|file-\d+)", v), (tag, v)
+            elif k == "id":
+                assert re.fullmatch(r"rules|files|lookalikes|findings|file-\d+", v), (tag, v)
+            elif k in ("dir", "lang", "charset", "colspan"):
+                assert v in ("ltr", "en", "utf-8", "5"), (tag, k, v)
+    assert [t for t, _ in p.tags].count("style") == 1
+    return p
+
+
+def test_hostile_text_in_every_field_stays_text():
+    page = render_html(_hostile_data())
+    p = _assert_only_template_markup(page)
+    text = "".join(p.text)
+    for piece in EVIL_PIECES:
+        # in the path, the IRI, the line, the message, the rule, the
+        # look-alikes, the errors and the version
+        assert text.count(piece) >= 10, (piece, text.count(piece))
+    assert "49" not in text  # the template never evaluates what it shows
+    assert "U+202E RIGHT-TO-LEFT OVERRIDE" in text and "U+2066 LEFT-TO-RIGHT ISOLATE" in text
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.one_of(st.characters(blacklist_categories=("Cs",)),
+                          st.sampled_from(["<", ">", "&", '"', "'", "{{", "}}", "{%", "</style>", "<script>",
+                                           RLO, LRI, PDI, "\u200b", "%E2%80%AE", "xn--80ak6aa92e", "\u0430"])),
+                max_size=30).map("".join))
+def test_any_iri_renders_as_template_markup_only(evil):
+    from irilint.findings import Finding, Severity
+    from irilint.output import Reported
+    from irilint.rules.registry import get_rule
+
+    iri = "http://e.org/" + evil
+    card = Card(path=evil, iri=iri, line=1, column=1, line_text=iri, iri_span=(0, len(iri)),
+                marks=[(0, min(len(iri), 20))], findings=[], literal=True)
+    f = Finding(rule=get_rule("bidi-control"), severity=Severity.ERROR, message=evil, start=0, end=4,
+                ref_start=0, ref_end=len(iri), iri=iri, path=evil)
+    card.findings.append(Reported(evil, f, 1, 1, 1, 5, iri))
+    data = ReportData([FileReport(evil, [card], {"error": 1})], 1, 1, [], [
+        LookalikeGroup("iri", "k", [(iri, [Occurrence(evil, 1, 1, iri)]), ("x" + iri, [Occurrence(evil, 2, 1, iri)])])
+    ], evil)
+    _assert_only_template_markup(render_html(data))
+
+
+@pytest.mark.external
+def test_hostile_report_in_headless_chromium(tmp_path):
+    out = tmp_path / "hostile.html"
+    out.write_text(render_html(_hostile_data()), encoding="utf-8")
+    r = _run_chromium(["--enable-logging=stderr", "--v=0", "--dump-dom", out.resolve().as_uri()], tmp_path)
+    assert r.returncode == 0, r.stderr.decode("utf-8", "replace")[-2000:]
+    dom = r.stdout.decode("utf-8")
+    log = r.stderr.decode("utf-8", "replace")
+    # the browser built only the template's elements: one style sheet, no
+    # script, and the hostile text is text in the DOM
+    p = _assert_only_template_markup(dom)
+    text = "".join(p.text)
+    for piece in EVIL_PIECES:
+        assert text.count(piece) >= 10, piece
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in dom and "&lt;/style&gt;" in dom
+    assert '<span class="chip inv">U+202E RIGHT-TO-LEFT OVERRIDE</span>' in dom
+    console = [line for line in log.splitlines() if ":CONSOLE" in line]
+    assert not console, console
+
+
+# ---------------------------------------------------------------------------
+# Structure: the page shows every part of the data
+# ---------------------------------------------------------------------------
+
+class _Node:
+    def __init__(self, tag, attrs, parent=None):
+        self.tag, self.attrs, self.parent, self.children = tag, dict(attrs), parent, []
+
+    def text(self) -> str:
+        return "".join(c if isinstance(c, str) else c.text() for c in self.children)
+
+    def find_all(self, tag, cls=None):
+        out = []
+        for c in self.children:
+            if isinstance(c, _Node):
+                if c.tag == tag and (cls is None or cls in c.attrs.get("class", "").split()):
+                    out.append(c)
+                out.extend(c.find_all(tag, cls))
+        return out
+
+
+class _TreeBuilder(HTMLParser):
+    VOID = {"meta", "br"}
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.root = self.cur = _Node("#root", {})
+
+    def handle_starttag(self, tag, attrs):
+        node = _Node(tag, attrs, self.cur)
+        self.cur.children.append(node)
+        if tag not in self.VOID:
+            self.cur = node
+
+    def handle_endtag(self, tag):
+        node = self.cur
+        while node is not None and node.tag != tag:
+            node = node.parent
+        assert node is not None, "unbalanced </%s>" % tag
+        self.cur = node.parent
+
+    def handle_data(self, data):
+        self.cur.children.append(data)
+
+
+def _tree_of(page: str) -> _Node:
+    b = _TreeBuilder()
+    b.feed(page)
+    b.close()
+    assert b.cur is b.root, "unclosed elements"
+    return b.root
+
+
+def test_html_shows_every_part_of_the_data(tree):
+    _assert_shows_everything(collect(["docs"]))
+
+
+def test_html_shows_every_part_of_the_samples():
+    samples = Path(__file__).parent / "samples"
+    _assert_shows_everything(collect([str(samples)]))
+
+
+def _assert_shows_everything(data: ReportData) -> None:
+    from irilint.anatomy import visible_text
+    from irilint.convert import to_iri, to_uri
+
+    assert data.total
+    root = _tree_of(render_html(data))
+    totals = root.find_all("table", "totals")
+    assert len(totals[0].find_all("tr")) == len(data.rules) + 1
+    for row, t in zip(totals[0].find_all("tr")[1:], data.rules):
+        cells = [td.text() for td in row.find_all("td")]
+        assert cells[:4] == [t.code, t.name, t.severity, str(t.count)]
+    assert len(totals[1].find_all("tr")) == len(data.files) + 1
+    groups = root.find_all("div", "group")
+    assert len(groups) == len(data.lookalikes)
+    for g, group in zip(groups, data.lookalikes):
+        assert len(g.find_all("li")) == len(group.variants)
+    sections = root.find_all("section", "file")
+    assert len(sections) == len([f for f in data.files if f.total])
+    for section, f in zip(sections, [f for f in data.files if f.total]):
+        assert section.find_all("h3")[0].text().startswith(visible_text(f.path))
+        cards = section.find_all("article", "card")
+        assert len(cards) == len(f.cards)
+        for node, card in zip(cards, f.cards):
+            items = node.find_all("ul", "findings")[0].find_all("li")
+            assert len(items) == len(card.findings)
+            for li, r in zip(items, card.findings):
+                assert "%s %s %d:%d" % (r.rule.code, r.rule.name, r.line, r.column) in li.text()
+            labels = [dt.text() for dt in node.find_all("dt")]
+            assert labels[0].startswith("Line %d" % card.line)
+            if not card.iri:
+                assert len(labels) == 1
+                continue
+            expected = ["URI form", "IRI form"]
+            iri = to_iri(card.iri)
+            expected += ["Visual order"] * len({s for s in (card.iri, iri) if report.is_bidi(s)})
+            chars = characters(card.iri)
+            expected += ["Characters"] if chars else []
+            assert [label[:12] for label in labels[1:]] == [e[:12] for e in expected]
+            if chars:
+                assert len(node.find_all("table", "chars")[0].find_all("tr")) == min(len(chars), 64) + 1
+            uri = to_uri(card.iri)
+            if len(uri) <= 300:  # the URI form is ASCII: shown as it is
+                assert node.find_all("div", "box")[1].text() == uri
+
+
+def test_hostile_text_in_every_field_is_inert_in_markdown():
+    md = render_markdown(_hostile_data())
+    assert not [c for c in md if c != "\n" and is_invisible(c)]
+    outside = re.sub(r"(`+)(?:(?!\1).)+?\1", "", md)
+    for bad in ("<script", "</style", "<img"):
+        assert bad not in outside, bad
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in md  # the message, as text
+    assert "<U+202E>" in md
+
+
+# ---------------------------------------------------------------------------
+# Packaging and imports
+# ---------------------------------------------------------------------------
+
+def test_report_arguments_do_not_import_the_check_command():
+    import subprocess
+    import sys
+
+    code = ("import sys, irilint.report_args; "
+            "print(sorted(m for m in sys.modules if m.startswith('irilint.')))")
+    out = subprocess.run([sys.executable, "-c", code], stdout=subprocess.PIPE, check=True, text=True).stdout
+    assert "irilint.cli_commands" not in out and "irilint.report'" not in out
+
+
+def test_templates_are_package_data():
+    import fnmatch
+
+    try:
+        import tomllib
+    except ImportError:  # Python < 3.11
+        import tomli as tomllib
+    root = Path(__file__).resolve().parent.parent
+    config = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    globs = config["tool"]["setuptools"]["package-data"]["irilint.report"]
+    assert "irilint.report" in config["tool"]["setuptools"]["packages"]
+    templates = root / "server" / "report" / "templates"
+    names = sorted(p.name for p in templates.iterdir())
+    assert "report.html.j2" in names and "report.css" in names
+    for name in names:
+        assert any(fnmatch.fnmatch("templates/" + name, g) for g in globs), name
+    assert any(d.startswith("jinja2") for d in config["project"]["dependencies"])

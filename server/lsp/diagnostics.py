@@ -36,8 +36,8 @@ from lsprotocol import types
 
 from irilint.findings import Finding, Severity
 from irilint.lines import LineIndex
+from irilint.output import DOCS_URL, rule_url
 
-from .convert_positions import to_range
 from .documents import Document
 from .scanning import scanner_for_document
 from .transport import DaemonExecutor
@@ -48,8 +48,8 @@ if TYPE_CHECKING:  # pragma: no cover
 logger = logging.getLogger(__name__)
 
 SOURCE = "irilint"
-#: Rule documentation; a rule's page is ``RULES_URL + "#" + url_fragment``.
-RULES_URL = "https://github.com/irilint/irilint/blob/main/docs/rules.md"
+#: Rule documentation (one address for every output: irilint.output)
+RULES_URL = DOCS_URL
 
 #: per-reference results the server keeps (irilint.engine.ReferenceMemo),
 #: ~1.7 KB each: 50 open Markdown documents of 100 KB need ~5,000 (the
@@ -62,10 +62,6 @@ SEVERITY = {
     Severity.INFO: types.DiagnosticSeverity.Information,
     Severity.HINT: types.DiagnosticSeverity.Hint,
 }
-
-
-def rule_url(rule: Any) -> str:
-    return "%s#%s" % (RULES_URL, rule.url_fragment)
 
 
 @dataclass
@@ -129,33 +125,37 @@ def _same_document_related(f: Finding) -> List[Any]:
 
 def to_diagnostic(f: Finding, index: LineIndex, encoding: str, version: Optional[int],
                   uri: Optional[str] = None) -> types.Diagnostic:
-    """``uri``: the document's, for related information (none without it)."""
-    tags = None
-    if f.rule.name == "unused-suppression":
-        tags = [types.DiagnosticTag.Unnecessary]
-    related = None
-    if uri is not None and f.related:
-        related = [types.DiagnosticRelatedInformation(
-            location=types.Location(uri=uri, range=to_range(index, r.start, r.end, encoding)),
-            message=r.message) for r in _same_document_related(f)] or None
+    """:func:`diagnostic_json` as an lsprotocol object: what a diagnostic
+    says is decided there only.  ``uri``: the document's, for related
+    information (none without it)."""
+    d = diagnostic_json(f, index, encoding, version, uri)
+    related = d.get("relatedInformation")
     return types.Diagnostic(
-        related_information=related,
-        range=to_range(index, f.start, f.end, encoding),
-        message="%s: %s" % (f.rule.name, f.message),
-        severity=SEVERITY.get(f.severity, types.DiagnosticSeverity.Warning),
-        code=f.rule.code,
-        code_description=types.CodeDescription(href=rule_url(f.rule)),
-        source=SOURCE,
-        tags=tags,
-        data=finding_data(f, version),
+        related_information=[types.DiagnosticRelatedInformation(
+            location=types.Location(uri=r["location"]["uri"], range=_range(r["location"]["range"])),
+            message=r["message"]) for r in related] if related else None,
+        range=_range(d["range"]),
+        message=d["message"],
+        severity=types.DiagnosticSeverity(d["severity"]),
+        code=d["code"],
+        code_description=types.CodeDescription(href=d["codeDescription"]["href"]),
+        source=d["source"],
+        tags=[types.DiagnosticTag(t) for t in d["tags"]] if "tags" in d else None,
+        data=d["data"],
     )
+
+
+def _range(r: Dict[str, Any]) -> types.Range:
+    return types.Range(start=types.Position(line=r["start"]["line"], character=r["start"]["character"]),
+                       end=types.Position(line=r["end"]["line"], character=r["end"]["character"]))
 
 
 def diagnostic_json(f: Finding, index: LineIndex, encoding: str, version: Optional[int],
                     uri: Optional[str] = None) -> Dict[str, Any]:
-    """:func:`to_diagnostic` as the JSON pygls would send for it (equal to
-    the converter's output; tested), made without lsprotocol objects and
-    the converter: a change re-publishes every diagnostic of a document."""
+    """A finding as the JSON of an LSP diagnostic, as pygls would send
+    :func:`to_diagnostic`'s object (tested), made without lsprotocol objects
+    and the converter: a change re-publishes every diagnostic of a
+    document.  The one place that decides what a diagnostic says."""
     start_line, start_col = index.position(f.start, encoding)
     end_line, end_col = index.position(f.end, encoding)
     rule = f.rule

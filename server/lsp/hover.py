@@ -8,15 +8,17 @@ left-to-right context (UAX #9 via python-bidi, base direction L), in a code
 block; and the Unicode form of each ``xn--`` label.  Nothing is shown when
 the cursor is not on an IRI.
 
-Invisible characters are written as ``⟨U+XXXX⟩`` in the components and
-forms, so what is hidden in the text is visible in the hover.
+Invisible characters are written as ``<U+XXXX>`` in the components and
+forms (:mod:`irilint.anatomy`, as in rule messages and the report), so
+what is hidden in the text is visible in the hover.
 """
 from __future__ import annotations
 
-import unicodedata
 from typing import TYPE_CHECKING, List, Optional
 
 from lsprotocol import types
+
+from irilint.anatomy import char_info, glyph, is_bidi, visible_text, visual_order, worth_showing
 
 from .convert_positions import offset, to_range
 from .diagnostics import oversize
@@ -26,32 +28,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .server import IrilintLanguageServer
 
 COMPONENTS = ("scheme", "userinfo", "host", "port", "path", "query", "fragment")
-BIDI_STRONG_RTL = ("R", "AL", "AN")
-#: explicit embeddings, overrides and isolates: they reorder what follows
-BIDI_CONTROLS = ("LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI")
 MAX_CHAR_ROWS = 64
-
-
-def is_invisible(ch: str) -> bool:
-    """Characters a reader cannot see or tell apart from a space."""
-    if ch == " ":
-        return True
-    cat = unicodedata.category(ch)
-    if cat in ("Cc", "Cf", "Zs", "Zl", "Zp", "Co", "Cn", "Cs"):
-        return True
-    try:
-        from irilint.unicode_security import is_default_ignorable
-
-        return is_default_ignorable(ch)
-    except Exception:  # pragma: no cover
-        return False
-
-
-def visible(s: str) -> str:
-    """``s`` with invisible characters written as ⟨U+XXXX⟩."""
-    if s.isascii() and s.isprintable() and " " not in s:
-        return s
-    return "".join("⟨U+%04X⟩" % ord(ch) if is_invisible(ch) else ch for ch in s)
 
 
 def code(s: str, cell: bool = False) -> str:
@@ -76,38 +53,21 @@ def _cell(s: str) -> str:
     return s.replace("|", "\\|")
 
 
-def _scripts(ch: str) -> str:
-    from irilint.unicode_security import script_extensions, script_name
-
-    codes = script_extensions(ch)
-    names = sorted(script_name(c) for c in codes)
-    if len(names) > 4:
-        return ", ".join(names[:4]) + ", …"
-    return ", ".join(names)
-
-
 def characters_table(value: str) -> List[str]:
-    from irilint.unicode_security import char_name
-
     seen = set()
     rows: List[str] = []
     more = 0
     for ch in value:
-        if ch in seen or (ch.isascii() and not is_invisible(ch)):
+        if ch in seen or not worth_showing(ch):
             continue
         seen.add(ch)
         if len(rows) >= MAX_CHAR_ROWS:
             more += 1
             continue
-        if is_invisible(ch):
-            shown = "(invisible)"
-        elif unicodedata.combining(ch):
-            shown = code("\u25cc" + ch, cell=True)
-        else:
-            shown = code(ch, cell=True)
+        info = char_info(ch)
+        shown = code(glyph(ch), cell=True) if glyph(ch) else "(invisible)"
         rows.append("| U+%04X | %s | %s | %s | %s |" % (
-            ord(ch), shown, _cell(char_name(ch)), _cell(_scripts(ch)),
-            unicodedata.bidirectional(ch) or "?"))
+            ord(ch), shown, _cell(info.name), _cell(info.scripts), info.bidi_class))
     if not rows:
         return []
     out = ["**Characters**", "", "| Code point | Character | Name | Script | Bidi class |",
@@ -116,20 +76,6 @@ def characters_table(value: str) -> List[str]:
         out.append("")
         out.append("… and %d more" % more)
     return out
-
-
-def is_bidi(value: str) -> bool:
-    """Whether the display order can differ from the logical order: a
-    right-to-left character (R, AL, AN) or an explicit bidi control."""
-    return any(unicodedata.bidirectional(ch) in BIDI_STRONG_RTL + BIDI_CONTROLS for ch in value)
-
-
-def display_order(value: str) -> str:
-    """What a reader sees, left to right, when the IRI stands in a
-    left-to-right context (UAX #9, base direction L)."""
-    from bidi import get_display
-
-    return get_display(value, base_dir="L")
 
 
 def hover_markdown(value: str, context: Optional[str] = None) -> str:
@@ -146,13 +92,13 @@ def hover_markdown(value: str, context: Optional[str] = None) -> str:
         part = ref.get(name)
         if part is None:
             continue
-        lines.append("| %s | %s |" % (name, code(visible(part), cell=True) if part else "*(empty)*"))
+        lines.append("| %s | %s |" % (name, code(visible_text(part), cell=True) if part else "*(empty)*"))
     lines.append("")
-    lines.append("**URI form** (RFC 3987 §3.1): %s" % code(visible(to_uri(value))))
+    lines.append("**URI form** (RFC 3987 §3.1): %s" % code(visible_text(to_uri(value))))
     lines.append("")
-    lines.append("**IRI form** (RFC 3987 §3.2): %s" % code(visible(to_iri(value))))
+    lines.append("**IRI form** (RFC 3987 §3.2): %s" % code(visible_text(to_iri(value))))
     if is_bidi(value):
-        shown = visible(display_order(value))
+        shown = visible_text(visual_order(value))
         fence = "`" * max(3, _longest_run(shown, "`") + 1)
         lines += ["", "**Display order**: what a reader sees in a left-to-right context "
                       "(Unicode bidi algorithm, base direction L), left to right:", "",
@@ -162,7 +108,7 @@ def hover_markdown(value: str, context: Optional[str] = None) -> str:
         label = span.text(value)
         if label[:4].lower() == "xn--":
             u = idna_to_unicode(label)
-            labels.append("- %s → %s" % (code(label), code(visible(u)) if u else "*not a valid A-label*"))
+            labels.append("- %s → %s" % (code(label), code(visible_text(u)) if u else "*not a valid A-label*"))
     if labels:
         lines += ["", "**IDN labels**", ""] + labels
     table = characters_table(value)

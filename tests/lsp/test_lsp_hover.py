@@ -69,7 +69,7 @@ async def test_invisible_characters_are_shown(client: LanguageClient, tmp_path):
     iri = "http://a.b/x\u202ey\u200bz"
     open_doc(client, uri, "\U0001F600 %s\n" % iri)
     md = (await hover_at(client, uri, 0, 5)).contents.value
-    assert "| path | `/x⟨U+202E⟩y⟨U+200B⟩z` |" in md
+    assert "| path | `/x<U+202E>y<U+200B>z` |" in md
     assert "| U+202E | (invisible) | RIGHT-TO-LEFT OVERRIDE |" in md
     assert "| U+200B | (invisible) | ZERO WIDTH SPACE |" in md
 
