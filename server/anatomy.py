@@ -7,7 +7,9 @@ the hover of the language server and the review report.  Invisible
 characters are shown one way everywhere: ``<U+XXXX>`` (ASCII, so it
 survives any terminal and font; the report and the hover escape the ``<``
 like any other text).  A raw invisible character or bidi control is never
-shown.
+shown.  Inside the document itself (inlay hints, link tooltips) the same
+characters are written ``⟨U+XXXX⟩`` (:func:`visible_inline`): there the
+text sits next to an IRI, where ``<`` and ``>`` would read as part of it.
 
 This module sits beside :mod:`irilint.unicode_security` (whose character
 data it uses) and imports nothing above it; python-bidi is loaded only when
@@ -28,7 +30,7 @@ from irilint.unicode_security import describe, is_invisible, quoted, visible_tex
 __all__ = [
     "BIDI_CONTROLS", "BIDI_RTL", "CharInfo", "bidi_class", "describe", "char_info", "char_label", "chip_label",
     "glyph", "is_bidi", "is_invisible", "looks_like", "quoted", "read_back", "scripts_of",
-    "visible_text", "visual_order", "worth_showing",
+    "visible_inline", "visible_text", "visual_order", "worth_showing",
 ]
 
 #: bidi classes that make a run right-to-left
@@ -122,6 +124,13 @@ def read_back(shown: str) -> str:
     ``<U+XXXX>`` back to its character.  Exact for any text that does not
     itself hold ``<U+``."""
     return _SHOWN_RE.sub(lambda m: chr(int(m.group(1), 16)), shown)
+
+
+def visible_inline(s: str) -> str:
+    """``s`` with each invisible character (the same ones as
+    :func:`visible_text`) written as ``⟨U+XXXX⟩``, for text shown inside the
+    document: inlay hints and link tooltips."""
+    return "".join("\u27e8U+%04X\u27e9" % ord(ch) if is_invisible(ch) else ch for ch in s)
 
 
 @dataclass

@@ -19,39 +19,25 @@ default, per folder) turns them off.
 from __future__ import annotations
 
 import re
-import unicodedata
 from typing import TYPE_CHECKING, Any, List, Optional, Tuple
 
 from lsprotocol import types
 
+from irilint.anatomy import is_bidi, visible_inline, visual_order
 from irilint.convert import idna_to_unicode, percent_decode_utf8
 from irilint.iri import parse
 
 from .convert_positions import from_range, position
-from .links import hides_something
 from .scanning import document_candidates
 
 if TYPE_CHECKING:  # pragma: no cover
     from .server import IrilintLanguageServer
 
 _PCT_RUN = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
-_RTL_OR_CONTROL = ("R", "AL", "AN", "LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI")
 
 
-def shown(text: str) -> str:
-    """``text`` with every bidi control and invisible character written as
-    ``⟨U+XXXX⟩``."""
-    return "".join("⟨U+%04X⟩" % ord(ch) if hides_something(ch) else ch for ch in text)
-
-
-def is_bidi(value: str) -> bool:
-    return any(unicodedata.bidirectional(ch) in _RTL_OR_CONTROL for ch in value)
-
-
-def display_order(value: str) -> str:
-    from bidi import get_display
-
-    return get_display(value, base_dir="L")
+#: ``text`` with every bidi control and invisible character written as ``⟨U+XXXX⟩``
+shown = visible_inline
 
 
 def reference_hints(value: str) -> List[Tuple[int, str, str]]:
@@ -72,7 +58,7 @@ def reference_hints(value: str) -> List[Tuple[int, str, str]]:
                 out.append((span.end, "= " + shown(u_label), "the Unicode form (U-label) of this "
                             "Punycode label"))
     if is_bidi(value):
-        out.append((len(value), "shown as: " + shown(display_order(value)),
+        out.append((len(value), "shown as: " + shown(visual_order(value)),
                     "the order a reader sees this reference in, left to right "
                     "(Unicode bidi algorithm, base direction L)"))
     out.sort(key=lambda h: h[0])

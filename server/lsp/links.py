@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any, List, Optional, Sequence, Tuple
 
 from lsprotocol import types
 
+from irilint.anatomy import is_invisible, visible_inline
 from irilint.convert import to_uri_detailed
 from irilint.iri import parse
 from irilint.resolve import resolve
@@ -56,18 +57,9 @@ NOT_A_PLACE = frozenset({"javascript", "vbscript", "data"})
 
 def hides_something(ch: str) -> bool:
     """A character a reader cannot see, or one that reorders the text
-    around it (bidi controls are Cf)."""
-    cat = unicodedata.category(ch)
-    if cat in ("Cc", "Cf", "Zl", "Zp", "Co", "Cn", "Cs"):
-        return True
-    if cat == "Zs" and ch != " ":
-        return True
-    try:
-        from irilint.unicode_security import is_default_ignorable
-
-        return is_default_ignorable(ch)
-    except Exception:  # pragma: no cover
-        return False
+    around it: the anatomy's one definition of invisible (bidi controls are
+    format characters)."""
+    return is_invisible(ch)
 
 
 def link_target(value: str, base: Optional[str], template: bool = False) -> Tuple[Optional[str], str]:
@@ -110,8 +102,7 @@ def tooltip(value: str, target: str, findings: Sequence[Any]) -> Optional[str]:
     return None
 
 
-def _shown(text: str) -> str:
-    return "".join("⟨U+%04X⟩" % ord(ch) if hides_something(ch) else ch for ch in text)
+_shown = visible_inline
 
 
 def document_links(cands: Sequence[Any], findings: Sequence[Any], base: Optional[str],
