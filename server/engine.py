@@ -905,6 +905,41 @@ def fixes_to_apply(findings: Iterable[Finding], unsafe: bool = False) -> List[Ed
     return chosen
 
 
+#: The most check-and-fix passes of :func:`fix_until_stable`: one fix can
+#: make another possible (uppercasing "%7e" before decoding it to "~"), and
+#: no chain of fixes is longer than a few passes.
+MAX_FIX_PASSES = 10
+
+
+def fix_until_stable(engine: "Engine", text: str, *, path: Optional[str] = None, settings: Any = None,
+                     scanner: Any = None, unsafe: bool = False,
+                     findings: Optional[Sequence[Finding]] = None,
+                     max_passes: int = MAX_FIX_PASSES) -> Tuple[str, int]:
+    """Fix, check again, until nothing changes (at most ``max_passes``
+    checks): the one fix loop of ``check --fix``, the server's fix-all and
+    the tests.  ``findings``: those of ``text`` already known (the first
+    pass then checks nothing).  Returns the fixed text and how many fixes
+    were applied (edits to distinct spans)."""
+    from .fileio import apply_edits
+
+    applied = 0
+    for _ in range(max_passes):
+        if findings is None:
+            # A throwaway run state: fixing must not record hosts twice.
+            findings = engine.check_text(text, path=path, settings=settings, scanner=scanner,
+                                         run_state={}).findings
+        edits = fixes_to_apply(findings, unsafe=unsafe)
+        findings = None
+        if not edits:
+            break
+        new_text = apply_edits(text, edits)
+        if new_text == text:
+            break
+        applied += len({(e.start, e.end) for e in edits})
+        text = new_text
+    return text, applied
+
+
 class _TakenSpans:
     """The spans of the edits chosen so far, sorted, for overlap tests that
     look only at the neighbours of a span (testing every chosen edit made

@@ -373,14 +373,12 @@ def check_outcomes(args: argparse.Namespace) -> Tuple[Any, List[Any]]:
     """Check ``args.paths`` exactly as ``irilint check`` does: the same
     discovery, configuration, rule selection, worker processes, cache, and
     look-alike hosts across files.  Returns the checker and the
-    :class:`irilint.cli_commands.FileOutcome` of each file, in order."""
-    from irilint import cli_commands
+    :class:`irilint.project.FileResult` of each file, in order."""
+    from irilint.project import Project
+    from irilint.runner import check_files
 
-    checker = cli_commands._Checker(args)
-    paths = list(args.paths) or ["."]
-    outcomes = list(cli_commands._run_files(checker, args, paths))
-    cli_commands._cross_file_collisions(checker, outcomes)
-    return checker, outcomes
+    checker = Project(args)
+    return checker, check_files(checker, list(args.paths) or ["."])
 
 
 def collect(paths: Sequence[str] = (".",), *, select: Optional[Sequence[str]] = None,

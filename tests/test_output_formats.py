@@ -7,7 +7,7 @@ import jsonschema
 import pytest
 
 from irilint.cli import main
-from irilint.cli_commands import Progress
+from irilint.runner import Progress
 
 DOC = "x\n😀 see http://e.org/100% and http://e.org/x%E2%80%AEy\n"
 
