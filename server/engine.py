@@ -8,13 +8,12 @@ import bisect
 import gc
 
 import re
-import sys
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
-from .findings import Edit, Finding, Fix, Severity
+from .findings import Edit, Finding, Fix
 from .chars import distinct_non_ascii
 from .convert import IRIPiece, iri_pieces, to_iri_detailed
 from .iri import parse
@@ -993,8 +992,6 @@ def check_reference(value: str, select: Optional[Sequence[str]] = None, settings
     code or family; default: the rules enabled by default)."""
     engine = Engine()
     if select is not None:
-        from irilint.rules.registry import select_rules
-
         class _S:  # a minimal settings object
             pass
 

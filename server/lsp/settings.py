@@ -45,7 +45,7 @@ import asyncio
 import dataclasses
 import logging
 import os
-from typing import Any, Callable, Dict, List, Mapping, Optional, Set, Tuple
+from typing import Any, Callable, Dict, Mapping, Optional, Set, Tuple
 
 from irilint import config
 from irilint.config import ConfigError, Settings
