@@ -202,6 +202,12 @@ def _overrides(args: Options) -> Dict[str, Any]:
         o["extend-select"] = list(args.extend_select)
     if args.fail_level:
         o["fail-level"] = args.fail_level
+    # The config keys' own semantics: --exclude replaces the exclude list
+    # (defaults included), --extend-exclude adds to it.
+    if args.exclude:
+        o["exclude"] = list(args.exclude)
+    if args.extend_exclude:
+        o["extend-exclude"] = list(args.extend_exclude)
     return o
 
 
@@ -342,13 +348,14 @@ class Project:
             print("irilint: internal error in %s: %s" % (path, err), file=sys.stderr)
         return result.findings, index
 
-    def fix_text(self, path: str, text: str, settings: Any) -> Tuple[str, int]:
+    def fix_text(self, path: str, text: str, settings: Any,
+                 fixed: Optional[List[Any]] = None) -> Tuple[str, int]:
         """Apply fixes until nothing more applies; returns the new text and
-        how many fixes were applied."""
+        how many fixes were applied (``fixed`` gets the findings fixed)."""
         from irilint.engine import fix_until_stable
 
         return fix_until_stable(self.engine, text, path=path, settings=settings,
-                                unsafe=self.options.unsafe_fixes)
+                                unsafe=self.options.unsafe_fixes, fixed=fixed)
 
     def outcome(self, path: str, text: str, settings: Any, doc: Any = None) -> FileResult:
         from irilint.output import locate
@@ -356,7 +363,8 @@ class Project:
         out = FileResult(path, fail_level=settings.fail_level)
         args = self.options
         if args.fix or args.diff:
-            new_text, applied = self.fix_text(path, text, settings)
+            fixed: List[Any] = []
+            new_text, applied = self.fix_text(path, text, settings, fixed)
             if new_text != text:
                 if args.diff:
                     from irilint.fileio import unified_diff
@@ -366,6 +374,10 @@ class Project:
                     # current file.
                 else:
                     out.fixed = applied
+                    out.fixed_rules = {}
+                    for f in fixed:
+                        key = (f.rule.code, f.rule.name)
+                        out.fixed_rules[key] = out.fixed_rules.get(key, 0) + 1
                     if doc is None:
                         out.new_text = new_text
                     elif not self.may_write(doc.path):

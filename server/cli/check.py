@@ -33,7 +33,22 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     p.add_argument("--config", metavar="FILE",
                    help="use this config file instead of searching for one")
     p.add_argument("--quiet", "-q", action="store_true", help="print findings only, no summary")
-    p.add_argument("--statistics", action="store_true", help="print a count of findings per rule")
+    p.add_argument("--statistics", action="store_true",
+                   help="print only a count of findings per rule (no findings, no summary)")
+    p.add_argument("--exit-zero", action="store_true",
+                   help="exit 0 even when findings are found (2 still means an error)")
+    p.add_argument("--output-file", "-o", metavar="PATH",
+                   help="write the findings (or statistics) to PATH instead of standard output; "
+                        "the file is replaced atomically")
+    p.add_argument("--show-fixes", action="store_true",
+                   help="text output: under each finding, the fixes it offers; with --fix, "
+                        "what was fixed, per file and rule")
+    p.add_argument("--exclude", type=comma_list, action="extend", metavar="GLOBS",
+                   help="files and folders to leave out, replacing the configured and default "
+                        "excludes (the 'exclude' key's globs; comma-separated)")
+    p.add_argument("--extend-exclude", type=comma_list, action="extend", metavar="GLOBS",
+                   help="files and folders to leave out besides the configured and default "
+                        "excludes (the 'extend-exclude' key's globs; comma-separated)")
     p.add_argument("--jobs", "-j", type=int, default=0, metavar="N",
                    help="worker processes (default: all cores; 1: no workers)")
     p.add_argument("--no-cache", action="store_true",
@@ -157,9 +172,16 @@ def _cmd_check(args: argparse.Namespace) -> int:
         print("irilint: error: not checked because of this configuration error: %s" % shown, file=sys.stderr)
 
     # With the fixed text on stdout (stdin --fix) or a diff, findings go to
-    # stderr so the two never mix.
+    # stderr so the two never mix; with --output-file, to that file.
     sink = sys.stderr if (use_stdin and args.fix) or args.diff else stdout
-    if fmt == "json":
+    if args.output_file:
+        import io
+
+        sink = io.StringIO()
+    if args.statistics:
+        # Only the counts (ruff --statistics): no findings, no summary.
+        _print_statistics([r for _, r in all_reported], sink)
+    elif fmt == "json":
         from irilint.output import NotChecked, dumps_json, not_checked_json, to_json_obj
 
         items = [to_json_obj(r, o.index) for o, r in all_reported]
@@ -185,6 +207,11 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
         for _, r in all_reported:
             sink.write(format_text(r) + "\n")
+            if args.show_fixes and not args.fix:
+                for fx in r.finding.fixes:
+                    sink.write("    fix (%s): %s\n" % ("safe" if fx.safe else "unsafe", fx.title))
+        if args.show_fixes and args.fix:
+            _print_fixed(outcomes, sink)
         if not args.quiet:
             n = len(all_reported)
             summary = []
@@ -192,13 +219,43 @@ def _cmd_check(args: argparse.Namespace) -> int:
                 summary.append("Found %d problem%s." % (n, "" if n == 1 else "s"))
             if fixed_total:
                 summary.append("Fixed %d problem%s." % (fixed_total, "" if fixed_total == 1 else "s"))
-            if summary:
-                print(" ".join(summary), file=sys.stderr)
-    if args.statistics:
-        _print_statistics([r for _, r in all_reported], sink if fmt == "text" else sys.stderr)
+            if not n:
+                checked = sum(1 for o in outcomes if not (o.error or o.skipped or o.config_error))
+                summary.append("No problems %s in %d file%s." % (
+                    "left" if fixed_total else "found", checked, "" if checked == 1 else "s"))
+            print(" ".join(summary), file=sys.stderr)
+    if args.output_file:
+        from irilint.fileio import write_file_atomic
+
+        try:
+            text = sink.getvalue()
+            try:  # a file name read from the disk goes back as its bytes
+                data = text.encode("utf-8", "surrogateescape")
+            except UnicodeEncodeError:
+                data = text.encode("utf-8", "backslashreplace")
+            write_file_atomic(args.output_file, data)
+        except OSError as exc:
+            print("irilint: error: cannot write %s: %s" % (args.output_file, exc.strerror or exc),
+                  file=sys.stderr)
+            return 2
     if errors:
         return 2
+    if args.exit_zero:
+        return 0
     return 1 if found_failing else 0
+
+
+def _print_fixed(outcomes: List[FileResult], out: Any) -> None:
+    """What --fix fixed, per file and rule (--show-fixes)."""
+    fixed = [(o.path, o.fixed_rules) for o in outcomes if o.fixed and o.fixed_rules]
+    total = sum(n for _, rules in fixed for n in rules.values())
+    if not total:
+        return
+    out.write("Fixed %d problem%s:\n" % (total, "" if total == 1 else "s"))
+    for path, rules in fixed:
+        out.write("- %s:\n" % path)
+        for (code, name), n in sorted(rules.items(), key=lambda item: (-item[1], item[0])):
+            out.write("    %d × %s (%s)\n" % (n, code, name))
 
 
 def _print_statistics(reported: List[Any], out: Any) -> None:
