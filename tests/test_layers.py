@@ -14,8 +14,6 @@ import pkgutil
 
 import pytest
 
-import irilint
-
 #: room -> height: a module imports only from rooms of its height or lower
 ROOMS = {"front": 4, "project": 3, "engine": 2, "scanners-rules": 1, "data": 0}
 
