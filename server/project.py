@@ -392,7 +392,7 @@ class Project:
                             write_atomic(doc, new_text)
                         except DocumentError as exc:
                             # The findings of the unchanged file are still
-                            # reported (see cmd_check): nothing is lost.
+                            # reported (see irilint.cli.check): nothing is lost.
                             out.error = "%s: fixes not written: %s" % (path, exc.reason)
                             out.fixed = 0
                             new_text = text
@@ -524,7 +524,7 @@ def check_stdin(checker: Project) -> FileResult:
 
 
 def cached_result(checker: Project, path: str, st: Optional[os.stat_result] = None) -> Optional[FileResult]:
-    """The cached outcome of an unchanged file, or None (then _check_path)."""
+    """The cached outcome of an unchanged file, or None (then check_path)."""
     if checker.cache is None:
         return None
     try:
@@ -551,7 +551,7 @@ def check_path(checker: Project, path: str, look_up: bool = True,
     except checker.config.ConfigError as exc:
         # Other files, under other (or no) config files, are still checked.
         # ``error`` is for other users of the outcomes (irilint report);
-        # ``check`` tells each config error once (see cmd_check).
+        # ``check`` tells each config error once (see irilint.cli.check).
         return FileResult(shown, error="%s: not checked: %s" % (shown, exc), config_error=str(exc))
     from irilint.engine import declaration_syntax
 
