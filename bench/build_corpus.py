@@ -73,7 +73,6 @@ def collect(src: Path, dest: Path, stats: dict) -> None:
                 continue
             rel = p.relative_to(src)
             target = dest / rel
-            suffixes = p.suffixes
             data = None
             if name.endswith(".gz") and "/man" in str(p):
                 # man pages: roff source, decompressed

@@ -29,7 +29,6 @@ import argparse
 import base64
 import os
 import random
-import re
 import string
 import subprocess
 import sys
@@ -40,7 +39,7 @@ from typing import Callable, Dict, List, Optional, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import (CORPUS, BenchError, Figure, irilint_argv, loadavg, median, record,  # noqa: E402
-                     require_corpus, run_timed, shell, wait_for_quiet)
+                     require_corpus, run_timed, wait_for_quiet)
 
 MB = 1_000_000
 TEXT_SUFFIXES = (".man", ".txt", ".rst")

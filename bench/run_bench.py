@@ -341,9 +341,9 @@ def fig_profile(corpus: Path, store: bool) -> None:
                 if store:
                     add_section("profile of the CLI on the corpus (py-spy, top 15)", shown)
                 return
-        try:
-            import pyinstrument  # noqa: F401
-        except ImportError:
+        import importlib.util
+
+        if importlib.util.find_spec("pyinstrument") is None:
             raise BenchError("neither py-spy nor pyinstrument works: pip install py-spy pyinstrument")
         flat = Path(tmp) / "flat.txt"
         cmd_flat = [str(bindir / "pyinstrument"), "-r", "text", "-p", "flat=true", "-p", "time=percent_of_total",

@@ -11,12 +11,12 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
 
 from irilint.chars import distinct_non_ascii, first_of
 from irilint.convert import idna_to_unicode
 from irilint.findings import Edit, Finding, Fix, Severity, differing_runs
-from irilint.iri import IRIReference, Span, parse
+from irilint.iri import IRIReference, parse
 from irilint.rules.registry import has_punycode_trait
 from irilint.scanners.base import DATA_CONTEXTS
 from irilint.anatomy import quoted, visible_text

@@ -33,3 +33,37 @@ def unused_suppression(doc):
     # The engine decides which suppressions were used, after every other
     # rule ran; this function only carries the rule's identity and docs.
     return ()
+
+
+@rule(name="unknown-suppression", code="IRI902", family="meta", severity="warning",
+      fix="none", scope="document")
+def unknown_suppression(doc):
+    """An ``irilint: ignore[...]`` comment that names no rule irilint has.
+
+    ## What it does
+    Flags each name in the brackets of ``irilint: ignore[...]`` or
+    ``irilint: ignore-file[...]`` that is not a rule name, a rule code, a
+    code prefix (``IRI4``) or a family, on the misspelt name itself.  Such
+    a suppression is not also reported by ``unused-suppression``, unless
+    it names known rules too that it does not use.
+
+    ## Why
+    A misspelt name (``bad-percent-encodin``) suppresses nothing, and the
+    finding it was meant to hide shows up anyway; "unused" would send the
+    reader looking for a finding that is not there, while "unknown" says
+    what is wrong.
+
+    ## Example
+    ``<!-- irilint: ignore[bidi-controls] -->``: the rule is
+    ``bidi-control``.
+
+    ## Fix safety
+    None: which rule was meant is for a person to say (``irilint rules``
+    lists them).
+
+    ## Reference
+    The irilint suppression syntax (README, "Suppressions").
+    """
+    # The engine reads the suppressions; this function only carries the
+    # rule's identity and docs.
+    return ()

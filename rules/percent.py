@@ -4,9 +4,9 @@ from __future__ import annotations
 import re
 
 from irilint.chars import UNRESERVED_ASCII, kept_encoded_in_iri
-from irilint.convert import _would_make_dot_segment, to_iri
+from irilint.convert import _would_make_dot_segment
 from irilint.rules.context import NOT_JUDGED
-from irilint.anatomy import describe, quoted
+from irilint.anatomy import quoted
 
 from .registry import rule
 

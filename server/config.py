@@ -1,5 +1,8 @@
 """Configuration: where it is found, what it may say, and how it is validated.
 
+(One module, over 600 lines: every key's parser, its validation and the
+file search are read together, as one description of the settings.)
+
 Configuration lives in one of three places, looked for in every directory
 from a file's own directory up to the filesystem root; the *nearest*
 directory that has one wins, and settings are never merged across

@@ -1,6 +1,10 @@
 """The engine: text -> scanner -> references -> rules -> findings.
 
 One engine serves the CLI and the language server.  It never imports pygls.
+
+One module, over 600 lines: the check of a text, its suppressions, the
+judgement of decodings and the fix loop share the engine's plan and memo,
+and split apart they would pass them around through every call.
 """
 from __future__ import annotations
 
@@ -8,13 +12,12 @@ import bisect
 import gc
 
 import re
-import sys
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
-from .findings import Edit, Finding, Fix, Severity
+from .findings import Edit, Finding, Fix
 from .chars import distinct_non_ascii
 from .convert import IRIPiece, iri_pieces, to_iri_detailed
 from .iri import parse
@@ -90,6 +93,8 @@ class Suppression:
     #: cannot share a line with text, and a long line reads better so)
     own_line: bool = False
     next_line: int = -1  # the next line with text, for own-line comments
+    #: the offsets of each selector's text, in the order of ``selectors``
+    selector_spans: Tuple[Tuple[int, int], ...] = ()
 
     def covers(self, line: int) -> bool:
         return self.whole_file or line == self.line or (self.own_line and line == self.next_line)
@@ -123,7 +128,18 @@ def find_suppressions(text: str, index: Optional[LineIndex] = None) -> List[Supp
     index = index or LineIndex(text)
     out: List[Suppression] = []
     for m in _SUPPRESS_RE.finditer(text):
-        sel = tuple(s.strip() for s in (m.group(2) or "").split(",") if s.strip())
+        sel_list: List[str] = []
+        spans: List[Tuple[int, int]] = []
+        if m.group(2):
+            at = m.start(2)
+            for part in m.group(2).split(","):
+                word = part.strip()
+                if word:
+                    first = at + part.index(word)
+                    sel_list.append(word)
+                    spans.append((first, first + len(word)))
+                at += len(part) + 1
+        sel = tuple(sel_list)
         line = index.line_of(m.start())
         content = index.line_text(line)
         rest = (content[:m.start() - index.starts[line]] + " " + content[m.end() - index.starts[line]:])
@@ -132,7 +148,8 @@ def find_suppressions(text: str, index: Optional[LineIndex] = None) -> List[Supp
         if own:
             while nxt < index.line_count and not index.line_text(nxt).strip():
                 nxt += 1
-        out.append(Suppression(line, m.start(), m.end(), sel, bool(m.group(1)), own_line=own, next_line=nxt))
+        out.append(Suppression(line, m.start(), m.end(), sel, bool(m.group(1)), own_line=own, next_line=nxt,
+                               selector_spans=tuple(spans)))
     return out
 
 
@@ -518,10 +535,19 @@ class Engine:
                 else:
                     kept.append(f)
             findings = kept
+            unknown = _unknown_selectors(suppressions)
+            unknown_rule = next((r for r in rules if r.name == "unknown-suppression"), None)
+            if unknown_rule is not None:
+                findings.extend(_unknown_suppressions(unknown_rule, selection.severity_of(unknown_rule),
+                                                      unknown, path))
             unused_rule = next((r for r in rules if r.name == "unused-suppression"), None)
             if unused_rule is not None:
+                # A suppression that names only rules that do not exist is
+                # reported as unknown, not also as unused.
+                only_unknown = {id(s) for s, bad in unknown if len(bad) == len(s.selectors)}
                 findings.extend(_unused_suppressions(
-                    unused_rule, selection.severity_of(unused_rule), suppressions, text,
+                    unused_rule, selection.severity_of(unused_rule),
+                    [s for s in suppressions if id(s) not in only_unknown], text,
                     index, scanner, path))
         if len(findings) > 1:
             findings = merge_same_characters(findings)
@@ -825,6 +851,34 @@ def _unused_suppressions(rule, severity, suppressions, text, index, scanner, pat
     return out
 
 
+def _unknown_selectors(suppressions: List[Suppression]) -> List[Tuple[Suppression, List[int]]]:
+    """Each suppression that names a rule irilint does not have, with the
+    indexes of those names among its selectors."""
+    from irilint.rules.registry import is_selector
+
+    out = []
+    for s in suppressions:
+        bad = [i for i, word in enumerate(s.selectors) if not is_selector(word)]
+        if bad:
+            out.append((s, bad))
+    return out
+
+
+def _unknown_suppressions(rule, severity, unknown, path) -> List[Finding]:
+    from .unicode_security import quoted
+
+    out: List[Finding] = []
+    for s, bad in unknown:
+        for i in bad:
+            start, end = s.selector_spans[i]
+            out.append(Finding(rule=rule, severity=severity,
+                               message="unknown rule in a suppression: %s is no rule name, code, code "
+                                       "prefix or family (see 'irilint rules')" % quoted(s.selectors[i]),
+                               start=start, end=end, fixes=[], ref_start=start, ref_end=end, iri="",
+                               path=path))
+    return out
+
+
 def _comment_bounds(text: str, index: LineIndex, s: Suppression, scanner) -> Optional[Tuple[int, int]]:
     """The span to delete to remove a suppression: its whole comment when
     the comment holds nothing else, with the space before it; None when
@@ -889,7 +943,15 @@ def fixes_to_apply(findings: Iterable[Finding], unsafe: bool = False) -> List[Ed
     """Non-overlapping edits of the first applicable fix of each finding,
     in document order; a fix whose edits overlap an earlier one is left for
     the next pass (``--fix`` loops until nothing changes)."""
-    chosen: List[Edit] = []
+    edits = [e for _, fx in chosen_fixes(findings, unsafe) for e in fx.edits]
+    edits.sort(key=lambda e: (e.start, e.end))
+    return edits
+
+
+def chosen_fixes(findings: Iterable[Finding], unsafe: bool = False) -> List[Tuple[Finding, Fix]]:
+    """The findings :func:`fixes_to_apply` fixes, each with the fix it
+    applies."""
+    chosen: List[Tuple[Finding, Fix]] = []
     taken = _TakenSpans()
     for f in sorted(findings, key=Finding.sort_key):
         for fx in f.fixes:
@@ -897,12 +959,51 @@ def fixes_to_apply(findings: Iterable[Finding], unsafe: bool = False) -> List[Ed
                 continue
             if any(taken.overlaps(e.start, e.end) for e in fx.edits):
                 break
-            chosen.extend(fx.edits)
+            chosen.append((f, fx))
             for e in fx.edits:
                 taken.add(e.start, e.end)
             break
-    chosen.sort(key=lambda e: (e.start, e.end))
     return chosen
+
+
+#: The most check-and-fix passes of :func:`fix_until_stable`: one fix can
+#: make another possible (uppercasing "%7e" before decoding it to "~"), and
+#: no chain of fixes is longer than a few passes.
+MAX_FIX_PASSES = 10
+
+
+def fix_until_stable(engine: "Engine", text: str, *, path: Optional[str] = None, settings: Any = None,
+                     scanner: Any = None, unsafe: bool = False,
+                     findings: Optional[Sequence[Finding]] = None,
+                     max_passes: int = MAX_FIX_PASSES,
+                     fixed: Optional[List[Finding]] = None) -> Tuple[str, int]:
+    """Fix, check again, until nothing changes (at most ``max_passes``
+    checks): the one fix loop of ``check --fix``, the server's fix-all and
+    the tests.  ``findings``: those of ``text`` already known (the first
+    pass then checks nothing).  Returns the fixed text and how many fixes
+    were applied (edits to distinct spans); ``fixed``, when given, gets
+    each finding whose fix was applied."""
+    from .fileio import apply_edits
+
+    applied = 0
+    for _ in range(max_passes):
+        if findings is None:
+            # A throwaway run state: fixing must not record hosts twice.
+            findings = engine.check_text(text, path=path, settings=settings, scanner=scanner,
+                                         run_state={}).findings
+        chosen = chosen_fixes(findings, unsafe=unsafe)
+        findings = None
+        edits = sorted((e for _, fx in chosen for e in fx.edits), key=lambda e: (e.start, e.end))
+        if not edits:
+            break
+        new_text = apply_edits(text, edits)
+        if new_text == text:
+            break
+        applied += len({(e.start, e.end) for e in edits})
+        if fixed is not None:
+            fixed.extend(f for f, _ in chosen)
+        text = new_text
+    return text, applied
 
 
 class _TakenSpans:
@@ -958,8 +1059,6 @@ def check_reference(value: str, select: Optional[Sequence[str]] = None, settings
     code or family; default: the rules enabled by default)."""
     engine = Engine()
     if select is not None:
-        from irilint.rules.registry import select_rules
-
         class _S:  # a minimal settings object
             pass
 

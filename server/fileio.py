@@ -586,3 +586,33 @@ def unified_diff(path: PathLike, old_text: str, new_text: str, *, context: int =
         else:
             out.append(line + "\n\\ No newline at end of file\n")
     return "".join(out)
+
+
+def write_file_atomic(path: str, data: bytes) -> None:
+    """Create or replace the file ``path`` with ``data`` atomically (a
+    temporary file in the same folder, then a rename): a reader sees the
+    old content or the new, never part of it.  A new file gets the usual
+    permissions (the umask's), a replaced one keeps its own.  Raises
+    OSError; no temporary file is left behind."""
+    target = os.path.realpath(path)
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(target) or ".", prefix=".irilint-output-")
+    try:
+        try:
+            _write_all(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        try:
+            mode = stat_module.S_IMODE(os.stat(target).st_mode)
+        except FileNotFoundError:
+            mask = os.umask(0)
+            os.umask(mask)
+            mode = 0o666 & ~mask
+        os.chmod(tmp, mode)
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from irilint.argtypes import csv_list as _csv
+from irilint.project import comma_list
 
 FORMATS = ("html", "markdown")
 
@@ -18,11 +18,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--format", choices=FORMATS, default=None,
                    help="html (one self-contained page; the default) or markdown (a pull-request "
                         "comment; the default when --output ends in .md)")
-    p.add_argument("--select", type=_csv, action="extend", metavar="RULES",
+    p.add_argument("--select", type=comma_list, action="extend", metavar="RULES",
                    help="only these rules (names, codes, code prefixes or families; comma-separated)")
-    p.add_argument("--extend-select", type=_csv, action="extend", metavar="RULES",
+    p.add_argument("--extend-select", type=comma_list, action="extend", metavar="RULES",
                    help="rules to add to the selection")
-    p.add_argument("--ignore", type=_csv, action="extend", metavar="RULES", help="rules to leave out")
+    p.add_argument("--ignore", type=comma_list, action="extend", metavar="RULES", help="rules to leave out")
     p.add_argument("--config", metavar="FILE", help="use this config file instead of searching for one")
     p.add_argument("--jobs", "-j", type=int, default=0, metavar="N",
                    help="worker processes (default: all cores; 1: no workers)")

@@ -17,7 +17,9 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from irilint import config
 from irilint.cache import CACHE_DIR_NAME, Cache, StatIndex
 from irilint.cli import _build_parser, main
-from irilint.cli_commands import _Checker, _discover, _display_path, _folder_of
+from irilint.paths import display_path as _display_path, folder_of as _folder_of
+from irilint.project import Project as _Checker
+from irilint.runner import discover as _discover
 from irilint.fileio import _BOMS, DocumentError, _read_all, decode_bytes, read_document
 
 SECOND = 10 ** 9
@@ -362,21 +364,21 @@ def test_concurrent_runs_share_the_cache_safely(tmp_path):
 def test_the_parent_checks_batches_itself_when_the_worker_is_busy(tmp_path, monkeypatch, capsys):
     # --jobs 2 is one worker process and this one: with one file per batch
     # the worker has its fill after three, and the parent takes the next
-    from irilint import cli_commands
+    from irilint import runner
 
     _generated_tree(tmp_path, seed=5)
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("IRILINT_NO_CACHE", raising=False)
     config.clear_cache()
     here = []
-    real = cli_commands._check_here
+    real = runner._check_here
 
     def counting(checker, path):
         here.append(path)
         return real(checker, path)
 
-    monkeypatch.setattr(cli_commands, "_check_here", counting)
-    monkeypatch.setattr(cli_commands, "_BATCH_FILES", 1)
+    monkeypatch.setattr(runner, "_check_here", counting)
+    monkeypatch.setattr(runner, "_BATCH_FILES", 1)
 
     def run(jobs):
         capsys.readouterr()

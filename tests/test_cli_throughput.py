@@ -14,7 +14,9 @@ from hypothesis import given, settings, strategies as st
 
 from irilint import config
 from irilint.cli import _build_parser
-from irilint.cli_commands import _Checker, _discover, _display_path
+from irilint.paths import display_path as _display_path
+from irilint.project import Project as _Checker
+from irilint.runner import discover as _discover
 
 
 @pytest.fixture

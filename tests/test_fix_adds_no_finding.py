@@ -12,10 +12,9 @@ from collections import Counter
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from irilint.cli_commands import MAX_FIX_PASSES
 from irilint.config import Settings
 from irilint.convert import iri_pieces, to_iri
-from irilint.engine import JUDGED_FAMILIES, Engine, check_reference, fixes_to_apply
+from irilint.engine import JUDGED_FAMILIES, Engine, check_reference, fix_until_stable
 from irilint.fileio import apply_edits
 from iri_strategies import iri_reference, spoof_reference
 
@@ -87,13 +86,7 @@ def test_fixing_until_stable_adds_no_finding(iri, unsafe):
     engine = Engine()
     doc = "see %s here\n" % iri
     before = counts(engine.check_text(doc, path="doc.txt", settings=ALL, run_state={}).findings)
-    text = doc
-    for _ in range(MAX_FIX_PASSES):  # as ``check --fix`` loops
-        edits = fixes_to_apply(engine.check_text(text, path="doc.txt", settings=ALL, run_state={}).findings,
-                               unsafe=unsafe)
-        if not edits:
-            break
-        text = apply_edits(text, edits)
+    text, _applied = fix_until_stable(engine, doc, path="doc.txt", settings=ALL, unsafe=unsafe)  # as ``check --fix``
     after = counts(engine.check_text(text, path="doc.txt", settings=ALL, run_state={}).findings)
     assert not added(before, after), (iri, unsafe, text, added(before, after))
 

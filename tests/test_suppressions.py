@@ -79,10 +79,13 @@ def test_unused_suppression_reported_and_fix_removes_it(path, text, expected):
     assert unused[0].fixes[0].safe
 
 
-def test_unused_suppression_message_shows_invisible_characters_by_code_point():
+def test_suppression_message_shows_invisible_characters_by_code_point():
     from irilint.engine import check_text
 
-    # a zero width joiner typed into the selector of a Persian comment
+    # a zero width joiner typed into the selector of a Persian comment: no
+    # rule has that name, so it is reported as unknown (not as unused)
     text = "<!-- توضیح: irilint: ignore[IRI\u200d101] -->\nسلام\n"
-    (f,) = [f for f in check_text(text, path="fa.md") if f.rule.name == "unused-suppression"]
+    (f,) = [f for f in check_text(text, path="fa.md") if f.rule.name in ("unused-suppression",
+                                                                          "unknown-suppression")]
+    assert f.rule.name == "unknown-suppression"
     assert "IRI<U+200D>101" in f.message and "\u200d" not in f.message

@@ -255,26 +255,14 @@ def _fix_all_edits(text: str, result: Any, doc: Document, engine_of: Any = None)
     changed run of lines, so the editor keeps cursors and marks elsewhere.
     ``engine_of``: the linter's engine (its memo re-checks only the
     references a pass changed), called in the lint worker."""
-    from irilint.engine import default_engine, fixes_to_apply
-    from irilint.fileio import apply_edits
+    from irilint.engine import default_engine, fix_until_stable
 
     engine = engine_of() if engine_of is not None else default_engine()
-
-    edits = fixes_to_apply(result.findings)
-    if not edits:
-        return []
-    new = apply_edits(text, edits)
-    path = getattr(doc, "path", None)
-    for _ in range(9):
-        again = engine.check_text(new, path=path, settings=result.settings,
-                                  scanner=result.scanner, run_state={})
-        more = fixes_to_apply(again.findings)
-        if not more:
-            break
-        newer = apply_edits(new, more)
-        if newer == new:
-            break
-        new = newer
+    # The result's findings are the first pass: a document with no safe fix
+    # costs no check.
+    new, _applied = fix_until_stable(engine, text, path=getattr(doc, "path", None),
+                                     settings=result.settings, scanner=result.scanner,
+                                     findings=result.findings)
     if new == text:
         return []
     old_lines = text.splitlines(keepends=True)

@@ -37,9 +37,9 @@ from lsprotocol import types
 from irilint.findings import Finding, Severity
 from irilint.lines import LineIndex
 from irilint.output import DOCS_URL, rule_url
+from irilint.project import over_size_cap, plan_document
 
 from .documents import Document
-from .scanning import scanner_for_document
 from .transport import DaemonExecutor
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -184,16 +184,8 @@ def diagnostic_json(f: Finding, index: LineIndex, encoding: str, version: Option
     return out
 
 
-def oversize(text: str, limit: int) -> Optional[int]:
-    """The UTF-8 size of ``text`` (or a lower bound of it) when it is more
-    than ``limit`` bytes, else None; encodes only when it has to."""
-    n = len(text)
-    if n > limit:
-        return n
-    if n * 4 <= limit:
-        return None
-    size = len(text.encode("utf-8", "surrogatepass"))
-    return size if size > limit else None
+#: (hover asks it too)
+oversize = over_size_cap
 
 
 def skipped_diagnostic(limit: int) -> types.Diagnostic:
@@ -321,16 +313,18 @@ class Linter:
         index = index or LineIndex(text)
         result = LintResult(doc.uri, version, generation, text, index, settings=settings,
                             encoding=encoding)
-        if self.server.settings.is_excluded(doc.path, settings):
+        # include/exclude, the size cap and the scanner are the project's
+        # decisions, as for ``irilint check``
+        plan = plan_document(settings, doc.path, text, doc.language_id)
+        if plan.excluded:
             result.skipped = True
             result.diagnostics, result.published = [], []
             return result
-        limit = int(getattr(settings, "max_file_size", 0) or 0)
-        if limit and oversize(text, limit) is not None:
-            result.diagnostics = [skipped_diagnostic(limit)]
+        if plan.too_large is not None:
+            result.diagnostics = [skipped_diagnostic(plan.limit)]
             result.skipped = True
             return result
-        scanner = self._document_scanner(doc.uri, scanner_for_document(doc, settings))
+        scanner = self._document_scanner(doc.uri, plan.scanner)
         result.scanner = scanner
         first = self._engine is None
         check = self.engine().check_text(text, path=doc.path, language_id=doc.language_id,

@@ -2,14 +2,12 @@
 references it holds (cached per document version and settings)."""
 from __future__ import annotations
 
-import logging
 from typing import Any, List, Optional, Tuple
 
 from irilint.scanners.base import CommentSyntax
 
 from .documents import Document
 
-logger = logging.getLogger(__name__)
 
 HASH = CommentSyntax("#")
 
@@ -18,14 +16,9 @@ def scanner_for_document(doc: Document, settings: Any) -> Any:
     """The scanner for a document: the ``extensions`` setting for its path,
     then its language id, then its file name (see
     :func:`irilint.scanners.scanner_for`)."""
-    from irilint.scanners import scanner_for
+    from irilint.project import scanner_for
 
-    extensions = dict(getattr(settings, "extensions", ()) or ()) if settings is not None else None
-    try:
-        return scanner_for(path=doc.path, language_id=doc.language_id, extensions=extensions)
-    except KeyError:  # an override naming an unknown scanner: plain text
-        logger.warning("no scanner for %s (%s); reading it as text", doc.uri, doc.language_id)
-        return scanner_for()
+    return scanner_for(settings, doc.path, doc.language_id)
 
 
 def comment_syntax(scanner: Any) -> CommentSyntax:

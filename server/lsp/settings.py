@@ -51,7 +51,7 @@ import asyncio
 import dataclasses
 import logging
 import os
-from typing import Any, Callable, Dict, List, Mapping, Optional, Set, Tuple
+from typing import Any, Callable, Dict, Mapping, Optional, Set, Tuple
 
 from irilint import config
 from irilint.config import ConfigError, Settings
@@ -260,10 +260,10 @@ class SettingsManager:
     def is_excluded(self, path: Optional[str], settings: Settings) -> bool:
         """Whether include/exclude keep ``path`` out (never for untitled
         documents: the user is looking at them)."""
-        if not path:
-            return False
+        from irilint.project import is_excluded
+
         try:
-            return not config.is_included(settings, path, is_dir=False)
+            return is_excluded(settings, path)
         except Exception:  # pragma: no cover - a bad glob must not stop linting
             logger.exception("include/exclude failed for %s", path)
             return False

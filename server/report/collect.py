@@ -172,13 +172,12 @@ def file_results(paths: Sequence[str], *, select: Optional[Sequence[str]] = None
     The one function that decides how files are found, read and checked
     for the report.  Raises :class:`irilint.config.ConfigError` on a bad
     configuration."""
-    from irilint import cli_commands
+    from irilint.project import Project
+    from irilint.runner import check_files
 
     args = _checker_args(paths, select, ignore, extend_select, config, jobs, follow_symlinks)
-    checker = cli_commands._Checker(args)
-    outcomes = list(cli_commands._run_files(checker, args, list(paths)))
-    # The collisions across files are checked again from the kept text.
-    cli_commands._cross_file_collisions(checker, outcomes)
+    checker = Project(args)
+    outcomes = check_files(checker, list(paths))
     results = []
     for o in outcomes:
         settings = checker.settings(o.abspath) if o.abspath and o.text is not None else None

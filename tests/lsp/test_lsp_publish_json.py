@@ -16,7 +16,7 @@ TEXT = (
     "Cyrillic host https://раураl.com/login and http://EXAMPLE.org/%7euser/\n"
     "astral 😀 then https://例え.jp/パス/%e2%82%ac?q=1#frag\r\n"
     "bidi https://example.org/\u202eabc/ here\r"
-    "unused <!-- irilint: ignore[IRI999] -->\n"
+    "unused <!-- irilint: ignore[IRI602] -->\n"
     "wide 𝐀𝐁 https://exa\u200bmple.org/\n"
 )
 

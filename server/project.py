@@ -1,0 +1,588 @@
+"""The project layer: what to check and how, for a path or an open document.
+
+Every front end (``irilint check``, ``irilint report``, the language
+server) asks this layer, and none decides for itself:
+
+* the settings of a file (the nearest configuration file, or ``--config``,
+  with the command line's or the editor's overrides);
+* whether include/exclude admit it (:func:`is_excluded`);
+* the size cap (``max-file-size``), the encoding it is read in and the
+  scanner that reads it (:func:`scanner_for`, :func:`over_size_cap`);
+* checking (and fixing, through :func:`irilint.engine.fix_until_stable`)
+  it, with the result cache, into a :class:`FileResult`: its findings and
+  their positions, its fixes, and the facts project rules gather across
+  files (the look-alike hosts, ``host_rows``).
+
+Below it sit the engine, the scanners and rules, and the data modules;
+above it the CLI (:mod:`irilint.cli`), the server (:mod:`irilint.lsp`) and
+the report.  The process scheduler that runs :func:`check_path` in worker
+processes is :mod:`irilint.runner`.
+"""
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass, field
+from typing import Any, Dict, FrozenSet, List, Optional, Set, Tuple
+
+from .paths import display_path, display_prefix, folder_of
+
+
+@dataclass
+class Options:
+    """How a run checks files: what ``irilint check`` (or ``report``) was
+    asked on its command line."""
+
+    paths: List[str] = field(default_factory=list)
+    select: Optional[List[str]] = None
+    extend_select: Optional[List[str]] = None
+    ignore: Optional[List[str]] = None
+    #: include/exclude patterns given on the command line (config-key semantics)
+    exclude: Optional[List[str]] = None
+    extend_exclude: Optional[List[str]] = None
+    fail_level: Optional[str] = None
+    fix: bool = False
+    unsafe_fixes: bool = False
+    diff: bool = False
+    #: a configuration file to use instead of searching for one
+    config: Optional[str] = None
+    stdin_filename: Optional[str] = None
+    jobs: int = 0
+    #: read and write the result cache (.irilint_cache/)
+    cache: bool = False
+    follow_symlinks: bool = False
+    #: keep each file's text in its result (the report shows it, and so
+    #: reads each file once)
+    keep_text: bool = False
+
+    @classmethod
+    def of(cls, given: Any) -> "Options":
+        """Options from an ``argparse`` namespace (or anything with some of
+        its attributes; a missing one takes the default, and no
+        ``no_cache`` attribute means no cache)."""
+        if isinstance(given, cls):
+            return given
+        get = lambda name, default=None: getattr(given, name, default)  # noqa: E731
+        return cls(paths=list(get("paths") or []), select=get("select"), extend_select=get("extend_select"),
+                   ignore=get("ignore"), exclude=get("exclude"), extend_exclude=get("extend_exclude"),
+                   fail_level=get("fail_level"), fix=bool(get("fix", False)),
+                   unsafe_fixes=bool(get("unsafe_fixes", False)), diff=bool(get("diff", False)),
+                   config=get("config"), stdin_filename=get("stdin_filename"), jobs=int(get("jobs", 0) or 0),
+                   cache=not get("no_cache", True), follow_symlinks=bool(get("follow_symlinks", False)),
+                   keep_text=bool(get("keep_text", False)))
+
+
+def comma_list(value: str) -> List[str]:
+    """A comma-separated list given on the command line (``--select a,b``)."""
+    return [v.strip() for v in value.split(",") if v.strip()]
+
+
+def is_excluded(settings: Any, path: Optional[str]) -> bool:
+    """Whether include/exclude keep the file ``path`` out (never an
+    untitled document, ``path`` None: the user is looking at it)."""
+    if not path:
+        return False
+    from . import config
+
+    return not config.is_included(settings, path, is_dir=False)
+
+
+def size_cap(settings: Any) -> int:
+    """The largest file checked, in bytes (``max-file-size``; 0: no cap)."""
+    return int(getattr(settings, "max_file_size", 0) or 0)
+
+
+def over_size_cap(text: str, limit: int) -> Optional[int]:
+    """The UTF-8 size of ``text`` (or a lower bound of it) when it is more
+    than ``limit`` bytes, else None; encodes only when it has to."""
+    n = len(text)
+    if n > limit:
+        return n
+    if n * 4 <= limit:
+        return None
+    size = len(text.encode("utf-8", "surrogatepass"))
+    return size if size > limit else None
+
+
+def scanner_for(settings: Any, path: Optional[str] = None, language_id: Optional[str] = None) -> Any:
+    """The scanner that reads a document: the ``extensions`` setting for its
+    path, then its language id, then its file name; plain text when an
+    override names a scanner that does not exist."""
+    from .scanners import scanner_for as find
+
+    extensions = dict(getattr(settings, "extensions", ()) or ()) if settings is not None else None
+    try:
+        return find(path=path, language_id=language_id, extensions=extensions)
+    except KeyError:
+        import logging
+
+        logging.getLogger(__name__).warning("no scanner for %s (%s); reading it as text", path, language_id)
+        return find()
+
+
+@dataclass
+class DocumentPlan:
+    """What the project decides for an open document before checking it:
+    left out by include/exclude, over the size cap (its size), or read by
+    ``scanner``."""
+
+    excluded: bool = False
+    too_large: Optional[int] = None
+    limit: int = 0
+    scanner: Any = None
+
+
+def plan_document(settings: Any, path: Optional[str], text: str,
+                  language_id: Optional[str] = None) -> DocumentPlan:
+    """The decisions for an open document (the server's view of a file)."""
+    try:
+        excluded = is_excluded(settings, path)
+    except Exception:  # a bad glob must not stop linting the document in view
+        import logging
+
+        logging.getLogger(__name__).exception("include/exclude failed for %s", path)
+        excluded = False
+    if excluded:
+        return DocumentPlan(excluded=True)
+    limit = size_cap(settings)
+    if limit:
+        size = over_size_cap(text, limit)
+        if size is not None:
+            return DocumentPlan(too_large=size, limit=limit)
+    return DocumentPlan(limit=limit, scanner=scanner_for(settings, path, language_id))
+
+
+def validators() -> Tuple[Any, Any]:
+    """The rule selector and scanner name validators of the settings."""
+    from .rules.registry import is_selector
+    from .scanners import is_scanner_name
+
+    return is_selector, is_scanner_name
+
+
+#: the run state's keys of the look-alike hosts of a file, and of the hosts
+#: of other files they collide with (the cross-file collision glue)
+HOSTS_KEY = "lookalike.confusable-collision"
+TARGETS_KEY = "lookalike.confusable-collision.targets"
+
+
+@dataclass
+class FileResult:
+    path: str
+    reported: List[Any] = field(default_factory=list)
+    error: Optional[str] = None
+    skipped: Optional[str] = None
+    fixed: int = 0
+    new_text: Optional[str] = None  # stdin --fix output
+    #: stdin --fix output in the input's encoding, when not UTF-8 (or with a BOM)
+    new_bytes: Optional[bytes] = None
+    diff: Optional[str] = None
+    fail_level: str = "warning"
+    index: Any = None  # positions of the text the findings refer to
+    #: look-alike hosts of this file, for collisions across files: the
+    #: cache's rows (``irilint.cache.host_rows``), relative to ``path``
+    host_rows: Optional[List[List[Any]]] = None
+    abspath: Optional[str] = None
+    #: the result cache's entry for this file, saved by the parent process
+    cache_line: Optional[bytes] = None
+    #: (stat stamp, content digest) for the cache's stat index
+    stamp: Optional[Tuple[Any, str]] = None
+    #: the configuration error that kept this file from being checked
+    config_error: Optional[str] = None
+    #: something to tell about this file that is not a failure
+    note: Optional[str] = None
+    #: the text checked, kept when ``Options.keep_text`` is set
+    text: Optional[str] = None
+
+
+def _overrides(args: Options) -> Dict[str, Any]:
+    o: Dict[str, Any] = {}
+    if args.select:
+        # Like ruff: a selection on the command line is the whole selection;
+        # the config file's ignore list belonged to the selection it replaces.
+        o["select"] = list(args.select)
+        o["ignore"] = list(args.ignore or [])
+    elif args.ignore:
+        o["extend-ignore"] = list(args.ignore)
+    if args.extend_select:
+        o["extend-select"] = list(args.extend_select)
+    if args.fail_level:
+        o["fail-level"] = args.fail_level
+    # The config keys' own semantics: --exclude replaces the exclude list
+    # (defaults included), --extend-exclude adds to it.
+    if args.exclude:
+        o["exclude"] = list(args.exclude)
+    if args.extend_exclude:
+        o["extend-exclude"] = list(args.extend_exclude)
+    return o
+
+
+class Project:
+    """Checks one file after another with one engine and one run state."""
+
+    def __init__(self, options: Any) -> None:
+        from irilint import config
+        from irilint.engine import Engine
+
+        self.options = args = Options.of(options)
+        self.config = config
+        self.engine = Engine()
+        self.run_state: Dict[str, Any] = {}
+        self.overrides = _overrides(self.options)
+        self.validators = validators()
+        self._by_folder: Dict[str, Any] = {}
+        self._cwd = os.getcwd()
+        #: folder as spelled -> display_prefix(folder)
+        self._display_prefixes: Dict[str, Any] = {}
+        self._by_spelled_folder: Dict[str, Any] = {}
+        #: folders (as spelled in the walk) the walk saw no config file in
+        self._no_config_folders: Set[str] = set()
+        #: id(settings) -> (settings, its root as an absolute folder + os.sep)
+        self._root_prefixes: Dict[int, Tuple[Any, str]] = {}
+        #: id(settings) -> (settings, the cache.key_hasher of its fingerprint)
+        self._key_hashers: Dict[int, Any] = {}
+        self._default_excluded = {p for p in config.DEFAULT_EXCLUDE if "/" not in p and "*" not in p}
+        self.cache = None
+        self.listing_index = None
+        if args.cache and not os.environ.get("IRILINT_NO_CACHE"):
+            from irilint.cache import Cache, ListingIndex, StatIndex, cache_key, key_hasher
+
+            self.cache = Cache(os.environ.get("IRILINT_CACHE_ROOT") or os.getcwd())
+            self.stat_index = StatIndex(self.cache)
+            self.listing_index: Optional[ListingIndex] = ListingIndex(self.cache, self.stat_index.started_ns)
+            self._cache_key = cache_key
+            self._key_hasher = key_hasher
+        #: paths named on the command line (a binary one gets a note)
+        self.explicit_paths = {os.path.abspath(p) for p in args.paths if p != "-"}
+        #: where --fix may write (discovery.fix_roots), worked out at the
+        #: first fix; unused with --follow-symlinks
+        self._fix_roots: Optional[FrozenSet[str]] = None
+        vs, vsc = self.validators
+        if self.overrides:
+            # A bad --select governs every file: fail now, not once per file.
+            config.Settings().merged(self.overrides, validate_selector=vs, validate_scanner=vsc)
+        self.explicit_config = None
+        if args.config:
+            self.explicit_config = config.load_config_file(args.config, validate_selector=vs, validate_scanner=vsc)
+
+    def display_path(self, p: str) -> str:
+        """``display_path(p)``, the folder's part worked out once per
+        folder (relpath of each absolute path was a tenth of a warm run).
+        Like the settings memo, this relies on the working directory not
+        changing during a run."""
+        folder, found, name = p.rpartition(os.sep)
+        if found and name and name != "." and name != "..":
+            memo = self._display_prefixes
+            prefix = memo.get(folder, memo)
+            if prefix is memo:
+                prefix = memo[folder] = display_prefix(folder, self._cwd)
+            if prefix is True:
+                return p
+            if prefix is not None:
+                rel = prefix + name
+                return p if rel.startswith("..") else rel
+        return display_path(p)
+
+    def settings(self, path: str) -> Any:
+        # Settings depend on the folder (the nearest config file), so one
+        # lookup serves every file of a folder.  The folder as spelled in
+        # the path is looked up first: the working directory does not change
+        # during a run, so it always names the same absolute folder.
+        spelled = folder_of(path)
+        hit = self._by_spelled_folder.get(spelled)
+        if hit is None and spelled in self._no_config_folders:
+            # No configuration file here: the nearest one is the parent's.
+            hit = self._by_spelled_folder.get(os.path.dirname(spelled))
+            if hit is not None:
+                self._by_spelled_folder[spelled] = hit
+        if hit is None:
+            folder = os.path.dirname(os.path.abspath(path))
+            hit = self._by_folder.get(folder)
+            if hit is None:
+                hit = self._by_folder[folder] = self._settings(path)
+            self._by_spelled_folder[spelled] = hit
+        return hit
+
+    def included(self, path: str, abspath: Optional[str] = None) -> bool:
+        settings = self.settings(path)
+        cfg = self.config
+        if self.default_excludes_only(settings):
+            # The defaults only name folders: a set test on the path's parts
+            # answers as the glob matching would, without it.
+            if abspath is None:
+                abspath = os.path.abspath(path)
+            prefix = self._root_prefix(settings)
+            if abspath.startswith(prefix):
+                rel = abspath[len(prefix):]  # what relpath gives, without its cost
+            else:
+                root = str(settings.root) if settings.root is not None else os.getcwd()
+                rel = os.path.relpath(abspath, root)
+            if rel.startswith(".."):
+                return cfg.is_included(settings, path)
+            return not (set(rel.split(os.sep)) & self._default_excluded)
+        return cfg.is_included(settings, path)
+
+    def default_excludes_only(self, settings: Any) -> bool:
+        """Whether only the default excludes (folder names) decide what is
+        checked: then a set test on path parts answers as glob matching."""
+        return (not settings.include and not settings.extend_exclude
+                and settings.exclude == self.config.DEFAULT_EXCLUDE)
+
+    def _root_prefix(self, settings: Any) -> str:
+        hit = self._root_prefixes.get(id(settings))
+        if hit is None or hit[0] is not settings:
+            root = os.path.abspath(str(settings.root) if settings.root is not None else os.getcwd())
+            hit = self._root_prefixes[id(settings)] = (settings, os.path.join(root, ""))
+        return hit[1]
+
+    def _settings(self, path: str) -> Any:
+        vs, vsc = self.validators
+        if self.explicit_config is not None:
+            base = self.explicit_config
+            return base.merged(self.overrides, validate_selector=vs, validate_scanner=vsc) if self.overrides else base
+        return self.config.settings_for(path, self.overrides, validate_selector=vs, validate_scanner=vsc)
+
+    def check_document(self, path: str, text: str, settings: Any,
+                       run_state: Optional[Dict[str, Any]] = None) -> Tuple[List[Any], Any]:
+        from irilint.lines import LineIndex
+
+        index = LineIndex(text)
+        result = self.engine.check_text(text, path=path, settings=settings,
+                                        run_state=self.run_state if run_state is None else run_state,
+                                        index=index)
+        for err in result.errors:
+            print("irilint: internal error in %s: %s" % (path, err), file=sys.stderr)
+        return result.findings, index
+
+    def fix_text(self, path: str, text: str, settings: Any,
+                 fixed: Optional[List[Any]] = None) -> Tuple[str, int]:
+        """Apply fixes until nothing more applies; returns the new text and
+        how many fixes were applied (``fixed`` gets the findings fixed)."""
+        from irilint.engine import fix_until_stable
+
+        return fix_until_stable(self.engine, text, path=path, settings=settings,
+                                unsafe=self.options.unsafe_fixes, fixed=fixed)
+
+    def outcome(self, path: str, text: str, settings: Any, doc: Any = None) -> FileResult:
+        from irilint.output import locate
+
+        out = FileResult(path, fail_level=settings.fail_level)
+        args = self.options
+        if args.fix or args.diff:
+            fixed: List[Any] = []
+            new_text, applied = self.fix_text(path, text, settings, fixed)
+            if new_text != text:
+                if args.diff:
+                    from irilint.fileio import unified_diff
+
+                    out.diff = unified_diff(path, text, new_text)
+                    # --diff writes nothing; findings are those of the
+                    # current file.
+                else:
+                    out.fixed = applied
+                    out.fixed_rules = {}
+                    for f in fixed:
+                        key = (f.rule.code, f.rule.name)
+                        out.fixed_rules[key] = out.fixed_rules.get(key, 0) + 1
+                    if doc is None:
+                        out.new_text = new_text
+                    elif not self.may_write(doc.path):
+                        out.note = ("%s: fixes not written: a symbolic link leads it outside the checked "
+                                    "paths; --follow-symlinks lets --fix write through it" % path)
+                        out.fixed = 0
+                        new_text = text
+                    else:
+                        from irilint.fileio import DocumentError, write_atomic
+
+                        try:
+                            write_atomic(doc, new_text)
+                        except DocumentError as exc:
+                            # The findings of the unchanged file are still
+                            # reported (see irilint.cli.check): nothing is lost.
+                            out.error = "%s: fixes not written: %s" % (path, exc.reason)
+                            out.fixed = 0
+                            new_text = text
+                    text = new_text
+            elif doc is None and args.fix:
+                out.new_text = text
+        # Each file gets a fresh run state: collisions across files are
+        # resolved afterwards, in file order (see _cross_file_collisions),
+        # so workers and the cache can check files independently.
+        run_state: Dict[str, Any] = {}
+        findings, index = self.check_document(path, text, settings, run_state)
+        from irilint.cache import host_rows
+
+        out.host_rows = host_rows(run_state.get(HOSTS_KEY) or {}, path)
+        out.reported = locate(path, findings, index)
+        out.index = Positions(index, findings)
+        if doc is not None and self.cache is not None and not (args.fix or args.diff):
+            if doc.stat is not None:
+                st = doc.stat
+                out.stamp = ((st.size, st.mtime_ns, doc.ctime_ns, st.ino), doc.digest)
+            out.cache_line = self.cache.entry(
+                self.cache_key(doc.digest, settings, path), doc.path, findings, out.host_rows,
+                [[r.line, r.column, r.end_line, r.end_column, r.line_text] for r in out.reported],
+                out.index.table)
+        return out
+
+    def may_write(self, path: str) -> bool:
+        """Whether --fix may write the file ``path`` was read from: its
+        target is inside the roots (``discovery.fix_roots``), or
+        --follow-symlinks was given."""
+        if self.options.follow_symlinks:
+            return True
+        from irilint.discovery import fix_roots, inside_roots
+
+        if self._fix_roots is None:
+            self._fix_roots = fix_roots([p for p in (self.options.paths or ["."]) if p != "-"])
+        return inside_roots(path, self._fix_roots)
+
+    def cache_key(self, digest: str, settings: Any, path: str) -> str:
+        hit = self._key_hashers.get(id(settings))
+        if hit is None or hit[0] is not settings:
+            hit = self._key_hashers[id(settings)] = (settings, self._key_hasher(settings.fingerprint()))
+        return self._cache_key(hit[1], digest, path)
+
+    def cached(self, path: str, abspath: str, settings: Any,
+               st: Optional[os.stat_result] = None) -> Optional[FileResult]:
+        """The outcome of an unchanged file from the cache, without decoding
+        it: the key is the hash of its bytes.  ``st``: the file's stat, if
+        the walk has it."""
+        cache = self.cache
+        if cache is None or self.options.fix or self.options.diff or cache.empty():
+            return None
+        try:
+            if st is None:
+                st = os.stat(abspath)
+            if st.st_size > settings.max_file_size:
+                return None
+            digest = self.stat_index.digest(abspath, st)
+            hashed = digest is None
+            if hashed:
+                import hashlib
+
+                with open(abspath, "rb") as fh:
+                    digest = hashlib.sha256(fh.read()).hexdigest()
+        except OSError:
+            return None
+        hit = cache.get(self.cache_key(digest, settings, path), path)
+        if hit is None:
+            return None
+        findings, rows, (located, edits) = hit
+        out = FileResult(path, fail_level=settings.fail_level, host_rows=rows, abspath=abspath)
+        if hashed:
+            out.stamp = (self.stat_index.stamp(st), digest)  # for the stat index
+        if findings:
+            from irilint.output import Reported
+
+            out.reported = [Reported(path, f, l, c, el, ec, text)
+                            for f, (l, c, el, ec, text) in zip(findings, located)]
+        positions = Positions.__new__(Positions)
+        positions.table = edits
+        out.index = positions
+        return out
+
+
+class Positions:
+    """The (line, column) of every offset the output needs, computed where
+    the text is, so only this small table travels back from a worker."""
+
+    def __init__(self, index: Any, findings: List[Any]) -> None:
+        table: Dict[int, Tuple[int, int]] = {}
+        for f in findings:
+            for fx in f.fixes:
+                for e in fx.edits:
+                    for off in (e.start, e.end):
+                        if off not in table:
+                            table[off] = index.position(off)
+        self.table = table
+
+    def position(self, offset: int, encoding: str = "utf-32") -> Tuple[int, int]:
+        return self.table[offset]
+
+
+
+def check_stdin(checker: Project) -> FileResult:
+    from irilint.engine import declaration_syntax
+    from irilint.fileio import DocumentError, decode_bytes
+
+    args = checker.options
+    name = args.stdin_filename or "-"
+    data = sys.stdin.buffer.read()
+    settings = checker.settings(args.stdin_filename or os.path.join(os.getcwd(), "-"))
+    try:
+        doc = decode_bytes(data, name, syntax=declaration_syntax(args.stdin_filename or "", settings))
+    except DocumentError as exc:
+        return FileResult(name, error=str(exc))
+    out = checker.outcome(name, doc.text, settings, doc=None)
+    if out.new_text is not None and (doc.bom or doc.encoding != "utf-8"):
+        # Written back as read: the same encoding and BOM.
+        try:
+            out.new_bytes = doc.encode(out.new_text)
+        except UnicodeEncodeError as exc:
+            from irilint.fileio import unencodable_reason
+
+            out.error = "%s: fixes not written: %s" % (name, unencodable_reason(doc, out.new_text, exc))
+            out.new_bytes = doc.encode(doc.text)
+            out.fixed = 0
+        out.new_text = None
+    return out
+
+
+def cached_result(checker: Project, path: str, st: Optional[os.stat_result] = None) -> Optional[FileResult]:
+    """The cached outcome of an unchanged file, or None (then check_path)."""
+    if checker.cache is None:
+        return None
+    try:
+        settings = checker.settings(path)
+    except checker.config.ConfigError:
+        return None
+    return checker.cached(checker.display_path(path), path, settings, st)
+
+
+def check_path(checker: Project, path: str, look_up: bool = True,
+                st: Optional[os.stat_result] = None) -> Optional[FileResult]:
+    """Read, check (and fix) one file; None for a binary file (skipped).
+    ``look_up=False``: the caller already missed in the cache.  ``st``: the
+    walk's stat of the file, for the cache."""
+    from irilint.fileio import DocumentError, read_document
+
+    if look_up:
+        hit = cached_result(checker, path, st)
+        if hit is not None:
+            return hit
+    shown = checker.display_path(path)
+    try:
+        settings = checker.settings(path)
+    except checker.config.ConfigError as exc:
+        # Other files, under other (or no) config files, are still checked.
+        # ``error`` is for other users of the outcomes (irilint report);
+        # ``check`` tells each config error once (see irilint.cli.check).
+        return FileResult(shown, error="%s: not checked: %s" % (shown, exc), config_error=str(exc))
+    from irilint.engine import declaration_syntax
+
+    try:
+        # The digest is for the cache, and for --fix to see that a file did
+        # not change before writing it.
+        doc = read_document(path, max_size=settings.max_file_size,
+                            digest=checker.cache is not None or bool(checker.options.fix),
+                            syntax=declaration_syntax(path, settings))
+    except DocumentError as exc:
+        # Named as its findings would be (the display path), not as read.
+        told = "%s: %s" % (shown, exc.reason)
+        if exc.kind == "binary":
+            # Named on the command line: say why nothing was reported.
+            # Found in a walk: images and archives are expected; stay quiet.
+            if os.path.abspath(path) in checker.explicit_paths:
+                return FileResult(shown, skipped=told)
+            return None
+        if exc.kind == "too-large":
+            return FileResult(shown, skipped=told)
+        return FileResult(shown, error=told)
+    out = checker.outcome(shown, doc.text, settings, doc=doc)
+    out.abspath = path
+    if checker.args.keep_text:
+        out.text = doc.text
+    return out
+
+
