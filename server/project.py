@@ -152,6 +152,17 @@ def plan_document(settings: Any, path: Optional[str], text: str,
     return DocumentPlan(limit=limit, scanner=scanner_for(settings, path, language_id))
 
 
+def read_file(settings: Any, path: str, digest: bool = False) -> Any:
+    """A file on disk read as every caller reads it: under the size cap, in
+    the encoding it declares to the rules of the scanner (or code language)
+    that checks it.  Raises :class:`irilint.fileio.DocumentError`."""
+    from .engine import declaration_syntax
+    from .fileio import read_document
+
+    return read_document(path, max_size=size_cap(settings) or None, digest=digest,
+                         syntax=declaration_syntax(path, settings))
+
+
 def validators() -> Tuple[Any, Any]:
     """The rule selector and scanner name validators of the settings."""
     from .rules.registry import is_selector
@@ -545,7 +556,7 @@ def check_path(checker: Project, path: str, look_up: bool = True,
     """Read, check (and fix) one file; None for a binary file (skipped).
     ``look_up=False``: the caller already missed in the cache.  ``st``: the
     walk's stat of the file, for the cache."""
-    from irilint.fileio import DocumentError, read_document
+    from irilint.fileio import DocumentError
 
     if look_up:
         hit = cached_result(checker, path, st)
@@ -559,14 +570,10 @@ def check_path(checker: Project, path: str, look_up: bool = True,
         # ``error`` is for other users of the outcomes (irilint report);
         # ``check`` tells each config error once (see irilint.cli.check).
         return FileResult(shown, error="%s: not checked: %s" % (shown, exc), config_error=str(exc))
-    from irilint.engine import declaration_syntax
-
     try:
         # The digest is for the cache, and for --fix to see that a file did
         # not change before writing it.
-        doc = read_document(path, max_size=settings.max_file_size,
-                            digest=checker.cache is not None or bool(checker.options.fix),
-                            syntax=declaration_syntax(path, settings))
+        doc = read_file(settings, path, digest=checker.cache is not None or bool(checker.options.fix))
     except DocumentError as exc:
         # Named as its findings would be (the display path), not as read.
         told = "%s: %s" % (shown, exc.reason)
@@ -581,7 +588,7 @@ def check_path(checker: Project, path: str, look_up: bool = True,
         return FileResult(shown, error=told)
     out = checker.outcome(shown, doc.text, settings, doc=doc)
     out.abspath = path
-    if checker.args.keep_text:
+    if checker.options.keep_text:
         out.text = doc.text
     return out
 

@@ -68,7 +68,7 @@ from . import actions as actions_mod
 from .convert_positions import choose_encoding, requested_encoding
 from .diagnostics import Linter
 from .documents import DocumentStore
-from .settings import SECTION, WATCH_GLOBS, SettingsManager, is_config_file
+from .settings import SECTION, WATCH_GLOBS, SettingsManager, is_config_file, workspace_folders
 from .transport import send_error, serve_stdio, serve_tcp
 
 logger = logging.getLogger("irilint.lsp")
@@ -624,27 +624,6 @@ async def _register_dynamic(ls: IrilintLanguageServer) -> None:
             10.0)
     except Exception as exc:  # a client may refuse; the server works without
         logger.info("dynamic registration failed: %s", exc)
-
-
-def workspace_folders(ls: IrilintLanguageServer) -> List[Tuple[str, str]]:
-    """The workspace folders as (URI, path) pairs (``file:`` folders only),
-    else the root given at initialize."""
-    from .documents import uri_to_path
-
-    out = []
-    try:
-        folders = list(ls.workspace.folders.values())
-    except Exception:  # before initialize there is no workspace
-        folders = []
-    for folder in folders:
-        path = uri_to_path(folder.uri)
-        if path:
-            out.append((folder.uri, path))
-    if not out and ls.settings.root:
-        from pathlib import Path
-
-        out.append((Path(ls.settings.root).absolute().as_uri(), ls.settings.root))
-    return out
 
 
 async def _fetch_configuration(ls: IrilintLanguageServer) -> None:

@@ -51,7 +51,7 @@ import asyncio
 import dataclasses
 import logging
 import os
-from typing import Any, Callable, Dict, Mapping, Optional, Set, Tuple
+from typing import Any, Callable, Dict, List, Mapping, Optional, Set, Tuple
 
 from irilint import config
 from irilint.config import ConfigError, Settings
@@ -280,3 +280,23 @@ def _validators() -> Tuple[Optional[Callable[[str], bool]], Optional[Callable[[s
         is_scanner_name = None  # type: ignore[assignment]
     return is_selector, is_scanner_name
 
+
+def workspace_folders(ls: Any) -> List[Tuple[str, str]]:
+    """The workspace folders as (URI, path) pairs (``file:`` folders only),
+    else the root given at initialize."""
+    from .documents import uri_to_path
+
+    out = []
+    try:
+        folders = list(ls.workspace.folders.values())
+    except Exception:  # before initialize there is no workspace
+        folders = []
+    for folder in folders:
+        path = uri_to_path(folder.uri)
+        if path:
+            out.append((folder.uri, path))
+    if not out and ls.settings.root:
+        from pathlib import Path
+
+        out.append((Path(ls.settings.root).absolute().as_uri(), ls.settings.root))
+    return out

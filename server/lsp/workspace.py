@@ -61,12 +61,12 @@ async def discover(server: "IrilintLanguageServer", folders: List[str],
     the settings that apply to it), in walk order.  Walks on the event loop
     (the settings are the loop's), giving it back every
     :data:`DISCOVERY_BATCH` entries; raises Cancelled when ``cancelled()``."""
-    from irilint import config
     from irilint.discovery import DiscoveryError, iter_files
+    from irilint.project import is_excluded
 
     def included(path: str) -> bool:
         try:
-            return config.is_included(server.settings.settings_for(os.path.abspath(path)), path)
+            return not is_excluded(server.settings.settings_for(os.path.abspath(path)), path)
         except Exception:  # a broken glob: check the file rather than lose it
             logger.exception("include/exclude failed for %s", path)
             return True
@@ -87,20 +87,12 @@ async def discover(server: "IrilintLanguageServer", folders: List[str],
 def check_file(engine: Any, path: str, settings: Any, encoding: str, uri: str) -> Optional[List[Dict[str, Any]]]:
     """The diagnostics (as JSON) of a file on disk, or None when it is not
     checked (binary, too large, unreadable).  Runs in the lint worker."""
-    from irilint.fileio import DocumentError, read_document
-    from irilint.scanners import scanner_for
+    from irilint.fileio import DocumentError
+    from irilint.project import read_file, scanner_for
 
-    limit = int(getattr(settings, "max_file_size", 0) or 0) or None
-    extensions = dict(getattr(settings, "extensions", ()) or ())
+    scanner = scanner_for(settings, path)
     try:
-        scanner = scanner_for(path=path, extensions=extensions)
-    except KeyError:
-        scanner = scanner_for()
-    try:
-        # decoded as irilint check decodes it (an encoding declaration is
-        # read by the rules of the file's scanner or code language)
-        doc = read_document(path, limit, digest=False,
-                            syntax=getattr(scanner, "language", None) or scanner.name)
+        doc = read_file(settings, path)
     except DocumentError as exc:
         logger.info("workspace check: %s: %s", path, exc.reason)
         return None
@@ -150,7 +142,7 @@ class WorkspaceRun:
         workspace again and again: VS Code every few seconds)."""
         from pathlib import Path
 
-        from .server import workspace_folders
+        from .settings import workspace_folders
 
         server = self.server
         await server.settings.wait_ready()
