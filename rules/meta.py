@@ -5,7 +5,8 @@ from .registry import rule
 
 
 @rule(name="unused-suppression", code="IRI901", family="meta", severity="warning",
-      fix="safe", scope="document", data_fix="sometimes")
+      fix="safe", scope="suppressions", data_fix="sometimes",
+      tags=("unnecessary",))
 def unused_suppression(doc):
     """An ``irilint: ignore`` comment that suppresses nothing.
 

@@ -224,9 +224,9 @@ class FileOutcome:
     diff: Optional[str] = None
     fail_level: str = "warning"
     index: Any = None  # positions of the text the findings refer to
-    #: look-alike hosts of this file, for collisions across files: the
-    #: cache's rows (``irilint.cache.host_rows``), relative to ``path``
-    host_rows: Optional[List[List[Any]]] = None
+    #: what the project rules collected of this file, by rule name
+    #: (irilint.rules.project_rules), reduced across files after the run
+    facts: Dict[str, Any] = field(default_factory=dict)
     abspath: Optional[str] = None
     #: the result cache's entry for this file, saved by the parent process
     cache_line: Optional[bytes] = None
@@ -381,6 +381,12 @@ class _Checker:
 
     def check_document(self, path: str, text: str, settings: Any,
                        run_state: Optional[Dict[str, Any]] = None) -> Tuple[List[Any], Any]:
+        result, index = self.check_result(path, text, settings, run_state)
+        return result.findings, index
+
+    def check_result(self, path: str, text: str, settings: Any,
+                     run_state: Optional[Dict[str, Any]] = None) -> Tuple[Any, Any]:
+        """The engine's CheckResult of ``text`` and its LineIndex."""
         from irilint.lines import LineIndex
 
         index = LineIndex(text)
@@ -389,7 +395,7 @@ class _Checker:
                                         index=index)
         for err in result.errors:
             print("irilint: internal error in %s: %s" % (path, err), file=sys.stderr)
-        return result.findings, index
+        return result, index
 
     def fix_text(self, path: str, text: str, settings: Any) -> Tuple[str, int]:
         """Apply fixes until nothing more applies; returns the new text and
@@ -449,14 +455,13 @@ class _Checker:
                     text = new_text
             elif doc is None and args.fix:
                 out.new_text = text
-        # Each file gets a fresh run state: collisions across files are
-        # resolved afterwards, in file order (see _cross_file_collisions),
-        # so workers and the cache can check files independently.
-        run_state: Dict[str, Any] = {}
-        findings, index = self.check_document(path, text, settings, run_state)
-        from irilint.cache import host_rows
-
-        out.host_rows = host_rows(run_state.get(_HOSTS_KEY) or {}, path)
+        # Each file gets a fresh run state: the project rules reduce their
+        # facts across files afterwards, in file order (see
+        # _reduce_project_rules), so workers and the cache can check files
+        # independently.
+        result, index = self.check_result(path, text, settings, {})
+        findings = result.findings
+        out.facts = result.facts
         out.reported = locate(path, findings, index)
         out.index = _Positions(index, findings)
         if doc is not None and self.cache is not None and not (args.fix or args.diff):
@@ -464,7 +469,7 @@ class _Checker:
                 st = doc.stat
                 out.stamp = ((st.size, st.mtime_ns, doc.ctime_ns, st.ino), doc.digest)
             out.cache_line = self.cache.entry(
-                self.cache_key(doc.digest, settings, path), doc.path, findings, out.host_rows,
+                self.cache_key(doc.digest, settings, path), doc.path, findings, out.facts,
                 [[r.line, r.column, r.end_line, r.end_column, r.line_text] for r in out.reported],
                 out.index.table)
         return out
@@ -512,8 +517,8 @@ class _Checker:
         hit = cache.get(self.cache_key(digest, settings, path), path)
         if hit is None:
             return None
-        findings, rows, (located, edits) = hit
-        out = FileOutcome(path, fail_level=settings.fail_level, host_rows=rows, abspath=abspath)
+        findings, facts, (located, edits) = hit
+        out = FileOutcome(path, fail_level=settings.fail_level, facts=facts, abspath=abspath)
         if hashed:
             out.stamp = (self.stat_index.stamp(st), digest)  # for the stat index
         if findings:
@@ -525,10 +530,6 @@ class _Checker:
         positions.table = edits
         out.index = positions
         return out
-
-
-_HOSTS_KEY = "lookalike.confusable-collision"
-_TARGETS_KEY = "lookalike.confusable-collision.targets"
 
 
 class _Positions:
@@ -666,7 +667,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
             for item in _run_files(checker, args, paths):
                 outcomes.append(item)
                 progress.step(item.path)
-            _cross_file_collisions(checker, outcomes)
+            _reduce_project_rules(outcomes)
             if checker.cache is not None:
                 for o in outcomes:
                     if o.stamp is not None and o.abspath:
@@ -1267,75 +1268,26 @@ def _run_parallel(checker: _Checker, args: argparse.Namespace, items: Any, jobs:
                 w.process.join()
 
 
-def _cross_file_collisions(checker: _Checker, outcomes: List[FileOutcome]) -> None:
-    """Look-alike hosts across files.  Each pair of confusable hosts of two
-    different files is reported once: in the file where the host that is
-    not ASCII first occurs (of two non-ASCII hosts, the later file's),
-    unless one file holds both (its own check reports them).  Such a file
-    is checked again for confusable-collision, told which hosts of other
-    files each of its hosts collides with."""
-    try:
-        from irilint.rules.lookalike import _MAX_IDENTITIES
-    except ImportError:  # pragma: no cover
-        return
-    # skeleton -> identity -> (display, path, line, file number) of its
-    # first occurrence in the run, in file order
-    first: Dict[str, Dict[str, Tuple[Any, Any, Any, int]]] = {}
-    files = []
-    for n, o in enumerate(outcomes):
-        rows = o.host_rows
-        if not rows or o.error or o.skipped:
-            continue
-        mine: Dict[str, List[str]] = {}
-        for row in rows:  # irilint.cache.iter_host_rows, inlined: a row per host of every file
-            skel = row[0]
-            if len(row) == 2:
-                ident, value = skel, (skel, o.path, row[1], n)
-            else:
-                ident, value = row[1], (row[2], row[3], row[4], n)
-            mine.setdefault(skel, []).append(ident)
-            seen = first.get(skel)
-            if seen is None:
-                seen = first[skel] = {}
-            if ident not in seen and len(seen) < _MAX_IDENTITIES:
-                seen[ident] = value
-        files.append((n, o, mine))
-    for n, o, mine in files:
-        targets: Dict[str, List[Tuple[str, Any, Any, Any]]] = {}
-        for skel, idents in mine.items():
-            group = first[skel]
-            if len(group) < 2:
-                continue  # most hosts: nothing else looks like them
-            for ident in idents:
-                me = group.get(ident)
-                if me is None or me[3] != n or ident.isascii():
-                    continue  # reported where it first occurs, on the non-ASCII side
-                for other, (display, path, line, m) in group.items():
-                    if other == ident or other in idents or (not other.isascii() and m > n):
-                        continue
-                    if any(other in f_mine.get(skel, ()) and ident in f_mine.get(skel, ())
-                           for _k, _o, f_mine in files):
-                        continue  # one file holds both: its own check reports them
-                    targets.setdefault(ident, []).append((other, display, path, line))
-        if targets and o.abspath:
-            _recheck_collisions(checker, o, targets)
+def _reduce_project_rules(outcomes: List[FileOutcome]) -> None:
+    """The findings of the project rules across the files of the run
+    (irilint.rules.project_rules), from the facts each file's check
+    collected: no file is read again.  Each supersedes the file's own
+    finding of its rule on the same characters, or is added."""
+    from irilint.output import Reported
+    from irilint.rules.project_rules import reduce_documents, supersedes
+
+    checked = [o for o in outcomes if o.facts and not o.error and not o.skipped]
+    found = reduce_documents([(o.path, o.facts) for o in checked])
+    for n, pfs in found.items():
+        o = checked[n]
+        kept = [r for r in o.reported if not any(supersedes(pf.finding, r.finding) for pf in pfs)]
+        for pf in pfs:
+            p = pf.place
+            kept.append(Reported(o.path, pf.finding, p.line, p.column, p.end_line, p.end_column, p.line_text))
+        kept.sort(key=lambda r: r.finding.sort_key())
+        o.reported = kept
 
 
-def _recheck_collisions(checker: _Checker, o: FileOutcome, targets: Dict[str, Any]) -> None:
-    from irilint.engine import declaration_syntax
-    from irilint.fileio import DocumentError, read_document
-    from irilint.output import locate
-
-    settings = checker.settings(o.abspath)
-    try:
-        doc = read_document(o.abspath, max_size=settings.max_file_size,
-                            syntax=declaration_syntax(o.abspath, settings))
-    except DocumentError:
-        return
-    only = settings.merged({"select": ["confusable-collision"], "ignore": []})
-    run_state = {_HOSTS_KEY: {}, _TARGETS_KEY: targets}
-    findings, index = checker.check_document(o.path, doc.text, only, run_state)
-    kept = [r for r in o.reported if r.finding.rule.name != "confusable-collision"]
-    kept.extend(locate(o.path, [f for f in findings if f.rule.name == "confusable-collision"], index))
-    kept.sort(key=lambda r: r.finding.sort_key())
-    o.reported = kept
+def _cross_file_collisions(checker: Any, outcomes: List[FileOutcome]) -> None:
+    # The name irilint.report calls.
+    _reduce_project_rules(outcomes)

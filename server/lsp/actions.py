@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, Iterable, List, Optional, Sequence, Set, 
 from lsprotocol import types
 
 from irilint.findings import Edit, Finding, Fix, differing_runs
+from irilint.rules.registry import get_rule
 from irilint.scanners.base import CommentSyntax
 
 from .convert_positions import from_range, to_range
@@ -204,7 +205,8 @@ async def code_actions(server: "IrilintLanguageServer", params: types.CodeAction
         done: Set[Tuple[int, str]] = set()
         for item in (items if takes_comments(doc, scanner) else ()):
             line = b.index.line_of(item.start)
-            if item.rule == "unused-suppression" or (line, item.rule) in done:
+            rule = get_rule(item.rule)
+            if (rule is not None and not rule.suppressible) or (line, item.rule) in done:
                 continue
             done.add((line, item.rule))
             edit = ignore_edit(text, b.index, line, item.rule, syntax)

@@ -64,6 +64,13 @@ SEVERITY = {
 }
 
 
+#: Rule.tags -> the LSP tag an editor shows them with
+_DIAGNOSTIC_TAGS = {
+    "unnecessary": types.DiagnosticTag.Unnecessary,
+    "deprecated": types.DiagnosticTag.Deprecated,
+}
+
+
 def rule_url(rule: Any) -> str:
     return "%s#%s" % (RULES_URL, rule.url_fragment)
 
@@ -130,9 +137,7 @@ def _same_document_related(f: Finding) -> List[Any]:
 def to_diagnostic(f: Finding, index: LineIndex, encoding: str, version: Optional[int],
                   uri: Optional[str] = None) -> types.Diagnostic:
     """``uri``: the document's, for related information (none without it)."""
-    tags = None
-    if f.rule.name == "unused-suppression":
-        tags = [types.DiagnosticTag.Unnecessary]
+    tags = [_DIAGNOSTIC_TAGS[t] for t in sorted(f.rule.tags)] or None
     related = None
     if uri is not None and f.related:
         related = [types.DiagnosticRelatedInformation(
@@ -169,8 +174,8 @@ def diagnostic_json(f: Finding, index: LineIndex, encoding: str, version: Option
         "source": SOURCE,
         "data": finding_data(f, version),
     }
-    if rule.name == "unused-suppression":
-        out["tags"] = [int(types.DiagnosticTag.Unnecessary)]
+    if rule.tags:
+        out["tags"] = [int(_DIAGNOSTIC_TAGS[t]) for t in sorted(rule.tags)]
     if uri is not None and f.related:
         related = []
         for r in _same_document_related(f):
