@@ -39,8 +39,8 @@ class HostFact(NamedTuple):
     display: str
     #: 1-based line of its first occurrence
     line: int
-    #: where a finding on it goes; None for an ASCII host (only a host
-    #: that is not ASCII is reported across documents)
+    #: where a finding on it goes; None for an ASCII host read from the
+    #: cache (see :func:`encode_hosts`)
     place: Optional[Place]
     #: the protected domains and hosts of its own document it collides
     #: with: (identity, text, related location), as its finding names them
@@ -48,7 +48,8 @@ class HostFact(NamedTuple):
 
 
 def collect_hosts(doc: Any) -> Tuple[HostFact, ...]:
-    """The hosts of a document (the rule's check found them: shared)."""
+    """The hosts of a document (the rule's check found them: shared),
+    each with its place."""
     from .lookalike import MAX_IDENTITIES, local_hosts
 
     local = local_hosts(doc)
@@ -57,15 +58,18 @@ def collect_hosts(doc: Any) -> Tuple[HostFact, ...]:
     out: List[HostFact] = []
     for skel, group in local.seen.items():
         for ident, entry in list(group.items())[:MAX_IDENTITIES]:
-            place = None if ident.isascii() else Place.of(doc, entry[1], entry[2], entry[3])
+            place = Place.of(doc, entry[1], entry[2], entry[3])
             found = local.partners.get(ident)
             out.append(HostFact(skel, ident, entry[4], local.line_of(entry), place,
                                 tuple(found[1]) if found is not None else ()))
     return tuple(out)
 
 
-def reduce_hosts(rule: Any, documents: Sequence[DocumentFacts]) -> Iterator[ProjectFinding]:
-    """The collisions between hosts of different documents."""
+def reduce_hosts(rule: Any, documents: Sequence[DocumentFacts],
+                 every_document: bool = False) -> Iterator[ProjectFinding]:
+    """The collisions between hosts of different documents: once per pair
+    (a run's output), or with ``every_document`` on each host of each
+    document involved (an editor shows a collision on both documents)."""
     from .lookalike import MAX_IDENTITIES, collision_message, other_file_partner
 
     # skeleton -> identity -> (its first HostFact, document number), the
@@ -83,39 +87,50 @@ def reduce_hosts(rule: Any, documents: Sequence[DocumentFacts]) -> Iterator[Proj
         mine.append(idents)
     # skeleton -> the pairs of identities some document holds both of
     together: Dict[str, Set[Tuple[str, str]]] = {}
-    for idents in mine:
-        for skel, those in idents.items():
-            if len(those) > 1 and len(first[skel]) > 1:
-                together.setdefault(skel, set()).update((a, b) for a in those for b in those if a != b)
+    if not every_document:
+        for idents in mine:
+            for skel, those in idents.items():
+                if len(those) > 1 and len(first[skel]) > 1:
+                    together.setdefault(skel, set()).update((a, b) for a in those for b in those if a != b)
     for n, d in enumerate(documents):
-        for skel, idents in mine[n].items():
-            group = first[skel]
-            if len(group) < 2:
+        for fact in d.facts:
+            ident = fact.identity
+            group = first[fact.skeleton]
+            if len(group) < 2 or fact.place is None:
                 continue  # most hosts: nothing else looks like them
-            pairs = together.get(skel, ())
-            for ident, (fact, m) in group.items():
-                if m != n or ident.isascii() or fact.place is None:
-                    continue  # reported where it first occurs, on the non-ASCII side
-                found = list(fact.local)
-                for other, (other_fact, k) in group.items():
-                    if other == ident or other in idents or (not other.isascii() and k > n):
-                        continue
-                    if (ident, other) in pairs:
-                        continue  # one document holds both: its own check reported them
-                    found.append(other_file_partner(other, other_fact.display, documents[k].path,
-                                                    other_fact.line))
-                if len(found) == len(fact.local) or fact.place.suppressed:
+            if not every_document and (group.get(ident, (None, -1))[1] != n or ident.isascii()):
+                continue  # reported where it first occurs, on the non-ASCII side
+            idents = mine[n][fact.skeleton]
+            pairs = together.get(fact.skeleton, ())
+            found = list(fact.local)
+            for other, (other_fact, k) in group.items():
+                if other == ident or other in idents or (ident.isascii() and other.isascii()):
                     continue
-                message, related = collision_message(fact.display, ident, found)
-                yield ProjectFinding(n, finding_at(rule, d, fact.place, message, related), fact.place)
+                if not every_document and (not other.isascii() and k > n or (ident, other) in pairs):
+                    # the later document's host reports two non-ASCII
+                    # ones; one document holding both reported them itself
+                    continue
+                found.append(other_file_partner(other, other_fact.display, documents[k].path,
+                                                other_fact.line))
+            if len(found) == len(fact.local) or fact.place.suppressed:
+                continue
+            message, related = collision_message(fact.display, ident, found)
+            yield ProjectFinding(n, finding_at(rule, d, fact.place, message, related), fact.place)
+
+
+def for_cache(h: HostFact) -> HostFact:
+    """What the cache keeps of a host: a run reports a collision across
+    files once per pair, on the host that is not ASCII, so an ASCII host's
+    place is left out (most hosts are ASCII: their rows stay two fields)."""
+    return h._replace(place=None) if h.identity.isascii() else h
 
 
 def encode_hosts(facts: Tuple[HostFact, ...]) -> List[List[Any]]:
-    """JSON rows: ``[skeleton, line]`` for an ASCII host written as its
-    skeleton with no partner in its document (most hosts), else every
-    field."""
+    """JSON rows of :func:`for_cache` of each host: ``[skeleton, line]``
+    for an ASCII host written as its skeleton with no partner in its
+    document (most hosts), else every field."""
     rows: List[List[Any]] = []
-    for h in facts:
+    for h in map(for_cache, facts):
         if h.place is None and not h.local and h.skeleton == h.identity == h.display:
             rows.append([h.skeleton, h.line])
         else:

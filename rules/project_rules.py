@@ -12,7 +12,7 @@ shows by itself) that declares two more steps, in the shape of pylint's
   and they are kept with the file's cached result: ``encode`` makes JSON
   of them, ``decode`` reads it back (ValueError for anything of another
   shape) and ``version`` changes whenever their shape or meaning does.
-* ``reduce(rule, documents) -> findings``: given every document's facts in
+* ``reduce(rule, documents, every_document) -> findings``: given every document's facts in
   file order (:class:`DocumentFacts`), the findings that only several
   documents together show, each at a :class:`Place` its facts recorded.
   No document is read again.  A finding of reduce supersedes the
@@ -36,7 +36,10 @@ class ProjectSteps:
     """The steps across documents of a project rule (``@rule(project=...)``)."""
 
     collect: Callable[[Any], Any]
-    reduce: Callable[[Any, Sequence["DocumentFacts"]], Iterable["ProjectFinding"]]
+    #: ``reduce(rule, documents, every_document)``: with ``every_document``
+    #: (an editor), a finding about several documents goes on each of
+    #: them; without (a run's output), on one
+    reduce: Callable[[Any, Sequence["DocumentFacts"], bool], Iterable["ProjectFinding"]]
     #: changes whenever the facts change shape or meaning: cached facts of
     #: another version are not used (the file is checked again)
     version: int
@@ -187,12 +190,13 @@ def decode_facts(data: Any) -> Dict[str, Collected]:
     return out
 
 
-def reduce_documents(documents: Sequence[Tuple[Optional[str], Dict[str, Collected]]]
-                     ) -> Dict[int, List[ProjectFinding]]:
+def reduce_documents(documents: Sequence[Tuple[Optional[str], Dict[str, Collected]]],
+                     every_document: bool = False) -> Dict[int, List[ProjectFinding]]:
     """The findings of every project rule across ``documents`` (path, the
     facts collected from it), in file order: document index -> findings
     (``ProjectFinding.document`` is an index into ``documents``).  A rule
-    sees only the documents it ran on."""
+    sees only the documents it ran on; ``every_document``: see
+    :attr:`ProjectSteps.reduce`."""
     from irilint.rules.registry import get_rule
 
     names = sorted({name for _path, collected in documents for name in collected},
@@ -210,7 +214,7 @@ def reduce_documents(documents: Sequence[Tuple[Optional[str], Dict[str, Collecte
                 seen.append(DocumentFacts(path, c.severity, c.facts))
         if len(seen) < 2:
             continue  # one document: its own check said everything
-        for pf in r.project.reduce(r, seen):
+        for pf in r.project.reduce(r, seen, every_document):
             n = numbers[pf.document]
             out.setdefault(n, []).append(ProjectFinding(n, pf.finding, pf.place))
     return out

@@ -61,6 +61,7 @@ from .diagnostics import Linter
 from .documents import DocumentStore
 from .settings import SECTION, WATCH_GLOBS, SettingsManager, is_config_file
 from .transport import send_error, serve_stdio, serve_tcp
+from .workspace_index import WorkspaceFacts
 
 logger = logging.getLogger("irilint.lsp")
 
@@ -246,6 +247,7 @@ class IrilintLanguageServer(LanguageServer):
         self.documents = DocumentStore()
         self.settings = SettingsManager(report=self._report_config_error)
         self.linter = Linter(self)
+        self.workspace = WorkspaceFacts(self)
         self.pull_diagnostics = False
         self.shutdown_requested = False
         self.exit_requested = False
@@ -396,6 +398,7 @@ def create_server() -> IrilintLanguageServer:
                 ls.settings.mark_ready()
             if late:  # documents were linted with the settings known then
                 ls.linter.relint_all()
+        ls.workspace.start()
         await _register_dynamic(ls)
 
     @server.feature(types.SHUTDOWN)
@@ -403,6 +406,7 @@ def create_server() -> IrilintLanguageServer:
     def shutdown(ls: IrilintLanguageServer, params: Any) -> None:
         ls.shutdown_requested = True
         ls.linter.shutdown()
+        ls.workspace.shutdown()
 
     @server.feature(types.EXIT)
     @guarded()
