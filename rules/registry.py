@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import importlib
 import re
+import threading
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, Iterable, List, Optional
 
@@ -282,9 +283,17 @@ def load_rules() -> None:
     global _loaded
     if _loaded:
         return
-    _loaded = True
-    for mod in RULE_MODULES:
-        importlib.import_module(mod)
+    # Threads may ask at once (the language server's lint and index
+    # threads): none may see the registry before every module is in.
+    with _LOAD_LOCK:
+        if _loaded:
+            return
+        for mod in RULE_MODULES:
+            importlib.import_module(mod)
+        _loaded = True
+
+
+_LOAD_LOCK = threading.RLock()
 
 
 def all_rules() -> List[Rule]:

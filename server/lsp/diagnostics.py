@@ -322,7 +322,7 @@ class Linter:
                 self._results[doc.uri] = result
                 # the document's own publication (or pull) shows its
                 # findings across documents; the others changed are told
-                changed = self.server.workspace.document_linted(doc.uri, doc.path, result.facts)
+                changed = self.server.project_facts.document_linted(doc.uri, doc.path, result.facts)
                 self.project_findings_changed(changed - {doc.uri})
         return result
 
@@ -436,7 +436,7 @@ class Linter:
     def published(self, result: LintResult) -> Optional[List[Dict[str, Any]]]:
         """The diagnostics JSON of ``result`` with its findings across
         documents (irilint.rules.project_rules) in."""
-        across = self.server.workspace.findings_for(result.uri)
+        across = self.server.project_facts.findings_for(result.uri)
         if not across or result.published is None:
             return result.published
         from irilint.rules.project_rules import with_project_findings
@@ -483,7 +483,7 @@ class Linter:
         if not self.pull:
             self.server.text_document_publish_diagnostics(
                 types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
-        self.project_findings_changed(self.server.workspace.document_closed(uri))
+        self.project_findings_changed(self.server.project_facts.document_closed(uri))
 
     # -- pull --------------------------------------------------------------
     async def pull_report(self, params: types.DocumentDiagnosticParams) -> Any:

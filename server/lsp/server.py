@@ -247,7 +247,7 @@ class IrilintLanguageServer(LanguageServer):
         self.documents = DocumentStore()
         self.settings = SettingsManager(report=self._report_config_error)
         self.linter = Linter(self)
-        self.workspace = WorkspaceFacts(self)
+        self.project_facts = WorkspaceFacts(self)
         self.pull_diagnostics = False
         self.shutdown_requested = False
         self.exit_requested = False
@@ -398,7 +398,7 @@ def create_server() -> IrilintLanguageServer:
                 ls.settings.mark_ready()
             if late:  # documents were linted with the settings known then
                 ls.linter.relint_all()
-        ls.workspace.start()
+        ls.project_facts.start()
         await _register_dynamic(ls)
 
     @server.feature(types.SHUTDOWN)
@@ -406,7 +406,7 @@ def create_server() -> IrilintLanguageServer:
     def shutdown(ls: IrilintLanguageServer, params: Any) -> None:
         ls.shutdown_requested = True
         ls.linter.shutdown()
-        ls.workspace.shutdown()
+        ls.project_facts.shutdown()
 
     @server.feature(types.EXIT)
     @guarded()
