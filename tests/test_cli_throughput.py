@@ -185,7 +185,7 @@ def test_entries_without_findings_share_their_parsed_rows_but_not_their_position
     for key, name in (("a" * 64, "x.md"), ("b" * 64, "y.md")):
         cache.add(cache.entry(key, name, [], facts, [], {}))
     first, second = cache.get("a" * 64, "x.md"), cache.get("b" * 64, "y.md")
-    assert first[1] == second[1] == facts and first[1] is second[1]
+    assert first[1] is second[1] and [h.identity for h in first[1]["confusable-collision"].facts] == ["example.org"]
     assert first[0] is not second[0] and first[2][1] is not second[2][1]
     # The key must still match the line: a payload seen before is no way in.
     assert cache.get("c" * 64, "z.md") is None

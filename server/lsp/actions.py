@@ -32,7 +32,6 @@ from typing import TYPE_CHECKING, Any, Iterable, List, Optional, Sequence, Set, 
 from lsprotocol import types
 
 from irilint.findings import Edit, Finding, Fix, differing_runs
-from irilint.rules.registry import get_rule
 from irilint.scanners.base import CommentSyntax
 
 from .convert_positions import from_range, to_range
@@ -202,6 +201,8 @@ async def code_actions(server: "IrilintLanguageServer", params: types.CodeAction
                                         diags, preferred))
         scanner = result.scanner or scanner_for_document(doc, result.settings)
         syntax = comment_syntax(scanner)
+        from irilint.rules.registry import get_rule
+
         done: Set[Tuple[int, str]] = set()
         for item in (items if takes_comments(doc, scanner) else ()):
             line = b.index.line_of(item.start)

@@ -467,6 +467,7 @@ class Linter:
         """Settings changed: push new results, or ask a pulling client to
         pull again."""
         self._results.clear()
+        self.server.project_facts.settings_changed()
         if self.pull:
             if self.server.client_supports_refresh():
                 self.server.workspace_diagnostic_refresh(None)

@@ -79,6 +79,12 @@ class WorkspaceFacts:
         self._executor = DaemonExecutor("irilint-index")
         self._task = asyncio.ensure_future(self._index(None))
 
+    def settings_changed(self) -> None:
+        """Index the workspace again (what a rule collects depends on the
+        settings: its selection, protected domains, include/exclude)."""
+        if self._executor is not None:
+            asyncio.ensure_future(self._index(None))
+
     def shutdown(self) -> None:
         if self._task is not None:
             self._task.cancel()
@@ -98,9 +104,12 @@ class WorkspaceFacts:
         finally:
             if paths is None:
                 self.indexed.set()
-        for path in paths or ():
-            self._disk.pop(path, None)
-        self._disk.update(found)
+        if paths is None:
+            self._disk = found
+        else:
+            for path in paths:
+                self._disk.pop(path, None)
+            self._disk.update(found)
         self.server.linter.project_findings_changed(self._reduce())
 
     def _collect(self, paths: Optional[List[str]]) -> Dict[str, Dict[str, Any]]:
