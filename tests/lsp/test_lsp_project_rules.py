@@ -81,3 +81,26 @@ async def test_a_file_of_the_workspace_that_is_not_open_counts(client: LanguageC
     assert latest(client, (docs / "z.md").as_uri()) is None
     # nor does the excluded one collide
     assert all("node_modules" not in d.message for d in await diagnostics_for(client, a.as_uri()))
+
+
+async def test_a_pulling_client_gets_the_collision_on_both_documents(client: LanguageClient, tmp_path):
+    from lsp_helpers import capabilities, request
+
+    await start(client, caps=capabilities(pull=True), root=tmp_path)
+    a, b = (tmp_path / "a.md").as_uri(), (tmp_path / "b.md").as_uri()
+    open_doc(client, a, "%s\n" % SPOOF, "markdown")
+    open_doc(client, b, "%s\n" % GENUINE, "markdown")
+
+    async def pulled(uri):
+        report = await request(client.text_document_diagnostic_async(types.DocumentDiagnosticParams(
+            text_document=types.TextDocumentIdentifier(uri=uri))))
+        return [d for d in report.items if d.code == "IRI205"]
+
+    # the first pull of a.md may come before b.md was linted: pull again
+    # until both documents' facts are in
+    for _attempt in range(50):
+        on_a, on_b = await pulled(a), await pulled(b)
+        if on_a and on_b:
+            break
+    assert len(on_a) == 1 and "b.md, line 1" in on_a[0].message
+    assert len(on_b) == 1 and "a.md, line 1" in on_b[0].message
