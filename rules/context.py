@@ -656,11 +656,33 @@ class RefContext:
 class DocContext:
     """Every reference of one document, for document-wide rules."""
 
-    def __init__(self, doc: DocumentInfo, refs: List[RefContext]) -> None:
+    def __init__(self, doc: DocumentInfo, refs: List[RefContext], suppressions: Sequence[Any] = ()) -> None:
         self.doc = doc
         self.refs = refs
         self.rule: Optional["Rule"] = None
         self.severity: Optional[Severity] = None
+        #: the document's ``irilint: ignore`` comments (irilint.engine.Suppression)
+        self.suppressions = suppressions
+        #: work a rule's check shares with its collect step (a project
+        #: rule's; the engine calls both with this context)
+        self.shared: Dict[str, Any] = {}
+
+    def line_index(self) -> Any:
+        """The document's irilint.lines.LineIndex (built once)."""
+        if self.doc.index is None:
+            from irilint.lines import LineIndex
+
+            self.doc.index = LineIndex(self.doc.text)
+        return self.doc.index
+
+    def suppressed_at(self, start: int) -> bool:
+        """Whether a finding of this rule starting at ``start`` would be
+        suppressed (the suppression is not marked used: nothing is
+        reported yet)."""
+        if not self.suppressions:
+            return False
+        line = self.line_index().line_of(start)
+        return any(s.covers(line) and s.matches_rule(self.rule) for s in self.suppressions)
 
     def report(self, ctx: RefContext, start: int, end: int, message: str,
                fixes: Sequence[Fix] = ()) -> Finding:

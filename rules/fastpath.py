@@ -9,9 +9,9 @@ reference (parsed lazily) for the document rules.
 
 The fast path must give exactly the findings of the slow path (none), so:
 
-* it applies only when every reference rule that runs on all references is
-  in :data:`SILENT_ON_FAST`, i.e. is known to find nothing in a match.  A
-  rule not listed there (a new rule, ``ascii-lookalike``, ``default-port``)
+* it applies only when every reference rule that runs on all references
+  says it finds nothing in a match (``@rule(fast_path_silent=True)``).  A
+  rule that does not (a new rule, ``ascii-lookalike``, ``default-port``)
   turns the fast path off for that selection;
 * a match has none of the traits (:data:`irilint.rules.registry.TRAITS`):
   it is ASCII, without ``%`` and without ``xn--`` in any case, so no
@@ -24,7 +24,7 @@ The fast path must give exactly the findings of the slow path (none), so:
 from __future__ import annotations
 
 import re
-from typing import Callable, Iterable, List, Optional
+from typing import Any, Callable, Iterable, List, Optional
 
 from irilint.rules.registry import has_punycode_trait
 
@@ -47,7 +47,7 @@ def _fast_pattern(extra: str = "") -> str:
         r"(?:[a-z][a-z0-9+.\-]*:|(?![^:/?#]*:))"
         # The authority: userinfo, an IPv4 address or a lowercase reg-name,
         # a port of at most 4 digits (never out of range; empty is allowed by
-        # the grammar, and only default-port, not in SILENT_ON_FAST, flags
+        # the grammar, and only default-port, not fast-path silent, flags
         # it).  No authority: then the path may not start with "//".
         r"(?://(?:[" + _UNRESERVED + _SUB_DELIMS + r":" + extra + r"]*@)?"
         r"(?:(?P<ipv4>" + _OCTET + r"(?:\." + _OCTET + r"){3})|(?P<host>[a-z0-9\-._~" + _SUB_DELIMS + extra
@@ -76,12 +76,16 @@ def fast_non_ascii_re() -> "re.Pattern[str]":
     return _FAST_NON_ASCII_RE[0]
 
 
-#: Reference rules that find nothing in a reference :data:`FAST_RE` matches
-#: (the reasons are in the pattern's comments).
-SILENT_ON_FAST = frozenset((
-    "invalid-character", "noncharacter", "private-use-outside-query", "invalid-scheme",
-    "invalid-port", "invalid-ip-literal", "uppercase-scheme", "uppercase-host", "dot-segments",
-))
+def __getattr__(name: str) -> Any:
+    # SILENT_ON_FAST: the names of the rules that say they find nothing in
+    # a reference :data:`FAST_RE` matches (``@rule(fast_path_silent=True)``;
+    # the reasons are in the pattern's comments).  Worked out when asked:
+    # the rules are registered after this module is imported.
+    if name == "SILENT_ON_FAST":
+        from irilint.rules.registry import all_rules
+
+        return frozenset(r.name for r in all_rules() if r.fast_path_silent)
+    raise AttributeError("module %r has no attribute %r" % (__name__, name))
 
 
 def fast_match(value: str) -> Optional["re.Match[str]"]:
@@ -107,7 +111,7 @@ def fast_matcher(reference_rules: Iterable) -> Optional[Callable[[str], Optional
     rules (those with ``needs`` run only on references with a trait, which
     a match never has), else None."""
     for r in reference_rules:
-        if r.needs is None and r.name not in SILENT_ON_FAST:
+        if r.needs is None and not r.fast_path_silent:
             return None
     return fast_match
 

@@ -20,7 +20,7 @@ character is a ``ucschar`` (allowed literally in every component), putting
 IPv4 address, as no ``ucschar`` is) in their place changes nothing the
 grammar rules judge, so a :data:`~irilint.rules.fastpath.FAST_RE` match of
 that skeleton means the rules of
-:data:`~irilint.rules.fastpath.SILENT_ON_FAST` find nothing.
+fast-path silent (``@rule(fast_path_silent=True)``) find nothing.
 
 ``tests/test_per_iri_speedups.py`` compares the findings with and without
 the gates.

@@ -59,6 +59,7 @@ from .context import (
     uts46_ignored_positions,
 )
 from .fastpath import FAST_HOST_GROUP
+from .collisions import HostsOfRule, collision_steps
 from .registry import rule
 
 _VIEW_TRAITS = ("non_ascii", "percent", "punycode")
@@ -1057,10 +1058,12 @@ def _whole_script_confusables(ctx, allowed: FrozenSet[str]):
 # IRI205 confusable-collision
 # ---------------------------------------------------------------------------
 
+#: run state key of the hosts of the documents checked before with the
+#: same run state (checks one after another in one process; the CLI and
+#: the server reduce across files instead: irilint.rules.collisions)
 _STATE_KEY = "lookalike.confusable-collision"
-#: run state key of the per-identity partners a check across files found
-_TARGETS_KEY = "lookalike.confusable-collision.targets"
-_MAX_IDENTITIES = 4
+#: identities of one skeleton a document records for other documents
+MAX_IDENTITIES = 4
 _DOTS_RE = re.compile("[%s]" % IDNA_DOTS)
 
 
@@ -1220,7 +1223,12 @@ def _difference(mine: str, other: str) -> str:
 
 
 @rule(name="confusable-collision", code="IRI205", family="lookalike", severity="error",
-      scope="document")
+      scope="document", project=collision_steps(HostsOfRule(
+          # late-bound: these are defined further down this module
+          local_hosts=lambda doc: local_hosts(doc),
+          collision_message=lambda *a: collision_message(*a),
+          other_file_partner=lambda *a: other_file_partner(*a),
+          max_identities=MAX_IDENTITIES)))
 def confusable_collision(doc):
     """Two different hosts that look the same.
 
@@ -1270,16 +1278,73 @@ def confusable_collision(doc):
     UTS #39 s4 (confusable detection); RFC 3987 s7.5; RFC 3986 s6.2.2.1
     (case-insensitive hosts).
     """
+    local = local_hosts(doc)
+    if local is None:
+        return
+    info = doc.doc
+    path = info.path
+    state = info.run_state.setdefault(_STATE_KEY, {})
+    partners = {ident: (skel, list(found)) for ident, (skel, found) in local.partners.items()}
+    for skel, group in local.seen.items():
+        for ident in group:
+            # Documents checked one after another with one run state: the
+            # hosts of those before, reported here whichever is the spoof
+            # (they cannot be reported again).
+            others = [(o, d, p, line) for o, (d, p, line) in (state.get(skel) or {}).items()
+                      if not (o.isascii() and ident.isascii()) and o != ident and o not in group
+                      and not (path is not None and p == path)]
+            for other_ident, other_display, other_path, other_line in others:
+                partners.setdefault(ident, (skel, []))[1].append(
+                    other_file_partner(other_ident, other_display, other_path, other_line))
+    for ident, (skel, found) in partners.items():
+        entry = local.seen[skel][ident]
+        message, related = collision_message(entry[4], ident, found)
+        finding = doc.report(entry[1], entry[2], entry[3], message)
+        finding.related = related
+        yield finding
+    for skel, group in local.seen.items():
+        known = state.setdefault(skel, {})
+        for ident, entry in group.items():
+            if ident not in known and len(known) < MAX_IDENTITIES:
+                known[ident] = (entry[4], path, local.line_of(entry))
+
+
+class LocalHosts:
+    """The hosts of one document as confusable-collision sees them, shared
+    by its check and its collect step."""
+
+    def __init__(self, seen: Dict[str, Dict[str, list]], index, partners) -> None:
+        #: skeleton -> identity -> [occurrences, ctx, start, end, display],
+        #: in order of first occurrence
+        self.seen = seen
+        self.index = index
+        #: identity -> (skeleton, [(other identity, text, Related or None)]):
+        #: the protected domains and the hosts of the same document each
+        #: host collides with, in the order its finding names them
+        self.partners = partners
+
+    def place(self, entry) -> Tuple[int, int]:
+        return entry[1].candidate.source_span(entry[2], entry[3])
+
+    def line_of(self, entry) -> int:
+        """The 1-based line of a host's first occurrence."""
+        return self.index.line_of(self.place(entry)[0]) + 1
+
+
+def local_hosts(doc) -> Optional[LocalHosts]:
+    """The :class:`LocalHosts` of ``doc`` (worked out once per check), or
+    None when it has no reg-name host."""
+    if "confusable-collision" in doc.shared:
+        return doc.shared["confusable-collision"]
+    doc.shared["confusable-collision"] = local = _local_hosts(doc)
+    return local
+
+
+def _local_hosts(doc) -> Optional[LocalHosts]:
     info = doc.doc
     settings = info.settings
     domains = tuple(getattr(settings, "protected_domains", ()) or ())
     protected = _protected_table(domains) if domains else {}
-    run_state = info.run_state
-    state = run_state.setdefault(_STATE_KEY, {})
-    #: set by a check across files that knows every file's hosts: the other
-    #: documents' hosts each identity of this one is to be reported against
-    targets = run_state.get(_TARGETS_KEY)
-    path = info.path
     # skeleton -> identity -> [occurrences, ctx, start, end, display], in
     # order of first occurrence
     seen: Dict[str, Dict[str, list]] = {}
@@ -1321,11 +1386,8 @@ def confusable_collision(doc):
         else:
             entry[0] += 1
     if not seen:
-        return
-    index = info.index
-    if index is None:
-        from irilint.lines import LineIndex
-        index = LineIndex(info.text)
+        return None
+    index = doc.line_index()
 
     def place(entry) -> Tuple[int, int]:
         return entry[1].candidate.source_span(entry[2], entry[3])
@@ -1356,37 +1418,28 @@ def confusable_collision(doc):
                     add(skel, ident, other, "%s on line %d" % (_show(group[other][4]), l1 + 1),
                         Related("the host %s it is confusable with" % _show(group[other][4]),
                                 l1 + 1, c1 + 1, l2 + 1, c2 + 1, None, s, e))
-        for ident in group:
-            if targets is not None:
-                others = targets.get(ident, ())
-            else:
-                # Documents checked one after another with one run state:
-                # the hosts of those before, reported here whichever is
-                # the spoof (they cannot be reported again).
-                others = [(o, d, p, line) for o, (d, p, line) in (state.get(skel) or {}).items()
-                          if not (o.isascii() and ident.isascii()) and o != ident and o not in group
-                          and not (path is not None and p == path)]
-            for other_ident, other_display, other_path, other_line in others:
-                add(skel, ident, other_ident, "%s in %s, line %d" % (
-                    _show(other_display), other_path or "another document", other_line),
-                    Related("the host %s it is confusable with" % _show(other_display),
-                            other_line, 0, other_line, 0, other_path or "another document"))
-    for ident, (skel, found) in partners.items():
-        entry = seen[skel][ident]
-        first_other, first_text, _r = found[0]
-        message = "the host %s is confusable with %s (equal skeletons); %s" % (
-            _show(entry[4]), first_text, _difference(ident, first_other) if not first_text.startswith(
-                "the protected domain") else _difference(_protected_suffix(ident, first_other), first_other))
-        if len(found) > 1:
-            message += "; also with " + ", ".join(t for _o, t, _r in found[1:])
-        finding = doc.report(entry[1], entry[2], entry[3], message)
-        finding.related = [r for _o, _t, r in found if r is not None]
-        yield finding
-    for skel, group in seen.items():
-        known = state.setdefault(skel, {})
-        for ident, entry in group.items():
-            if ident not in known and len(known) < _MAX_IDENTITIES:
-                known[ident] = (entry[4], path, index.line_of(place(entry)[0]) + 1)
+    return LocalHosts(seen, index, partners)
+
+
+def other_file_partner(other_ident: str, display: str, path: Optional[str],
+                       line: int) -> Tuple[str, str, Related]:
+    """A partner of a host in another document, as its finding names it."""
+    return (other_ident, "%s in %s, line %d" % (_show(display), path or "another document", line),
+            Related("the host %s it is confusable with" % _show(display),
+                    line, 0, line, 0, path or "another document"))
+
+
+def collision_message(display: str, ident: str,
+                      found: Sequence[Tuple[str, str, Optional[Related]]]) -> Tuple[str, List[Related]]:
+    """The message and related locations of the finding on the host
+    ``ident`` (shown as ``display``) that collides with ``found``."""
+    first_other, first_text, _r = found[0]
+    message = "the host %s is confusable with %s (equal skeletons); %s" % (
+        _show(display), first_text, _difference(ident, first_other) if not first_text.startswith(
+            "the protected domain") else _difference(_protected_suffix(ident, first_other), first_other))
+    if len(found) > 1:
+        message += "; also with " + ", ".join(t for _o, t, _r in found[1:])
+    return message, [r for _o, _t, r in found if r is not None]
 
 
 def _protected_suffix(ident: str, protected_ident: str) -> str:

@@ -5,8 +5,9 @@ from .registry import rule
 
 
 @rule(name="unused-suppression", code="IRI901", family="meta", severity="warning",
-      fix="safe", scope="document", data_fix="sometimes")
-def unused_suppression(doc):
+      fix="safe", scope="suppressions", data_fix="sometimes",
+      tags=("unnecessary",))
+def unused_suppression(check):
     """An ``irilint: ignore`` comment that suppresses nothing.
 
     ## What it does
@@ -30,14 +31,16 @@ def unused_suppression(doc):
     ## Reference
     The irilint suppression syntax (README, "Suppressions").
     """
-    # The engine decides which suppressions were used, after every other
-    # rule ran; this function only carries the rule's identity and docs.
-    return ()
+    # ``check`` (irilint.engine.SuppressionCheck) comes after every other
+    # rule ran and was suppressed.  A suppression that names only rules
+    # that do not exist is unknown-suppression's, not also unused.
+    only_unknown = {id(s) for s, bad in check.unknown() if len(bad) == len(s.selectors)}
+    return check.unused_findings([s for s in check.suppressions if id(s) not in only_unknown])
 
 
 @rule(name="unknown-suppression", code="IRI902", family="meta", severity="warning",
-      fix="none", scope="document")
-def unknown_suppression(doc):
+      fix="none", scope="suppressions")
+def unknown_suppression(check):
     """An ``irilint: ignore[...]`` comment that names no rule irilint has.
 
     ## What it does
@@ -64,6 +67,4 @@ def unknown_suppression(doc):
     ## Reference
     The irilint suppression syntax (README, "Suppressions").
     """
-    # The engine reads the suppressions; this function only carries the
-    # rule's identity and docs.
-    return ()
+    return check.unknown_findings()

@@ -67,7 +67,8 @@ def _lower_ascii_outside_escapes(s: str) -> str:
     return _HOST_CASE_RE.sub(lower, s)
 
 
-@rule(name="uppercase-scheme", code="IRI601", family="preferred-form", severity="info", fix="safe")
+@rule(name="uppercase-scheme", code="IRI601", family="preferred-form", severity="info", fix="safe",
+      fast_path_silent=True)
 def uppercase_scheme(ctx):
     """A scheme written with uppercase letters.
 
@@ -116,7 +117,8 @@ def _valid_ipv6(ctx) -> bool:
                    for p in ctx.ref.problems)
 
 
-@rule(name="uppercase-host", code="IRI602", family="preferred-form", severity="info", fix="safe")
+@rule(name="uppercase-host", code="IRI602", family="preferred-form", severity="info", fix="safe",
+      fast_path_silent=True)
 def uppercase_host(ctx):
     """A host written with uppercase ASCII letters.
 
@@ -174,7 +176,8 @@ def uppercase_host(ctx):
                        [ctx.replace("Lowercase the host to '%s'" % new, h.start, h.end, new, True)])]
 
 
-@rule(name="dot-segments", code="IRI603", family="preferred-form", severity="warning", fix="sometimes")
+@rule(name="dot-segments", code="IRI603", family="preferred-form", severity="warning", fix="sometimes",
+      fast_path_silent=True)
 def dot_segments(ctx):
     """A ``.`` or ``..`` segment in an absolute path.
 

@@ -25,10 +25,14 @@ from __future__ import annotations
 
 import importlib
 import re
+import threading
 from dataclasses import dataclass, field
-from typing import Callable, Dict, FrozenSet, Iterable, List, Optional
+from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, Iterable, List, Optional
 
 from irilint.findings import Severity
+
+if TYPE_CHECKING:  # pragma: no cover
+    from irilint.rules.project_rules import ProjectSteps
 
 FAMILIES = (
     "syntax", "bidi", "lookalike", "normalization", "percent-encoding",
@@ -66,6 +70,26 @@ def has_punycode_trait(value: str) -> bool:
 
 
 _search_double_hyphen = re.compile("--").search
+
+#: What a rule is about: one reference, a whole document, or the
+#: ``irilint: ignore`` comments (run by the engine after it applied them).
+SCOPES = ("reference", "document", "suppressions")
+
+#: How a rule treats a template (irilint.templates: "{{ link }}",
+#: "/users/{id}", a regular expression: not an IRI yet): "always" checks it
+#: (the characters a reader cannot see or tell apart are there whatever
+#: fills the gaps), "literal-authority" only when its scheme and authority
+#: are written literally, "never" leaves it alone.
+TEMPLATE_MODES = ("always", "literal-authority", "never")
+#: The template mode of a rule that does not say, by family.
+_FAMILY_TEMPLATE_MODES = {
+    "bidi": "always", "lookalike": "always", "normalization": "always",
+    "host": "literal-authority",
+}
+
+#: Tags a rule's findings carry to an editor (LSP DiagnosticTag):
+#: "unnecessary" (shown faded: text that can go), "deprecated".
+TAGS = ("unnecessary", "deprecated")
 
 DOC_SECTIONS = ("What it does", "Why", "Example", "Fix safety", "Reference")
 
@@ -116,6 +140,17 @@ class Rule:
     #: something else than characters (a component, a label's form, the
     #: Bidi Rule of a label) and its findings are never merged.
     specificity: int = 0
+    #: A reference rule that finds nothing in a reference the fast path
+    #: takes (irilint.rules.fastpath): the fast path stays on only while
+    #: every rule in force that runs on all references says so.
+    fast_path_silent: bool = False
+    #: How it treats templates (:data:`TEMPLATE_MODES`).
+    templates: str = "never"
+    #: Tags of its findings for editors (:data:`TAGS`).
+    tags: FrozenSet[str] = frozenset()
+    #: A project rule's steps across documents
+    #: (irilint.rules.project_rules), or None.
+    project: Optional["ProjectSteps"] = None
 
     def __hash__(self) -> int:
         return hash(self.code)
@@ -141,6 +176,12 @@ class Rule:
         return self.fix
 
     @property
+    def suppressible(self) -> bool:
+        """Whether an ``irilint: ignore`` comment can silence it (a rule
+        about those comments runs after they are applied)."""
+        return self.scope != "suppressions"
+
+    @property
     def url_fragment(self) -> str:
         return "%s-%s" % (self.code.lower(), self.name)
 
@@ -162,13 +203,20 @@ def rule(
     gate: Optional[Callable[[str], bool]] = None,
     data_fix: Optional[str] = None,
     specificity: int = 0,
+    fast_path_silent: bool = False,
+    templates: Optional[str] = None,
+    tags: Iterable[str] = (),
+    project: Optional["ProjectSteps"] = None,
 ) -> Callable[[Callable], Callable]:
     """Register the decorated function as a rule.
 
     A reference rule is called as ``check(ctx)`` with a
     :class:`irilint.rules.context.RefContext` and yields findings made by
     ``ctx.report``.  A document rule is called as ``check(doc)`` with a
-    :class:`irilint.rules.context.DocContext`.
+    :class:`irilint.rules.context.DocContext`.  A suppressions rule is
+    called by the engine's own means (see irilint.engine).  The other
+    keywords are the attributes of :class:`Rule` of the same names;
+    ``templates`` defaults by family.
     """
     if not _NAME_RE.match(name):
         raise ValueError("rule name %r is not kebab-case" % name)
@@ -188,6 +236,19 @@ def rule(
         bad = set(needs) - set(TRAITS)
         if bad:
             raise ValueError("unknown traits %r" % sorted(bad))
+    if scope not in SCOPES:
+        raise ValueError("unknown scope %r" % scope)
+    if fast_path_silent and (scope != "reference" or needs is not None):
+        raise ValueError("fast_path_silent is for reference rules that run on every reference")
+    if templates is None:
+        templates = _FAMILY_TEMPLATE_MODES.get(family, "never")
+    if templates not in TEMPLATE_MODES:
+        raise ValueError("unknown template mode %r" % templates)
+    tags = frozenset(tags)
+    if tags - set(TAGS):
+        raise ValueError("unknown tags %r" % sorted(tags - set(TAGS)))
+    if project is not None and scope != "document":
+        raise ValueError("a project rule is a document rule")
 
     def decorate(fn: Callable) -> Callable:
         doc = _dedent_doc(fn.__doc__ or "")
@@ -197,6 +258,7 @@ def rule(
             enabled=enabled, fix=fix, check=fn,
             needs=None if needs is None else frozenset(needs),
             scope=scope, doc=doc, summary=summary, gate=gate, data_fix=data_fix, specificity=specificity,
+            fast_path_silent=fast_path_silent, templates=templates, tags=tags, project=project,
         )
         for other in _RULES.values():
             if other.code == code and other.name != name:
@@ -221,9 +283,17 @@ def load_rules() -> None:
     global _loaded
     if _loaded:
         return
-    _loaded = True
-    for mod in RULE_MODULES:
-        importlib.import_module(mod)
+    # Threads may ask at once (the language server's lint and index
+    # threads): none may see the registry before every module is in.
+    with _LOAD_LOCK:
+        if _loaded:
+            return
+        for mod in RULE_MODULES:
+            importlib.import_module(mod)
+        _loaded = True
+
+
+_LOAD_LOCK = threading.RLock()
 
 
 def all_rules() -> List[Rule]:

@@ -21,7 +21,7 @@ _UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 
 
 @rule(name="invalid-character", code="IRI001", family="syntax", severity="error", fix="sometimes",
-      specificity=10)
+      specificity=10, fast_path_silent=True)
 def invalid_character(ctx):
     """A character that may not stand in this part of an IRI.
 
@@ -133,7 +133,8 @@ def _encode_invalid(c: str) -> str:
     return encoded
 
 
-@rule(name="noncharacter", code="IRI002", family="syntax", severity="error", fix="unsafe", specificity=30)
+@rule(name="noncharacter", code="IRI002", family="syntax", severity="error", fix="unsafe", specificity=30,
+      fast_path_silent=True)
 def noncharacter(ctx):
     """A Unicode noncharacter in an IRI.
 
@@ -167,7 +168,7 @@ def noncharacter(ctx):
 
 
 @rule(name="private-use-outside-query", code="IRI003", family="syntax", severity="error", fix="unsafe",
-      specificity=30)
+      specificity=30, fast_path_silent=True)
 def private_use_outside_query(ctx):
     """A private-use character outside the query.
 
@@ -202,7 +203,7 @@ def private_use_outside_query(ctx):
                          [ctx.replace("Percent-encode as %s (unsafe)" % enc, p.start, p.end, enc, False)])
 
 
-@rule(name="invalid-scheme", code="IRI004", family="syntax", severity="error")
+@rule(name="invalid-scheme", code="IRI004", family="syntax", severity="error", fast_path_silent=True)
 def invalid_scheme(ctx):
     """A scheme that breaks the grammar.
 
@@ -227,7 +228,8 @@ def invalid_scheme(ctx):
         yield ctx.report(p.start, p.end, p.message)
 
 
-@rule(name="invalid-port", code="IRI005", family="syntax", severity="error")
+@rule(name="invalid-port", code="IRI005", family="syntax", severity="error", fast_path_silent=True,
+      templates="literal-authority")
 def invalid_port(ctx):
     """A port that is not a number from 0 to 65535.
 
@@ -250,7 +252,8 @@ def invalid_port(ctx):
         yield ctx.report(p.start, p.end, p.message)
 
 
-@rule(name="invalid-ip-literal", code="IRI006", family="syntax", severity="error")
+@rule(name="invalid-ip-literal", code="IRI006", family="syntax", severity="error", fast_path_silent=True,
+      templates="literal-authority")
 def invalid_ip_literal(ctx):
     """A bracketed host that is neither IPv6 nor IPvFuture.
 

@@ -27,11 +27,12 @@ import os
 import sys
 import tempfile
 import time
-from typing import Any, Dict, FrozenSet, Iterator, List, Optional, Tuple
+from typing import Any, Dict, FrozenSet, List, Optional, Tuple
 
 from . import __version__
 from .declared_encoding import DECODING_RULES
 from .findings import Edit, Finding, Fix, Related, Severity
+from irilint.rules.project_rules import decode_facts, encode_facts
 
 CACHE_DIR_NAME = ".irilint_cache"
 FORMAT = 3
@@ -144,62 +145,6 @@ def _finding_from_json(d: Dict[str, Any], path: Optional[str]) -> Finding:
                    ref_end=d["ref_end"], iri=d["iri"], path=path, related=related)
 
 
-def host_rows(hosts: Dict[str, Dict[str, Any]], shown: Optional[str]) -> List[List[Any]]:
-    """The look-alike host state of one file, ``{skeleton: {identity:
-    (display, path, line)}}``, as rows: ``[skeleton, line]`` when skeleton,
-    identity and display are one string and the path is ``shown`` (the
-    path the file is reported under; most hosts), else ``[skeleton,
-    identity, display, path, line]``.  Outcomes and the cache keep the
-    rows: building the dicts again for every cached file was a sixth of a
-    warm run, and the check across files reads the rows as they are
-    (:func:`iter_host_rows`).  ValueError for a state of another shape."""
-    if not isinstance(hosts, dict):
-        raise ValueError("bad host state")
-    rows: List[List[Any]] = []
-    for skel, idents in hosts.items():
-        if not isinstance(idents, dict):
-            raise ValueError("bad host state")
-        for ident, value in idents.items():
-            if not isinstance(value, (list, tuple)) or len(value) != 3:
-                raise ValueError("bad host state")
-            if skel == ident == value[0] and value[1] == shown and shown is not None:
-                rows.append([skel, value[2]])
-            else:
-                rows.append([skel, ident, value[0], value[1], value[2]])
-    _check_host_rows(rows)
-    return rows
-
-
-def _check_host_rows(rows: Any) -> None:
-    """ValueError unless ``rows`` is a list of host rows (:func:`host_rows`)."""
-    if not isinstance(rows, list):
-        raise ValueError("bad host rows")
-    for row in rows:
-        if not (isinstance(row, list) and len(row) in (2, 5) and isinstance(row[0], str)
-                and isinstance(row[-1], int)):
-            raise ValueError("bad host row")
-        if len(row) == 5 and not (isinstance(row[1], str) and isinstance(row[2], str)
-                                  and (row[3] is None or isinstance(row[3], str))):
-            raise ValueError("bad host row")
-
-
-def iter_host_rows(rows: List[List[Any]], shown: Optional[str]) -> Iterator[Tuple[str, str, Tuple[Any, Any, Any]]]:
-    """``(skeleton, identity, (display, path, line))`` of each row."""
-    for row in rows:
-        if len(row) == 2:
-            yield row[0], row[0], (row[0], shown, row[1])
-        else:
-            yield row[0], row[1], (row[2], row[3], row[4])
-
-
-def hosts_from_rows(rows: List[List[Any]], shown: Optional[str]) -> Dict[str, Dict[str, Any]]:
-    """The host state :func:`host_rows` made ``rows`` of."""
-    hosts: Dict[str, Dict[str, Any]] = {}
-    for skel, ident, value in iter_host_rows(rows, shown):
-        hosts.setdefault(skel, {})[ident] = value
-    return hosts
-
-
 class Cache:
     def __init__(self, root: str) -> None:
         self.dir = os.path.join(root, CACHE_DIR_NAME, "v%d" % FORMAT)
@@ -210,8 +155,9 @@ class Cache:
         self._lines: Optional[Dict[str, bytes]] = None
         #: key -> (file, line) of entries made in this run, to be saved
         self._new: Dict[str, Tuple[str, bytes]] = {}
-        #: payload -> its host rows, for the entries without findings read so far
-        self._quiet: Dict[bytes, List[List[Any]]] = {}
+        #: payload -> its project rules' facts, for the entries without
+        #: findings read so far
+        self._quiet: Dict[bytes, Dict[str, Any]] = {}
 
     def _pack(self) -> Dict[str, bytes]:
         if self._lines is None:
@@ -230,10 +176,12 @@ class Cache:
             return False
         return not self._new and not self._pack()
 
-    def get(self, key: str, path: Optional[str], text_length: int = 1 << 62) -> Optional[Tuple[List[Finding], List[List[Any]], Any]]:
-        """Findings, look-alike host rows (:func:`host_rows`, relative to
-        ``path``; shared between hits, never to be changed) and located
-        positions of a cached check, or None."""
+    def get(self, key: str, path: Optional[str],
+            text_length: int = 1 << 62) -> Optional[Tuple[List[Finding], Dict[str, Any], Any]]:
+        """Findings, the project rules' facts (rule name ->
+        irilint.rules.project_rules.Collected; shared between hits, never
+        to be changed) and located positions of a cached check, or None.
+        Facts of another version than their rule's are a miss."""
         new = self._new.get(key)
         line = new[1] if new is not None else self._pack().get(key)
         fields = line.split(b"\t", 2) if line is not None else ()
@@ -241,27 +189,26 @@ class Cache:
             self.misses += 1
             return None
         body = fields[2]
-        rows = self._quiet.get(body)
-        if rows is not None:
+        facts = self._quiet.get(body)
+        if facts is not None:
             self.hits += 1
-            return [], rows, ([], {})
+            return [], facts, ([], {})
         try:
             text = body.decode("utf-8")
             payload, end = _decode_json(text)  # no whitespace scan: irilint wrote it
             if end != len(text):
                 raise ValueError("trailing data")
             raw = payload["findings"]
-            rows = payload["host_rows"]
-            _check_host_rows(rows)
+            facts = decode_facts(payload["facts"])
             located = payload["located"]
             if not raw:  # most files: nothing found, nothing to locate
                 if located != [] or payload["edits"] != {}:
                     raise ValueError("positions without findings")
                 # Such a payload does not depend on the file's path: many
                 # files share one, and it is parsed once.
-                self._quiet[body] = rows
+                self._quiet[body] = facts
                 self.hits += 1
-                return [], rows, ([], {})
+                return [], facts, ([], {})
             findings = [_finding_from_json(d, path) for d in raw]
             for f in findings:
                 if f.end > text_length or f.start > f.end:
@@ -277,16 +224,17 @@ class Cache:
             self.misses += 1
             return None
         self.hits += 1
-        return findings, rows, (located, edits)
+        return findings, facts, (located, edits)
 
     @staticmethod
-    def entry(key: str, file: str, findings: List[Finding], rows: List[List[Any]],
+    def entry(key: str, file: str, findings: List[Finding], facts: Dict[str, Any],
               located: List[List[Any]], edits: Dict[int, Tuple[int, int]]) -> bytes:
         """The pack line of one checked file (worker processes send it to
-        the parent, which saves every line of the run at once).  ``rows``:
-        its look-alike hosts (:func:`host_rows`)."""
+        the parent, which saves every line of the run at once).  ``facts``:
+        what its project rules collected (rule name ->
+        irilint.rules.project_rules.Collected)."""
         payload: Dict[str, Any] = {"findings": [_finding_to_json(f) for f in findings]}
-        payload["host_rows"] = rows
+        payload["facts"] = encode_facts(facts)
         payload["located"] = located
         payload["edits"] = {str(k): list(v) for k, v in edits.items()}
         body = json.dumps(payload, ensure_ascii=False).encode("utf-8")

@@ -17,7 +17,8 @@ from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
-from .findings import Edit, Finding, Fix
+from .config import Settings, per_file_ignores_for
+from .findings import Edit, Finding, Fix, Severity
 from .chars import distinct_non_ascii
 from .convert import IRIPiece, iri_pieces, to_iri_detailed
 from .iri import parse
@@ -26,24 +27,16 @@ from .templates import is_template, literal_authority
 
 _SUPPRESS_RE = re.compile(r"irilint:\s*ignore(-file)?(?:\[([^\]\n]*)\])?")
 
-#: A template ("{% url 'x' %}", "{{ link }}", "${base}/x", "%(version)s",
-#: "/users/{id}", "[user@]machine[:options]", "<host>", a regular
-#: expression, "javascript:" code; see irilint.templates) is not an IRI yet,
-#: so only the rules about characters a reader cannot see or tell apart run
-#: on it ...
-TEMPLATE_FAMILIES = frozenset(("bidi", "lookalike", "normalization"))
-#: ... and, when its scheme and authority are written literally, the rules
-#: about those parts.
-AUTHORITY_FAMILIES = frozenset(("host",))
-AUTHORITY_RULES = frozenset(("invalid-port", "invalid-ip-literal"))
-
-
 def template_rules(run: Sequence[Any], value: str, regex: bool = False) -> List[Any]:
     """The rules of ``run`` that check the template ``value`` (``regex``: it
-    is in a regular expression)."""
-    literal = literal_authority(value, regex)
-    return [r for r in run if r.family in TEMPLATE_FAMILIES or (literal and (
-        r.family in AUTHORITY_FAMILIES or r.name in AUTHORITY_RULES))]
+    is in a regular expression).  A template ("{% url 'x' %}", "{{ link }}",
+    "${base}/x", "/users/{id}", a regular expression, "javascript:" code;
+    see irilint.templates) is not an IRI yet: each rule says whether it
+    checks one (``Rule.templates``): always, or only when its scheme and
+    authority are written literally."""
+    if literal_authority(value, regex):
+        return [r for r in run if r.templates != "never"]
+    return [r for r in run if r.templates == "always"]
 
 
 #: The rule families that judge a decoding: a piece of a URI (an A-label, a
@@ -100,9 +93,11 @@ class Suppression:
         return self.whole_file or line == self.line or (self.own_line and line == self.next_line)
 
     def matches(self, finding: Finding) -> bool:
+        return self.matches_rule(finding.rule)
+
+    def matches_rule(self, r: Any) -> bool:
         if not self.selectors:
             return True
-        r = finding.rule
         for s in self.selectors:
             su = s.upper()
             if s == r.name or su == r.code or s.lower() == r.family or (
@@ -120,6 +115,10 @@ class CheckResult:
     #: other findings, nor crash an editor)
     errors: List[str] = field(default_factory=list)
     references: int = 0
+    #: what each project rule in force collected of the document, by rule
+    #: name (irilint.rules.project_rules: reduced across documents by the
+    #: caller)
+    facts: Dict[str, Any] = field(default_factory=dict)
 
 
 def find_suppressions(text: str, index: Optional[LineIndex] = None) -> List[Suppression]:
@@ -192,7 +191,7 @@ _GC_PAUSE = _GcPause()
 class Engine:
     """Checks documents with a set of rules.
 
-    ``settings`` is an :class:`irilint.config.Settings` (or None for the
+    ``settings`` is an :class:`irilint.config.Settings` (None: the
     defaults); the rule selection is computed once per settings object.
     """
 
@@ -208,7 +207,7 @@ class Engine:
         #: encoded reference each time
         self._judged: Dict[Tuple[int, bool, str], Tuple[Any, List[Finding]]] = {}
 
-    def selection_for(self, settings: Any) -> Any:
+    def selection_for(self, settings: Optional[Settings]) -> Any:
         from irilint.rules.registry import select_rules
 
         key = id(settings) if settings is not None else None
@@ -218,11 +217,10 @@ class Engine:
                 selection = select_rules()
             else:
                 selection = select_rules(
-                    select=getattr(settings, "select", ()) or (),
-                    ignore=tuple(getattr(settings, "ignore", ()) or ())
-                    + tuple(getattr(settings, "extend_ignore", ()) or ()),
-                    extend_select=getattr(settings, "extend_select", ()) or (),
-                    severity=dict(getattr(settings, "severity", ()) or ()),
+                    select=settings.select or (),
+                    ignore=settings.ignore + settings.extend_ignore,
+                    extend_select=settings.extend_select,
+                    severity=dict(settings.severity),
                 )
             sel = (settings, selection)
             self._selections[key] = sel
@@ -237,7 +235,7 @@ class Engine:
     # "flags" means a finding on the decoded text itself, or one more
     # finding of a rule than the encoded reference has.
 
-    def safe_to_iri(self, uri: str, settings: Any = None) -> Tuple[str, List[KeptPiece]]:
+    def safe_to_iri(self, uri: str, settings: Optional[Settings] = None) -> Tuple[str, List[KeptPiece]]:
         """``uri`` converted to an IRI (RFC 3987 s3.2), keeping encoded the
         A-labels and escape runs whose Unicode form a look-alike, bidi or
         host rule in force flags; returns the IRI and the pieces kept."""
@@ -261,7 +259,7 @@ class Engine:
         return conv.text, sorted(kept.values(), key=lambda kp: kp.piece.start)
 
     def judge_decoding(self, value: str, start: int, end: int, new_text: str,
-                       settings: Any = None) -> Optional[Finding]:
+                       settings: Optional[Settings] = None) -> Optional[Finding]:
         """The finding of a judged rule that ``value`` with ``[start, end)``
         replaced by its decoded form ``new_text`` has on that text (or as
         a finding more than ``value`` has), or None: whether a fix that
@@ -271,7 +269,7 @@ class Engine:
         return flagged.get(0)
 
     def judge_edit(self, value: str, edits: Sequence[Tuple[int, int, str]],
-                   settings: Any = None) -> Optional[Finding]:
+                   settings: Optional[Settings] = None) -> Optional[Finding]:
         """A finding of a rule in force that ``value`` with ``edits`` (value
         offsets, not overlapping) applied has once more than ``value``, or
         None: whether a fix that changes a reference's structure (removes
@@ -296,7 +294,7 @@ class Engine:
         return None
 
     def _flagged_spans(self, original: str, candidate: str, spans: Sequence[Any],
-                       settings: Any) -> Dict[int, Finding]:
+                       settings: Optional[Settings]) -> Dict[int, Finding]:
         """For each span of ``candidate`` (index -> finding), the first
         judged finding that overlaps it; a judged rule that reports more
         often on ``candidate`` than on ``original`` without touching any
@@ -332,19 +330,19 @@ class Engine:
                     break
         return out
 
-    def _judged_findings(self, value: str, settings: Any) -> List[Finding]:
+    def _judged_findings(self, value: str, settings: Optional[Settings]) -> List[Finding]:
         """The findings of the judged rules in force for ``settings`` on
         ``value`` alone (a fresh run state; suppressions do not apply: the
         text judged is not in any document yet)."""
         return self._findings_alone(value, settings, True)
 
-    def _all_findings(self, value: str, settings: Any) -> List[Finding]:
+    def _all_findings(self, value: str, settings: Optional[Settings]) -> List[Finding]:
         """The findings of every rule in force on ``value`` alone, as a
         check finds them (decodings judged), but with no fix judged: what
         judge_edit compares."""
         return self._findings_alone(value, settings, False)
 
-    def _findings_alone(self, value: str, settings: Any, judged_only: bool) -> List[Finding]:
+    def _findings_alone(self, value: str, settings: Optional[Settings], judged_only: bool) -> List[Finding]:
         from irilint.rules.context import DocContext, DocumentInfo, RefContext
         from irilint.scanners.base import Candidate
 
@@ -358,7 +356,7 @@ class Engine:
             rules = [r for r in selection.rules if r.family in JUDGED_FAMILIES]
             doc = DocumentInfo(text=value, path=None, scanner="reference", settings=settings, run_state={})
         else:
-            rules = [r for r in selection.rules if r.name != "unused-suppression"]
+            rules = [r for r in selection.rules if r.scope != "suppressions"]
             doc = DocumentInfo(text=value, path=None, scanner="reference", settings=settings, run_state={},
                                judge_decoding=self.judge_decoding)
         # The rules run as a check runs them: the plan's trait gates and
@@ -417,7 +415,7 @@ class Engine:
         *,
         path: Optional[str] = None,
         language_id: Optional[str] = None,
-        settings: Any = None,
+        settings: Optional[Settings] = None,
         run_state: Optional[Dict[str, Any]] = None,
         scanner: Any = None,
         index: Optional[LineIndex] = None,
@@ -432,12 +430,13 @@ class Engine:
         *,
         path: Optional[str],
         language_id: Optional[str],
-        settings: Any,
+        settings: Optional[Settings],
         run_state: Optional[Dict[str, Any]],
         scanner: Any,
         index: Optional[LineIndex],
     ) -> CheckResult:
         from irilint.rules.context import DocContext, DocumentInfo, RefContext
+        from irilint.rules.project_rules import Collected
 
         selection = self.selection_for(settings)
         rules = list(selection.rules)
@@ -446,7 +445,7 @@ class Engine:
         if scanner is None:
             from irilint.scanners import scanner_for
 
-            extensions = dict(getattr(settings, "extensions", ()) or ()) if settings is not None else None
+            extensions = dict(settings.extensions) if settings is not None else None
             scanner = scanner_for(path=path, language_id=language_id, extensions=extensions)
         doc = DocumentInfo(text=text, path=path, scanner=scanner.name, settings=settings,
                            run_state=run_state if run_state is not None else {},
@@ -509,13 +508,13 @@ class Engine:
                          result.errors[first_error:])
         result.references = len(contexts)
         for r in doc_rules:
-            if r.name == "unused-suppression":
-                continue
-            dctx = DocContext(doc, contexts)
+            dctx = DocContext(doc, contexts, suppressions)
             dctx.rule = r
             dctx.severity = selection.severity_of(r)
             try:
                 findings.extend(r.check(dctx) or ())
+                if r.project is not None:
+                    result.facts[r.name] = Collected(dctx.severity, r.project.collect(dctx))
             except Exception as exc:
                 result.errors.append("rule %s failed: %s: %s" % (r.name, exc.__class__.__name__, exc))
 
@@ -535,20 +534,9 @@ class Engine:
                 else:
                     kept.append(f)
             findings = kept
-            unknown = _unknown_selectors(suppressions)
-            unknown_rule = next((r for r in rules if r.name == "unknown-suppression"), None)
-            if unknown_rule is not None:
-                findings.extend(_unknown_suppressions(unknown_rule, selection.severity_of(unknown_rule),
-                                                      unknown, path))
-            unused_rule = next((r for r in rules if r.name == "unused-suppression"), None)
-            if unused_rule is not None:
-                # A suppression that names only rules that do not exist is
-                # reported as unknown, not also as unused.
-                only_unknown = {id(s) for s, bad in unknown if len(bad) == len(s.selectors)}
-                findings.extend(_unused_suppressions(
-                    unused_rule, selection.severity_of(unused_rule),
-                    [s for s in suppressions if id(s) not in only_unknown], text,
-                    index, scanner, path))
+            for r in plan.suppression_rules:
+                findings.extend(r.check(SuppressionCheck(
+                    r, selection.severity_of(r), suppressions, text, index, scanner, path)))
         if len(findings) > 1:
             findings = merge_same_characters(findings)
         findings.sort(key=Finding.sort_key)
@@ -617,7 +605,7 @@ class _RulePlan:
 
     def __init__(self, selection: Any, rules: List[Any]) -> None:
         from irilint.rules import gates
-        from irilint.rules.fastpath import SILENT_ON_FAST, fast_match
+        from irilint.rules.fastpath import fast_match
         from irilint.rules.registry import has_punycode_trait
 
         self.selection = selection
@@ -627,8 +615,9 @@ class _RulePlan:
         self.always = always = [r for r in rules if r.scope == "reference" and r.needs is None]
         self.by_trait = by_trait = [r for r in rules if r.scope == "reference" and r.needs is not None]
         self.doc_rules = [r for r in rules if r.scope == "document"]
+        #: the rules about the suppression comments, run after those apply
+        self.suppression_rules = [r for r in rules if r.scope == "suppressions"]
         self._gates = gates
-        self._silent = SILENT_ON_FAST
         self._fast_match = fast_match
         self._has_punycode = has_punycode_trait
         self._bits = {r.name: gates.rule_bit(r) for r in by_trait}
@@ -669,7 +658,7 @@ class _RulePlan:
         return run, grammar_ok
 
     def _build(self, traits: frozenset, mask: Optional[int], grammar_ok: bool) -> List[Any]:
-        run = [r for r in self.always if not (grammar_ok and r.name in self._silent)]
+        run = [r for r in self.always if not (grammar_ok and r.fast_path_silent)]
         for r in self.by_trait:
             if not r.needs & traits:
                 continue
@@ -803,12 +792,8 @@ def _fast_path(always_rules: List[Any]) -> Any:
     return fast_matcher(always_rules)
 
 
-def _drop_per_file_ignored(rules: List[Any], settings: Any, path: str) -> List[Any]:
-    try:
-        from . import config
-    except ImportError:  # pragma: no cover
-        return rules
-    selectors = config.per_file_ignores_for(settings, path)
+def _drop_per_file_ignored(rules: List[Any], settings: Settings, path: str) -> List[Any]:
+    selectors = per_file_ignores_for(settings, path)
     if not selectors:
         return rules
     from irilint.rules.registry import resolve_selector
@@ -820,6 +805,36 @@ def _drop_per_file_ignored(rules: List[Any], settings: Any, path: str) -> List[A
         except KeyError:
             pass
     return [r for r in rules if r.name not in drop]
+
+
+@dataclass
+class SuppressionCheck:
+    """What a rule about suppression comments (scope "suppressions") is
+    given: every suppression of the document, after the other rules ran and
+    were suppressed (``Suppression.used`` is set)."""
+
+    rule: Any
+    severity: Severity
+    suppressions: List[Suppression]
+    text: str
+    index: LineIndex
+    scanner: Any
+    path: Optional[str]
+
+    def unknown(self) -> List[Tuple[Suppression, List[int]]]:
+        """Each suppression that names rules irilint does not have, with
+        the indexes of those names among its selectors."""
+        return _unknown_selectors(self.suppressions)
+
+    def unknown_findings(self) -> List[Finding]:
+        """A finding on each name of a rule that does not exist."""
+        return _unknown_suppressions(self.rule, self.severity, self.unknown(), self.path)
+
+    def unused_findings(self, suppressions: Sequence[Suppression]) -> List[Finding]:
+        """A finding, with its removal, on each of ``suppressions`` that
+        suppressed nothing."""
+        return _unused_suppressions(self.rule, self.severity, suppressions, self.text, self.index,
+                                    self.scanner, self.path)
 
 
 def _unused_suppressions(rule, severity, suppressions, text, index, scanner, path) -> List[Finding]:
@@ -927,14 +942,14 @@ def check_text(text: str, **kwargs: Any) -> List[Finding]:
     return default_engine().check_text(text, **kwargs).findings
 
 
-def declaration_syntax(path: str, settings: Any = None) -> str:
+def declaration_syntax(path: str, settings: Optional[Settings] = None) -> str:
     """Whose rules read an encoding declaration in the file at ``path``:
     the name of the scanner that checks it ("html", "xml", "markdown",
     ...), or its code language ("python", ...) - see
     :func:`irilint.declared_encoding.find_declaration`."""
     from irilint.scanners import scanner_for
 
-    extensions = dict(getattr(settings, "extensions", ()) or ()) if settings is not None else None
+    extensions = dict(settings.extensions) if settings is not None else None
     scanner = scanner_for(path=path, extensions=extensions)
     return getattr(scanner, "language", None) or scanner.name
 
@@ -1053,25 +1068,16 @@ class _WholeTextScanner:
         return [Candidate(0, len(text), text)] if text else []
 
 
-def check_reference(value: str, select: Optional[Sequence[str]] = None, settings: Any = None,
+def check_reference(value: str, select: Optional[Sequence[str]] = None,
+                    settings: Optional[Settings] = None,
                     run_state: Optional[Dict[str, Any]] = None) -> List[Finding]:
     """The findings of one IRI reference, with the given rules (by name,
-    code or family; default: the rules enabled by default)."""
+    code or family; default: those of ``settings``, else the rules enabled
+    by default); ``select`` replaces the selection of ``settings`` and
+    keeps the rest of them."""
     engine = Engine()
     if select is not None:
-        class _S:  # a minimal settings object
-            pass
-
-        s = _S()
-        s.select = tuple(select)  # type: ignore[attr-defined]
-        s.ignore = ()  # type: ignore[attr-defined]
-        s.extend_select = ()  # type: ignore[attr-defined]
-        s.severity = ()  # type: ignore[attr-defined]
-        if settings is not None:
-            for k, v in vars(settings).items() if hasattr(settings, "__dict__") else ():
-                setattr(s, k, v)
-            s.select = tuple(select)  # type: ignore[attr-defined]
-        settings = s
+        settings = replace(settings if settings is not None else Settings(), select=tuple(select))
     result = engine.check_text(value, settings=settings, scanner=_WholeTextScanner(),
                                run_state=run_state)
     if result.errors:

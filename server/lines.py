@@ -156,3 +156,21 @@ def column_units(chunk: str, encoding: str) -> int:
     if encoding == "utf-16":
         return len(chunk) + len(_ASTRAL_RE.findall(chunk))
     return len(chunk.encode("utf-8", "surrogatepass"))
+
+
+#: Longest line text a finding carries whole.  Minified files have lines of
+#: megabytes: sending each finding's whole line from a worker process, and
+#: printing it as a SARIF snippet, helps no reader.
+LINE_TEXT_LIMIT = 1000
+#: Characters kept on each side of the finding when its line is clipped.
+LINE_TEXT_CONTEXT = 200
+
+
+def clip_line(line: str, start: int, end: int) -> str:
+    """``line``, or the part of it around ``line[start:end]`` when it is
+    longer than :data:`LINE_TEXT_LIMIT` (at most that long)."""
+    if len(line) <= LINE_TEXT_LIMIT:
+        return line
+    a = max(0, start - LINE_TEXT_CONTEXT)
+    b = min(len(line), max(start, end) + LINE_TEXT_CONTEXT, a + LINE_TEXT_LIMIT)
+    return line[a:b]

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Sequence
 
 from .findings import Finding
-from .lines import LineIndex
+from .lines import LINE_TEXT_CONTEXT, LINE_TEXT_LIMIT, LineIndex, clip_line  # noqa: F401 (re-exported)
 
 #: Where the rule documentation lives; diagnostics and SARIF link into it.
 DOCS_URL = "https://github.com/irilint/irilint/blob/main/docs/rules.md"
@@ -35,24 +35,6 @@ class Reported:
     @property
     def rule(self) -> Any:
         return self.finding.rule
-
-
-#: Longest line text a finding carries whole.  Minified files have lines of
-#: megabytes: sending each finding's whole line from a worker process, and
-#: printing it as a SARIF snippet, helps no reader.
-LINE_TEXT_LIMIT = 1000
-#: Characters kept on each side of the finding when its line is clipped.
-LINE_TEXT_CONTEXT = 200
-
-
-def clip_line(line: str, start: int, end: int) -> str:
-    """``line``, or the part of it around ``line[start:end]`` when it is
-    longer than :data:`LINE_TEXT_LIMIT` (at most that long)."""
-    if len(line) <= LINE_TEXT_LIMIT:
-        return line
-    a = max(0, start - LINE_TEXT_CONTEXT)
-    b = min(len(line), max(start, end) + LINE_TEXT_CONTEXT, a + LINE_TEXT_LIMIT)
-    return line[a:b]
 
 
 def locate(path: str, findings: Sequence[Finding], index: LineIndex) -> List[Reported]:

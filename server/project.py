@@ -11,7 +11,8 @@ server) asks this layer, and none decides for itself:
 * checking (and fixing, through :func:`irilint.engine.fix_until_stable`)
   it, with the result cache, into a :class:`FileResult`: its findings and
   their positions, its fixes, and the facts project rules gather across
-  files (the look-alike hosts, ``host_rows``).
+  files (:mod:`irilint.rules.project_rules`: collected with the file,
+  reduced across files by :func:`irilint.collisions.reduce_project_rules`).
 
 Below it sit the engine, the scanners and rules, and the data modules;
 above it the CLI (:mod:`irilint.cli`), the server (:mod:`irilint.lsp`) and
@@ -171,12 +172,6 @@ def validators() -> Tuple[Any, Any]:
     return is_selector, is_scanner_name
 
 
-#: the run state's keys of the look-alike hosts of a file, and of the hosts
-#: of other files they collide with (the cross-file collision glue)
-HOSTS_KEY = "lookalike.confusable-collision"
-TARGETS_KEY = "lookalike.confusable-collision.targets"
-
-
 @dataclass
 class FileResult:
     path: str
@@ -190,9 +185,9 @@ class FileResult:
     diff: Optional[str] = None
     fail_level: str = "warning"
     index: Any = None  # positions of the text the findings refer to
-    #: look-alike hosts of this file, for collisions across files: the
-    #: cache's rows (``irilint.cache.host_rows``), relative to ``path``
-    host_rows: Optional[List[List[Any]]] = None
+    #: what the project rules collected of this file, by rule name
+    #: (irilint.rules.project_rules), reduced across files after the run
+    facts: Dict[str, Any] = field(default_factory=dict)
     abspath: Optional[str] = None
     #: the result cache's entry for this file, saved by the parent process
     cache_line: Optional[bytes] = None
@@ -355,6 +350,12 @@ class Project:
 
     def check_document(self, path: str, text: str, settings: Any,
                        run_state: Optional[Dict[str, Any]] = None) -> Tuple[List[Any], Any]:
+        result, index = self.check_result(path, text, settings, run_state)
+        return result.findings, index
+
+    def check_result(self, path: str, text: str, settings: Any,
+                     run_state: Optional[Dict[str, Any]] = None) -> Tuple[Any, Any]:
+        """The engine's CheckResult of ``text`` and its LineIndex."""
         from irilint.lines import LineIndex
 
         index = LineIndex(text)
@@ -363,7 +364,7 @@ class Project:
                                         index=index)
         for err in result.errors:
             print("irilint: internal error in %s: %s" % (path, err), file=sys.stderr)
-        return result.findings, index
+        return result, index
 
     def fix_text(self, path: str, text: str, settings: Any,
                  fixed: Optional[List[Any]] = None) -> Tuple[str, int]:
@@ -416,14 +417,13 @@ class Project:
                     text = new_text
             elif doc is None and args.fix:
                 out.new_text = text
-        # Each file gets a fresh run state: collisions across files are
-        # resolved afterwards, in file order (see _cross_file_collisions),
-        # so workers and the cache can check files independently.
-        run_state: Dict[str, Any] = {}
-        findings, index = self.check_document(path, text, settings, run_state)
-        from irilint.cache import host_rows
-
-        out.host_rows = host_rows(run_state.get(HOSTS_KEY) or {}, path)
+        # Each file gets a fresh run state: the project rules reduce their
+        # facts across files afterwards, in file order
+        # (irilint.collisions.reduce_project_rules), so workers and the
+        # cache can check files independently.
+        result, index = self.check_result(path, text, settings, {})
+        findings = result.findings
+        out.facts = result.facts
         out.reported = locate(path, findings, index)
         out.index = Positions(index, findings)
         if doc is not None and self.cache is not None and not (args.fix or args.diff):
@@ -431,7 +431,7 @@ class Project:
                 st = doc.stat
                 out.stamp = ((st.size, st.mtime_ns, doc.ctime_ns, st.ino), doc.digest)
             out.cache_line = self.cache.entry(
-                self.cache_key(doc.digest, settings, path), doc.path, findings, out.host_rows,
+                self.cache_key(doc.digest, settings, path), doc.path, findings, out.facts,
                 [[r.line, r.column, r.end_line, r.end_column, r.line_text] for r in out.reported],
                 out.index.table)
         return out
@@ -479,8 +479,8 @@ class Project:
         hit = cache.get(self.cache_key(digest, settings, path), path)
         if hit is None:
             return None
-        findings, rows, (located, edits) = hit
-        out = FileResult(path, fail_level=settings.fail_level, host_rows=rows, abspath=abspath)
+        findings, facts, (located, edits) = hit
+        out = FileResult(path, fail_level=settings.fail_level, facts=facts, abspath=abspath)
         if hashed:
             out.stamp = (self.stat_index.stamp(st), digest)  # for the stat index
         if findings:

@@ -409,14 +409,14 @@ def check_files(checker: Project, paths: Sequence[str], on_result: Any = None) -
     """The results of the files of ``paths`` (``run_files``), in discovery
     order, with the look-alike hosts that collide across files reported;
     ``on_result(result)`` is called as each arrives (the progress line)."""
-    from .collisions import cross_file_collisions
+    from .collisions import reduce_project_rules
 
     results: List[FileResult] = []
     for item in run_files(checker, paths):
         results.append(item)
         if on_result is not None:
             on_result(item)
-    cross_file_collisions(checker, results)
+    reduce_project_rules(results)
     return results
 
 

@@ -6,7 +6,7 @@ notation in documentation (``sh://[user@]machine[:options]``,
 ``http://<host>/``, ``http://host.domain:port/``, ``http://$HOST$/x``) and
 a regular expression (``^https?://example\\.com/[\\w-]+``) are not IRIs yet.
 Only the rules about characters a reader cannot see or tell apart check
-them (``irilint.engine.TEMPLATE_FAMILIES``).  The reverse: when the scheme
+them (a rule says so: ``@rule(templates=...)``).  The reverse: when the scheme
 and the authority of a template are written literally
 (``https://example.com:8o80/{{ path }}``, ``javascript://[:1]``), the rules
 about the port, the IP literal and the host still check those parts.

@@ -111,50 +111,83 @@ def test_line_text_is_clipped_around_the_finding_on_long_lines():
     assert len(clip_line(long, 100, 40_000)) == LINE_TEXT_LIMIT
 
 
-def test_cached_host_state_round_trips_exactly(tmp_path):
-    from irilint.cache import Cache, host_rows, hosts_from_rows
+def _collected_hosts(text, path="docs/a.html"):
+    from irilint.config import Settings
+    from irilint.engine import Engine
 
-    hosts = {
-        "www.w3.org": {"www.w3.org": ("www.w3.org", "docs/a.html", 2)},
-        "paypal.corn": {"paypal.com": ("paypal.com", "docs/a.html", 5),
-                        "\u0440\u0430\u0443\u0440\u0430l.com": ("\u0440\u0430\u0443\u0440\u0430l.com", "docs/a.html", 9)},
-        "other.org": {"other.org": ("OTHER.org", "docs/b.html", 3)},
-        "stdin.org": {"stdin.org": ("stdin.org", None, 4)},
-    }
-    rows = host_rows(hosts, "docs/a.html")
-    # Hosts shown as their skeleton in the file itself take two fields.
-    assert rows[0] == ["www.w3.org", 2] and [len(r) for r in rows[1:]] == [5, 5, 5, 5]
+    return Engine().check_text(text, path=path, settings=Settings(protected_domains=("paypal.com",))).facts
+
+
+def test_cached_host_facts_round_trip_exactly(tmp_path):
+    from dataclasses import replace
+
+    from irilint.cache import Cache
+
+    facts = _collected_hosts("<a href='http://www.w3.org/'>w3</a>\n<a href='http://paypal.com/'>p</a>\n"
+                             "<a href='http://\u0440\u0430\u0443\u0440\u0430l.com/'>x</a>\n"
+                             "<a href='http://OTHER.org/'>o</a>\n")
+    hosts = facts["confusable-collision"].facts
+    assert [h.identity for h in hosts] == ["www.w3.org", "paypal.com", "\u0440\u0430\u0443\u0440\u0430l.com",
+                                          "other.org"]
     cache = Cache(str(tmp_path))
-    cache.add(cache.entry("k" * 64, "docs/a.html", [], rows, [], {}))
+    cache.add(cache.entry("k" * 64, "docs/a.html", [], facts, [], {}))
     cache.save()
     _, got, _ = Cache(str(tmp_path)).get("k" * 64, "docs/a.html")
-    assert hosts_from_rows(got, "docs/a.html") == hosts
-    # A state of another shape is refused, not stored.
-    with pytest.raises(ValueError):
-        host_rows({"x": ["not", "a", "dict"]}, "docs/c.html")
+    # A run reports a collision on the host that is not ASCII: the cache
+    # keeps the place of that one only.
+    (kept,) = got.values()
+    assert [h.place is None for h in kept.facts] == [True, True, False, True]
+    assert kept == replace(facts["confusable-collision"], facts=tuple(
+        h._replace(place=None) if h.identity.isascii() else h for h in hosts))
 
 
 @pytest.mark.parametrize("rows", [
     {"a": 1}, [["a"]], [["a", "b", "c"]], [[1, 2]], [["a", "2"]], [["a", "b", 3, None, 4]],
-    [["a", "b", "c", 7, 4]], [[]], ["ab"],
+    [["a", "b", "c", 7, 4]], [[]], ["ab"], [["a", 0]], [["a", "b", "c", 1, None, [["x"]]]],
+    [["a", "b", "c", 1, [0, 1, 0, 1, "x", 1, 1, 1, 2, "x"], []]],
 ])
-def test_cache_entries_with_bad_host_rows_are_misses(tmp_path, rows):
+def test_cache_entries_with_bad_host_facts_are_misses(tmp_path, rows):
+    import json
+
     from irilint.cache import Cache
 
     cache = Cache(str(tmp_path))
-    cache.add(cache.entry("k" * 64, "docs/a.html", [], rows, [], {}))
+    line = cache.entry("k" * 64, "docs/a.html", [], {}, [], {})
+    key, name, body = line.split(b"\t", 2)
+    payload = json.loads(body)
+    payload["facts"] = {"confusable-collision": [1, "error", rows]}
+    cache.add(b"\t".join((key, name, json.dumps(payload).encode())))
     assert cache.get("k" * 64, "docs/a.html") is None
     assert cache.misses == 1
+
+
+def test_cached_facts_of_another_version_are_misses(tmp_path):
+    import json
+
+    from irilint.cache import Cache
+
+    facts = _collected_hosts("http://paypal.com/\n")
+    cache = Cache(str(tmp_path))
+    line = cache.entry("k" * 64, "docs/a.html", [], facts, [], {})
+    cache.add(line)
+    assert cache.get("k" * 64, "docs/a.html") is not None
+    key, name, body = line.split(b"\t", 2)
+    payload = json.loads(body)
+    payload["facts"]["confusable-collision"][0] += 1
+    cache = Cache(str(tmp_path))
+    cache.add(b"\t".join((key, name, json.dumps(payload).encode())))
+    assert cache.get("k" * 64, "docs/a.html") is None
 
 
 def test_entries_without_findings_share_their_parsed_rows_but_not_their_positions(tmp_path):
     from irilint.cache import Cache
 
     cache = Cache(str(tmp_path))
+    facts = _collected_hosts("\n\nhttp://example.org/\n")
     for key, name in (("a" * 64, "x.md"), ("b" * 64, "y.md")):
-        cache.add(cache.entry(key, name, [], [["example.org", 3]], [], {}))
+        cache.add(cache.entry(key, name, [], facts, [], {}))
     first, second = cache.get("a" * 64, "x.md"), cache.get("b" * 64, "y.md")
-    assert first[1] == second[1] == [["example.org", 3]]
+    assert first[1] is second[1] and [h.identity for h in first[1]["confusable-collision"].facts] == ["example.org"]
     assert first[0] is not second[0] and first[2][1] is not second[2][1]
     # The key must still match the line: a payload seen before is no way in.
     assert cache.get("c" * 64, "z.md") is None

@@ -296,13 +296,10 @@ def test_safe_to_iri_keeps_what_a_rule_flags(uri, iri, reasons):
 
 
 def test_safe_to_iri_follows_the_rule_selection():
-    class Settings:
-        select = ("ALL",)
-        ignore = ("whole-script-confusable", "punycode-label")
-        extend_select = ()
-        severity = ()
+    from irilint.config import Settings
 
-    got, kept = Engine().safe_to_iri("https://xn--80ak6aa92e.com/login", Settings)
+    settings = Settings(select=("ALL",), ignore=("whole-script-confusable", "punycode-label"))
+    got, kept = Engine().safe_to_iri("https://xn--80ak6aa92e.com/login", settings)
     assert got == "https://\u0430\u0440\u0440\u04cf\u0435.com/login" and kept == []
 
 

@@ -171,14 +171,13 @@ def test_the_memo_is_bounded():
 
 
 def test_settings_that_cannot_key_a_memo_turn_it_off():
-    class Mutable:  # hashed by identity: a change to it would go unseen
-        select = ("ALL",)
-        ignore = ()
-        extend_select = ()
-        severity = ()
+    from irilint.config import Settings
+
+    class Mutable(Settings):  # hashed by identity: a change to it would go unseen
+        __hash__ = object.__hash__
 
     engine = Engine(memo_size=100)
-    s = Mutable()
+    s = Mutable(select=("ALL",))
     text = "http://é.org/%7e\n"
     found = engine.check_text(text, settings=s).findings
     assert engine.memo is not None and len(engine.memo) == 0

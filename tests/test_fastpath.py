@@ -90,12 +90,10 @@ def test_a_fast_match_has_no_trait_and_no_finding_from_the_silent_rules(value):
     assert not res.errors and res.findings == []
 
 
-class _Select:
-    def __init__(self, names):
-        self.select = tuple(names)
-        self.ignore = ()
-        self.extend_select = ()
-        self.severity = ()
+def _Select(names):
+    from irilint.config import Settings
+
+    return Settings(select=tuple(names))
 
 
 @pytest.mark.parametrize("value", [

@@ -74,14 +74,10 @@ def test_selection_semantics():
 
 
 def test_severity_override_reaches_findings():
-    class S:
-        select = None
-        ignore = ()
-        extend_select = ()
-        extend_ignore = ()
-        severity = (("lowercase-percent-encoding", "error"),)
+    from irilint.config import Settings
 
-    findings = Engine().check_text("http://e.org/%e2%82%ac", settings=S(), path=None).findings
+    s = Settings(severity=(("lowercase-percent-encoding", "error"),))
+    findings = Engine().check_text("http://e.org/%e2%82%ac", settings=s, path=None).findings
     low = [f for f in findings if f.rule.name == "lowercase-percent-encoding"]
     assert low and low[0].severity.label == "error"
 

@@ -427,11 +427,10 @@ _HOST_PIECES = st.one_of(
 )
 
 
-class _Settings:
-    select = ("host",)
-    ignore = ()
-    extend_select = ()
-    severity = ()
+def _Settings():
+    from irilint.config import Settings
+
+    return Settings(select=("host",))
 
 
 @settings(max_examples=500, deadline=None, suppress_health_check=list(HealthCheck))

@@ -201,10 +201,13 @@ async def code_actions(server: "IrilintLanguageServer", params: types.CodeAction
                                         diags, preferred))
         scanner = result.scanner or scanner_for_document(doc, result.settings)
         syntax = comment_syntax(scanner)
+        from irilint.rules.registry import get_rule
+
         done: Set[Tuple[int, str]] = set()
         for item in (items if takes_comments(doc, scanner) else ()):
             line = b.index.line_of(item.start)
-            if item.rule == "unused-suppression" or (line, item.rule) in done:
+            rule = get_rule(item.rule)
+            if (rule is not None and not rule.suppressible) or (line, item.rule) in done:
                 continue
             done.add((line, item.rule))
             edit = ignore_edit(text, b.index, line, item.rule, syntax)

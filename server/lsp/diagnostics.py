@@ -64,6 +64,13 @@ SEVERITY = {
 }
 
 
+#: Rule.tags -> the LSP tag an editor shows them with
+_DIAGNOSTIC_TAGS = {
+    "unnecessary": types.DiagnosticTag.Unnecessary,
+    "deprecated": types.DiagnosticTag.Deprecated,
+}
+
+
 @dataclass
 class LintResult:
     uri: str
@@ -76,6 +83,9 @@ class LintResult:
     settings: Any = None
     #: too large (max-file-size) or left out by include/exclude
     skipped: bool = False
+    #: what the project rules collected of it (irilint.rules.project_rules),
+    #: reduced with the workspace's (see workspace_index)
+    facts: Dict[str, Any] = field(default_factory=dict, repr=False)
     #: what else is computed from this result (code actions' fix-all...)
     extra: Dict[str, Any] = field(default_factory=dict, repr=False)
     encoding: str = "utf-16"
@@ -169,8 +179,8 @@ def diagnostic_json(f: Finding, index: LineIndex, encoding: str, version: Option
         "source": SOURCE,
         "data": finding_data(f, version),
     }
-    if rule.name == "unused-suppression":
-        out["tags"] = [int(types.DiagnosticTag.Unnecessary)]
+    if rule.tags:
+        out["tags"] = [int(_DIAGNOSTIC_TAGS[t]) for t in sorted(rule.tags)]
     if uri is not None and f.related:
         related = []
         for r in _same_document_related(f):
@@ -216,6 +226,8 @@ class Linter:
         #: gc.freeze() after the first lint (set by the server's main(); not
         #: when a test runs a server in its own process)
         self.freeze_after_first_lint = False
+        #: counts the changes of findings across documents (pull result ids)
+        self.project_generation = 0
 
     @property
     def pull(self) -> bool:
@@ -302,6 +314,10 @@ class Linter:
             doc._index = result.index
             if generation == self.server.settings.generation:
                 self._results[doc.uri] = result
+                # the document's own publication (or pull) shows its
+                # findings across documents; the others changed are told
+                changed = self.server.project_facts.document_linted(doc.uri, doc.path, result.facts)
+                self.project_findings_changed(changed - {doc.uri})
         return result
 
     def _compute(self, doc: Document, text: str, version: Optional[int], generation: int,
@@ -338,6 +354,7 @@ class Linter:
             gc.freeze()
         for message in check.errors:
             logger.error("%s: %s", doc.uri, message)
+        result.facts = check.facts
         result.findings = list(check.findings)
         result.published = [diagnostic_json(f, index, encoding, version, doc.uri) for f in result.findings]
         return result
@@ -395,22 +412,58 @@ class Linter:
             return
         if result.generation != self.server.settings.generation:
             return  # settings changed meanwhile; a new run is scheduled
-        if result.published is None:
+        self._publish(uri, result)
+
+    def _publish(self, uri: str, result: LintResult) -> None:
+        published = self.published(result)
+        if published is None:
             self.server.text_document_publish_diagnostics(
-                types.PublishDiagnosticsParams(uri=uri, diagnostics=result.diagnostics, version=version))
+                types.PublishDiagnosticsParams(uri=uri, diagnostics=result.diagnostics,
+                                               version=result.version))
             return
         # Plain JSON: pygls' converter would take ~60 us per diagnostic on
         # the event loop, for every diagnostic of the document on every change.
-        params: Dict[str, Any] = {"uri": uri, "diagnostics": result.published}
-        if version is not None:
-            params["version"] = version
+        params: Dict[str, Any] = {"uri": uri, "diagnostics": published}
+        if result.version is not None:
+            params["version"] = result.version
         self.server.protocol._send_data({"jsonrpc": "2.0", "method": types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS,
                                          "params": params})
+
+    def published(self, result: LintResult) -> Optional[List[Dict[str, Any]]]:
+        """The diagnostics JSON of ``result`` with its findings across
+        documents (irilint.rules.project_rules) in."""
+        across = self.server.project_facts.findings_for(result.uri)
+        if not across or result.published is None:
+            return result.published
+        from irilint.rules.project_rules import with_project_findings
+
+        return [diagnostic_json(f, result.index, result.encoding, result.version, result.uri)
+                for f in with_project_findings(result.findings, across)]
+
+    def project_findings_changed(self, uris: Any) -> None:
+        """The findings across documents of the open documents ``uris``
+        changed (another document was edited, opened or closed, or the
+        workspace was indexed): publish them again, or ask a pulling
+        client to pull."""
+        if not uris:
+            return
+        self.project_generation += 1
+        if self.pull:
+            if self.server.client_supports_refresh():
+                self.server.workspace_diagnostic_refresh(None)
+            return
+        for uri in uris:
+            doc = self.server.documents.get(uri)
+            result = self.cached(doc) if doc is not None else None
+            if result is not None and not result.skipped:
+                self._publish(uri, result)
+            # else: a lint of its current version is due, and publishes them
 
     def relint_all(self) -> None:
         """Settings changed: push new results, or ask a pulling client to
         pull again."""
         self._results.clear()
+        self.server.project_facts.settings_changed()
         if self.pull:
             if self.server.client_supports_refresh():
                 self.server.workspace_diagnostic_refresh(None)
@@ -427,6 +480,7 @@ class Linter:
         if not self.pull:
             self.server.text_document_publish_diagnostics(
                 types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+        self.project_findings_changed(self.server.project_facts.document_closed(uri))
 
     # -- pull --------------------------------------------------------------
     async def pull_report(self, params: types.DocumentDiagnosticParams) -> Any:
@@ -440,13 +494,14 @@ class Linter:
             if self.server.documents.get(uri) is not doc:
                 return types.RelatedFullDocumentDiagnosticReport(items=[])
             if doc.text is text and result.text is text:
-                result_id = "%s:%s" % (version, result.generation)
+                result_id = "%s:%s:%s" % (version, result.generation, self.project_generation)
                 if params.previous_result_id == result_id:
                     return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
-                if result.published is not None:
+                published = self.published(result)
+                if published is not None:
                     # what the converter makes of RelatedFullDocumentDiagnosticReport,
                     # without lsprotocol objects (see diagnostic_json)
-                    return {"kind": "full", "resultId": result_id, "items": result.published}
+                    return {"kind": "full", "resultId": result_id, "items": published}
                 return types.RelatedFullDocumentDiagnosticReport(items=result.diagnostics,
                                                                  result_id=result_id)
         from pygls.exceptions import JsonRpcException

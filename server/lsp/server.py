@@ -70,6 +70,7 @@ from .diagnostics import Linter
 from .documents import DocumentStore
 from .settings import SECTION, WATCH_GLOBS, SettingsManager, is_config_file, workspace_folders
 from .transport import send_error, serve_stdio, serve_tcp
+from .workspace_index import WorkspaceFacts
 
 logger = logging.getLogger("irilint.lsp")
 
@@ -289,6 +290,7 @@ class IrilintLanguageServer(LanguageServer):
         self.documents = DocumentStore()
         self.settings = SettingsManager(report=self._report_config_error)
         self.linter = Linter(self)
+        self.project_facts = WorkspaceFacts(self)
         self.pull_diagnostics = False
         self.shutdown_requested = False
         self.exit_requested = False
@@ -439,6 +441,7 @@ def create_server() -> IrilintLanguageServer:
                 ls.settings.mark_ready()
             if late:  # documents were linted with the settings known then
                 ls.linter.relint_all()
+        ls.project_facts.start()
         await _register_dynamic(ls)
 
     @server.feature(types.SHUTDOWN)
@@ -446,6 +449,7 @@ def create_server() -> IrilintLanguageServer:
     def shutdown(ls: IrilintLanguageServer, params: Any) -> None:
         ls.shutdown_requested = True
         ls.linter.shutdown()
+        ls.project_facts.shutdown()
 
     @server.feature(types.EXIT)
     @guarded()
