@@ -137,6 +137,12 @@ export interface ServerCommand {
   args: string[];
 }
 
+/**
+ * Commands the server runs (its executeCommandProvider): vscode-languageclient
+ * registers them itself, so the extension only contributes their titles.
+ */
+export const SERVER_COMMANDS: readonly string[] = ['irilint.checkWorkspace'];
+
 export const DEFAULT_COMMAND: readonly string[] = ['irilint', 'server'];
 
 /** Expands `~`, `${userHome}`, `${workspaceFolder}` and `${env:NAME}`. */

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 
-import { LANGUAGE_IDS, SETTING_KEYS, activationEvents } from '../src/helpers';
+import { LANGUAGE_IDS, SERVER_COMMANDS, SETTING_KEYS, activationEvents } from '../src/helpers';
 
 const root = path.resolve(__dirname, '..', '..');
 const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
@@ -50,8 +50,11 @@ describe('package.json', () => {
       assert.equal(c.category, 'irilint');
     }
     const source = fs.readFileSync(path.join(root, 'src', 'extension.ts'), 'utf8');
+    assert.equal(commands['irilint.checkWorkspace'].title, 'Check the Workspace');
     for (const c of pkg.contributes.commands) {
-      assert.ok(source.includes(`registerCommand('${c.command}'`), `${c.command} is registered`);
+      // the server's commands are registered by the language client
+      const registered = source.includes(`registerCommand('${c.command}'`);
+      assert.ok(registered !== SERVER_COMMANDS.includes(c.command), `${c.command} is registered once`);
     }
   });
 

@@ -54,7 +54,7 @@ import {
   createProtocolConnection,
 } from 'vscode-languageserver-protocol/node';
 
-import { readSettings, toServerSettings } from '../src/helpers';
+import { SERVER_COMMANDS, readSettings, toServerSettings } from '../src/helpers';
 
 /** Every wait in this file is bounded by this (milliseconds). */
 const TIMEOUT = Number(process.env.IRILINT_PROTOCOL_TIMEOUT_MS ?? 20000);
@@ -306,6 +306,10 @@ describe('irilint server, as VS Code drives it', { skip: serverPath ? false : 'n
     assert.ok(kinds.includes(CodeActionKind.QuickFix), 'quickfix');
     assert.ok(kinds.includes(CodeActionKind.RefactorRewrite), 'refactor.rewrite');
     assert.ok(caps.textDocumentSync, 'text sync');
+    // the commands the extension leaves to the language client to register
+    for (const command of SERVER_COMMANDS) {
+      assert.ok(caps.executeCommandProvider?.commands.includes(command), `the server runs ${command}`);
+    }
   });
 
   it('asks for the "irilint" section with workspace/configuration', async () => {
