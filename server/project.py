@@ -164,6 +164,73 @@ def read_file(settings: Any, path: str, digest: bool = False) -> Any:
                          syntax=declaration_syntax(path, settings))
 
 
+def admitted_files(roots: List[str], settings_for: Any) -> Any:
+    """The files under ``roots`` that include/exclude admit, each judged
+    under its own settings (``settings_for(abspath)``), in walk order, with
+    :class:`irilint.discovery.DiscoveryError` items for what could not be
+    walked: the files ``irilint check`` walks, for the server's workspace
+    check and index."""
+    from .discovery import iter_files
+
+    def included(path: str) -> bool:
+        try:
+            return not is_excluded(settings_for(os.path.abspath(path)), path)
+        except Exception:  # a broken glob: check the file rather than lose it
+            import logging
+
+            logging.getLogger(__name__).exception("include/exclude failed for %s", path)
+            return True
+
+    return iter_files(roots, is_included=included, path_type=str)
+
+
+@dataclass
+class DocumentCheck:
+    """An open document (or a file the server reads) checked: the project's
+    decisions (``plan``), then, when it was checked, the findings, the
+    facts of the project rules and the engine's internal errors."""
+
+    plan: DocumentPlan
+    findings: List[Any] = field(default_factory=list)
+    facts: Dict[str, Any] = field(default_factory=dict)
+    errors: List[str] = field(default_factory=list)
+    scanner: Any = None
+
+    @property
+    def checked(self) -> bool:
+        return self.scanner is not None
+
+
+def check_document(engine: Any, settings: Any, path: Optional[str], text: str, *,
+                   language_id: Optional[str] = None, index: Any = None,
+                   own_scanner: Any = None, run_state: Optional[Dict[str, Any]] = None) -> DocumentCheck:
+    """Check a document as the server holds it: include/exclude, the size
+    cap and the scanner decided by :func:`plan_document`, then the engine.
+    ``own_scanner(scanner)``: the scanner to use instead (the server's
+    incremental Markdown scanner of that document)."""
+    plan = plan_document(settings, path, text, language_id)
+    if plan.excluded or plan.too_large is not None:
+        return DocumentCheck(plan)
+    scanner = own_scanner(plan.scanner) if own_scanner is not None else plan.scanner
+    result = engine.check_text(text, path=path, language_id=language_id, settings=settings,
+                               scanner=scanner, index=index,
+                               run_state={} if run_state is None else run_state)
+    return DocumentCheck(plan, list(result.findings), result.facts, list(result.errors), scanner)
+
+
+def check_file_on_disk(engine: Any, settings: Any, path: str) -> Optional[Tuple[str, DocumentCheck]]:
+    """A file the server reads from disk (not open in the editor), read and
+    checked as ``irilint check`` reads and checks it; its text and check,
+    or None when it is not read (binary, over the size cap, undecodable)."""
+    from .fileio import DocumentError
+
+    try:
+        doc = read_file(settings, path)
+    except DocumentError:
+        return None
+    return doc.text, check_document(engine, settings, path, doc.text)
+
+
 def validators() -> Tuple[Any, Any]:
     """The rule selector and scanner name validators of the settings."""
     from .rules.registry import is_selector

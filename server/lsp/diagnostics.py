@@ -37,7 +37,7 @@ from lsprotocol import types
 from irilint.findings import Finding, Severity
 from irilint.lines import LineIndex
 from irilint.output import DOCS_URL, rule_url
-from irilint.project import over_size_cap, plan_document
+from irilint.project import check_document, over_size_cap
 
 from .documents import Document
 from .transport import DaemonExecutor
@@ -329,22 +329,20 @@ class Linter:
         index = index or LineIndex(text)
         result = LintResult(doc.uri, version, generation, text, index, settings=settings,
                             encoding=encoding)
-        # include/exclude, the size cap and the scanner are the project's
-        # decisions, as for ``irilint check``
-        plan = plan_document(settings, doc.path, text, doc.language_id)
-        if plan.excluded:
+        # include/exclude, the size cap, the scanner and the check are the
+        # project's, as for ``irilint check``
+        first = self._engine is None
+        check = check_document(self.engine(), settings, doc.path, text, language_id=doc.language_id,
+                               index=index, own_scanner=lambda s: self._document_scanner(doc.uri, s))
+        if check.plan.excluded:
             result.skipped = True
             result.diagnostics, result.published = [], []
             return result
-        if plan.too_large is not None:
-            result.diagnostics = [skipped_diagnostic(plan.limit)]
+        if check.plan.too_large is not None:
+            result.diagnostics = [skipped_diagnostic(check.plan.limit)]
             result.skipped = True
             return result
-        scanner = self._document_scanner(doc.uri, plan.scanner)
-        result.scanner = scanner
-        first = self._engine is None
-        check = self.engine().check_text(text, path=doc.path, language_id=doc.language_id,
-                                         settings=settings, scanner=scanner, index=index)
+        result.scanner = check.scanner
         if first and self.freeze_after_first_lint:
             # The rules, scanners and their tables, loaded by this first
             # lint, live as long as the process: moved out of the cyclic

@@ -61,18 +61,11 @@ async def discover(server: "IrilintLanguageServer", folders: List[str],
     the settings that apply to it), in walk order.  Walks on the event loop
     (the settings are the loop's), giving it back every
     :data:`DISCOVERY_BATCH` entries; raises Cancelled when ``cancelled()``."""
-    from irilint.discovery import DiscoveryError, iter_files
-    from irilint.project import is_excluded
-
-    def included(path: str) -> bool:
-        try:
-            return not is_excluded(server.settings.settings_for(os.path.abspath(path)), path)
-        except Exception:  # a broken glob: check the file rather than lose it
-            logger.exception("include/exclude failed for %s", path)
-            return True
+    from irilint.discovery import DiscoveryError
+    from irilint.project import admitted_files
 
     out: List[str] = []
-    for n, item in enumerate(iter_files(folders, is_included=included, path_type=str), 1):
+    for n, item in enumerate(admitted_files(folders, server.settings.settings_for), 1):
         if n % DISCOVERY_BATCH == 0:
             await asyncio.sleep(0)
             if cancelled():
@@ -87,17 +80,14 @@ async def discover(server: "IrilintLanguageServer", folders: List[str],
 def check_file(engine: Any, path: str, settings: Any, encoding: str, uri: str) -> Optional[List[Dict[str, Any]]]:
     """The diagnostics (as JSON) of a file on disk, or None when it is not
     checked (binary, too large, unreadable).  Runs in the lint worker."""
-    from irilint.fileio import DocumentError
-    from irilint.project import read_file, scanner_for
+    from irilint.project import check_file_on_disk
 
-    scanner = scanner_for(settings, path)
-    try:
-        doc = read_file(settings, path)
-    except DocumentError as exc:
-        logger.info("workspace check: %s: %s", path, exc.reason)
+    checked = check_file_on_disk(engine, settings, path)
+    if checked is None or not checked[1].checked:
+        logger.info("workspace check: %s: not checked (binary, too large, undecodable or excluded)", path)
         return None
-    check = engine.check_text(doc.text, path=path, settings=settings, scanner=scanner)
-    index = LineIndex(doc.text)
+    text, check = checked
+    index = LineIndex(text)
     return [diagnostic_json(f, index, encoding, None, uri) for f in check.findings]
 
 

@@ -115,17 +115,16 @@ class WorkspaceFacts:
     def _collect(self, paths: Optional[List[str]]) -> Dict[str, Dict[str, Any]]:
         """The facts of the workspace's files (``paths``: just these), in
         the index thread."""
-        from irilint import config
-        from irilint.discovery import DiscoveryError, iter_files
-        from irilint.engine import Engine, declaration_syntax
-        from irilint.fileio import DocumentError, read_document
+        from irilint.discovery import DiscoveryError
+        from irilint.engine import Engine
+        from irilint.project import admitted_files, check_file_on_disk
+
+        from .settings import workspace_folders
 
         settings_of = self.server.settings.settings_for
-        root = self.server.settings.root
         engine = Engine()
         if paths is None:
-            walk = iter_files([root], is_included=lambda p: config.is_included(settings_of(p), p),
-                              path_type=str)
+            walk = admitted_files([folder for _uri, folder in workspace_folders(self.server)], settings_of)
         else:
             walk = iter(paths)
         out: Dict[str, Dict[str, Any]] = {}
@@ -133,17 +132,10 @@ class WorkspaceFacts:
             if isinstance(item, DiscoveryError):
                 continue
             path = os.path.abspath(item)
-            settings = settings_of(path)
-            if self.server.settings.is_excluded(path, settings):
-                continue
-            try:
-                doc = read_document(path, max_size=settings.max_file_size,
-                                    syntax=declaration_syntax(path, settings))
-            except DocumentError:
-                continue  # unreadable, binary or over max-file-size: as check skips it
-            facts = engine.check_text(doc.text, path=path, settings=settings, run_state={}).facts
-            if facts:
-                out[path] = facts
+            # unreadable, binary, over max-file-size or excluded: as check skips it
+            checked = check_file_on_disk(engine, settings_of(path), path)
+            if checked is not None and checked[1].facts:
+                out[path] = checked[1].facts
         return out
 
     # -- reducing ---------------------------------------------------------
