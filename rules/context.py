@@ -1,5 +1,9 @@
 """What a rule sees: one reference, its decoded view and its components.
 
+(One module, over 600 lines: the decoded view, its components and the two
+contexts built on them are the one interface every rule reads;
+:class:`RefContext` alone is a third of it.)
+
 Spoofs cannot hide behind encoding: besides the reference as written
 (``ctx.value``), rules read ``ctx.view``, where percent-encoded UTF-8 and
 ``xn--`` labels are decoded to the characters a browser would show.  Each

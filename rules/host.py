@@ -1,5 +1,9 @@
 """Host rules: IDNA2008 and Punycode (RFC 5890-5893, RFC 3492, UTS #46).
 
+(One module, over 600 lines: the host rules share the decoding of a host's
+labels (escapes, A-labels) and the IDNA2008 label checks, and a third of
+the length is the rules' documentation.)
+
 These rules look only at the reg-name host of a DNS scheme
 (:data:`irilint.convert.DNS_SCHEMES`: ``http``, ``https``, ``ftp``...) and of
 scheme-less network-path references (``//host/...``), because only there does

@@ -1,5 +1,9 @@
 """Reading and writing documents without losing a byte.
 
+(One module, over 600 lines: reading, editing and writing are one contract,
+the text matching the file byte for byte, and a write checks what the read
+recorded: the encoding, the BOM and the file's stamp.)
+
 The linter reports offsets into the text and may rewrite files, so the text
 must correspond exactly to the bytes on disk:
 

@@ -1,5 +1,9 @@
 """The browsers' IDN display policy, per host label (pure functions).
 
+(One module, over 600 lines: the policy's steps are applied in order to one
+label and share its IDNA mapping and script sets; kept together, the policy
+reads from top to bottom as the browsers write it.)
+
 Browsers decide for every internationalized host label whether its Unicode
 form is safe to show or must be shown as Punycode.  This module follows
 their written policies -- Chromium's "IDN display policy" (docs/idn.md and

@@ -1,5 +1,9 @@
 """Unicode security checks for irilint (UTS #39, UAX #24, UAX #31).
 
+(One module, over 600 lines: many small pure functions over the one
+generated table module, the UTS #39 / UAX #24 / UAX #31 interface that the
+rules and the display code import.)
+
 Pure functions over the generated tables in :mod:`irilint.unicode_data`
 (regenerate with ``python tools/gen_unicode_data.py``).  Only the standard
 library is used at run time.

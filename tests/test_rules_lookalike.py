@@ -1,4 +1,4 @@
-"""Tests for the lookalike family (rules/lookalike.py, IRI201-IRI207)."""
+"""Tests for the lookalike family (the rules/lookalike/ package, IRI201-IRI207)."""
 from __future__ import annotations
 
 import os

@@ -1,5 +1,9 @@
 """The irilint language server: creation, capabilities, handlers, ``main``.
 
+(One module, over 600 lines: the handlers share the server's state -- its
+documents, settings and negotiated capabilities -- and are registered on one
+server object; the features' own work lives in the other modules here.)
+
 Start it with ``python -m irilint.lsp`` (stdio) or
 ``python -m irilint.lsp --tcp HOST:PORT``; ``irilint server`` calls
 :func:`main`.

@@ -1,5 +1,9 @@
 """Source code: IRIs in string literals, comments and the code around them.
 
+(One module, over 600 lines: one linear pass splits a file into strings,
+comments and code, and the per-language :class:`Syntax` table it reads is
+part of that pass.)
+
 No per-language tokenizer: a :class:`Syntax` says which quotes and comment
 markers a language has, and one linear pass splits the file into string
 literals, comments and the rest.  Every part is searched for bare IRIs, so

@@ -1,5 +1,8 @@
 """HTML and XML: IRI attributes, and bare IRIs in text, comments and CDATA.
 
+(One module, over 600 lines: one tokenizer pass with the attribute tables
+it consults; the Markdown scanner reuses its attribute rules for raw HTML.)
+
 A small linear tokenizer (``html.parser`` gives no offsets):
 
 * Start tags are split into attributes (double-, single- and unquoted

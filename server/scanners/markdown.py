@@ -1,5 +1,8 @@
 """Markdown (CommonMark / GFM): link destinations, autolinks, raw HTML, text.
 
+(One module, over 600 lines: block and inline structure are found in one
+pass over the lines, and a link destination needs both.)
+
 What is found:
 
 * inline links and images ``[t](dest "title")``, ``[t](<dest with spaces>)``

@@ -1,0 +1,433 @@
+"""IRI205 confusable-collision: different hosts whose UTS #39 skeletons are
+equal, within a document, across the documents of a run and against the
+protected domains.  The host identities and skeletons are worked out here;
+the project-wide collect and reduce steps are :mod:`irilint.rules.collisions`.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from irilint.convert import idna_to_unicode
+from irilint.findings import Related
+from irilint.idn_display import policy_skeletons
+from irilint.iri import IDNA_DOTS
+from irilint.unicode_security import skeleton
+
+from ..collisions import HostsOfRule, collision_steps
+from ..fastpath import FAST_HOST_GROUP
+from ..registry import rule
+from .common import _list_chars, _show
+
+
+# ---------------------------------------------------------------------------
+# IRI205 confusable-collision
+# ---------------------------------------------------------------------------
+
+#: run state key of the hosts of the documents checked before with the
+#: same run state (checks one after another in one process; the CLI and
+#: the server reduce across files instead: irilint.rules.collisions)
+_STATE_KEY = "lookalike.confusable-collision"
+#: identities of one skeleton a document records for other documents
+MAX_IDENTITIES = 4
+_DOTS_RE = re.compile("[%s]" % IDNA_DOTS)
+
+
+def _host_identity(u: str) -> str:
+    """The host as IDNA would see it: NFKC, lowercase, one kind of dot, no
+    trailing dot.  Two hosts with the same identity are the same host."""
+    ident = unicodedata.normalize("NFKC", u.lower()).lower()
+    ident = _DOTS_RE.sub(".", ident)
+    return ident[:-1] if ident.endswith(".") else ident
+
+
+#: RFC 1035 s2.3.4 (253 characters in text form).
+_MAX_DOMAIN_LENGTH = 253
+
+
+@lru_cache(maxsize=8192)
+def _label_skeleton(label: str) -> str:
+    return skeleton(label)
+
+
+@lru_cache(maxsize=8192)
+def _host_skeletons(ident: str) -> List[Tuple[str, str]]:
+    """(suffix, skeleton of suffix) for every label suffix of the host,
+    longest first; label skeletons are cached and joined (a skeleton never
+    reaches across a '.').  Cached per host (documents repeat hosts): the
+    list is shared, never change it."""
+    labels = ident.split(".")
+    sks = [_label_skeleton(l) for l in labels]
+    # The whole host, then the parent domains that DNS allows (at most 253
+    # characters): every suffix of a host of thousands of labels would
+    # make the list quadratic in the host's length.
+    first = len(labels)
+    size = -1
+    while first > 1 and size + len(labels[first - 1]) + 1 <= _MAX_DOMAIN_LENGTH:
+        first -= 1
+        size += len(labels[first]) + 1
+    return [(ident, ".".join(sks))] + [(".".join(labels[k:]), ".".join(sks[k:]))
+                                       for k in range(first, len(labels))]
+
+
+def _decode_domain(domain: str) -> str:
+    out = []
+    for label in _DOTS_RE.sub(".", domain.strip()).split("."):
+        if label[:4].lower() == "xn--":
+            u = idna_to_unicode(label.lower())
+            if u is None:
+                try:
+                    u = label[4:].lower().encode("ascii").decode("punycode")
+                except (UnicodeError, ValueError):
+                    u = None
+            label = u or label
+        out.append(label)
+    return ".".join(out)
+
+
+@lru_cache(maxsize=32)
+def _protected_table(domains: Tuple[str, ...]) -> Dict[str, Tuple[str, str]]:
+    """skeleton -> (identity, domain as configured)."""
+    table: Dict[str, Tuple[str, str]] = {}
+    for d in domains:
+        ident = _host_identity(_decode_domain(d))
+        if ident:
+            # The browsers' comparison with top domains: the policy's
+            # skeletons (diacritics removed, letters drawn like Latin).
+            table.setdefault(_host_skeletons(ident)[0][1], (ident, d))
+            for sk in policy_skeletons(ident):
+                table.setdefault(sk, (ident, d))
+    return table
+
+
+def _protected_hit(ident: str, protected: Dict[str, Tuple[str, str]]) -> Optional[Tuple[str, str]]:
+    """The protected domain that ``ident`` or a parent domain of it looks
+    like without being it, or None.  A host under a protected domain
+    (``mail.paypal.com``) is that domain's; a parent that only looks like
+    one (``tést.net`` in ``some.tést.net``; ``test.nét``, whose skeleton is
+    the protected ``test.net``) is not."""
+    for suffix, sk in _host_skeletons(ident):
+        for key in (sk, *policy_skeletons(suffix)):
+            hit = protected.get(key)
+            if hit is not None:
+                if hit[0] != suffix:
+                    return hit
+                return None  # the protected domain itself, or a host under it
+    return None
+
+
+#: _host_of by reference value: a pure function of the value, asked for
+#: every reference of every document (the language server re-checks a
+#: whole document on each change); bounded by clearing
+_HOSTS_BY_VALUE: Dict[str, Optional[Tuple[int, int, str, str]]] = {}
+_MAX_HOSTS_BY_VALUE = 8192
+
+
+def _host_of(ctx) -> Optional[Tuple[int, int, str, str]]:
+    """(value start, value end, display text, identity) of a reg-name host."""
+    fast = getattr(ctx, "fast", None)
+    if fast is not None:  # the engine's fast path: no parse needed
+        start, end = fast.span(FAST_HOST_GROUP)
+        if start >= end:
+            return None
+        raw = ctx.value[start:end]
+        ident = _ascii_host_identity(raw)
+        return None if ident is None else (start, end, raw, ident)
+    value = ctx.value
+    try:
+        return _HOSTS_BY_VALUE[value]
+    except KeyError:
+        pass
+    host = _find_host(ctx)
+    if len(_HOSTS_BY_VALUE) >= _MAX_HOSTS_BY_VALUE:
+        _HOSTS_BY_VALUE.clear()
+    _HOSTS_BY_VALUE[value] = host
+    return host
+
+
+@lru_cache(maxsize=8192)
+def _ascii_host_identity(raw: str) -> Optional[str]:
+    """_find_host's identity of an ASCII host without "%" or "xn--"."""
+    ident = _host_identity(raw)
+    if not ident or ident.startswith(".") or ".." in ident:
+        return None
+    return ident
+
+
+def _find_host(ctx) -> Optional[Tuple[int, int, str, str]]:
+    ref = ctx.ref
+    if ref.host is None or ref.host_kind != "reg-name" or ref.host.start == ref.host.end:
+        return None
+    raw = ctx.value[ref.host.start:ref.host.end]
+    if raw.isascii() and "%" not in raw and "xn--" not in raw.lower():
+        u = raw
+    else:
+        vref = ctx.view_ref
+        if vref.host is None:
+            return None
+        u = ctx.view.text[vref.host.start:vref.host.end]
+    ident = _host_identity(u)
+    if not ident or ident.startswith(".") or ".." in ident:
+        return None
+    return ref.host.start, ref.host.end, u, ident
+
+
+def _difference(mine: str, other: str) -> str:
+    """The characters that tell two confusable hosts apart, for messages."""
+    if len(mine) == len(other):
+        pairs = [(a, b) for a, b in zip(mine, other) if a != b]
+        if pairs:
+            return "it has %s where the other has %s" % (
+                _list_chars(a for a, _ in pairs), _list_chars(b for _, b in pairs))
+    odd = [c for c in mine if not c.isascii()]
+    if odd:
+        return "it has " + _list_chars(odd)
+    odd = [c for c in other if not c.isascii()]
+    if odd:
+        return "the other has " + _list_chars(odd)
+    return "they differ only in characters with the same skeleton"
+
+
+@rule(name="confusable-collision", code="IRI205", family="lookalike", severity="error",
+      scope="document", project=collision_steps(HostsOfRule(
+          # late-bound: these are defined further down this module
+          local_hosts=lambda doc: local_hosts(doc),
+          collision_message=lambda *a: collision_message(*a),
+          other_file_partner=lambda *a: other_file_partner(*a),
+          max_identities=MAX_IDENTITIES)))
+def confusable_collision(doc):
+    """Two different hosts that look the same.
+
+    ## What it does
+    Compares the UTS #39 skeletons of hosts (in Unicode form: ``xn--``
+    labels and percent-encoding decoded, then NFKC and lowercase, as IDNA
+    does) and reports a host whose skeleton equals that of a *different*
+    host:
+
+    * one of the ``protected-domains`` of the configuration, or a parent
+      domain of the host equal to one (``login.раураl.com`` imitates
+      ``paypal.com``).  ASCII typosquats count here: ``paypa1.com``.
+      This comparison is the browsers' comparison with top domains
+      (Chromium's IDN display policy), so it also removes the diacritics
+      of hosts written in Latin, Greek and Cyrillic (``đigklmo68.com``,
+      ``tést.net``) and reads the letters that common fonts draw like Latin
+      ones as those letters (Cyrillic ``шмнтв`` as ``wmhtb``, Latin ``ŧ``
+      as ``t``, ``œ`` as ``ce`` or ``oe``; the table is generated by
+      ``tools/gen_lookalike_table.py``).  A host under a protected domain
+      (``mail.paypal.com``) is that domain's; a parent domain that only
+      looks like one is not (``éxample.test.nét`` against ``test.net``);
+    * an earlier host of the same document;
+    * a host of another file checked in the same run (the finding names
+      the file and line).
+
+    Hosts that are the same for IDNA (case, full-width forms, ``。`` for
+    ``.``) are not collisions.  Between two hosts of the documents, at
+    least one must be non-ASCII: ``rn``/``m`` or ``1``/``l`` between two
+    plain ASCII hosts is left to ``ascii-lookalike``.  Each pair of hosts
+    is reported once, at the first occurrence of the host that is not
+    ASCII (of two non-ASCII hosts: the less frequent, else the later),
+    with a related location at the other host; one finding names every
+    host its host collides with.
+
+    ## Why
+    A document that links to both ``paypal.com`` and ``раураl.com``
+    almost certainly holds a spoof, and a reviewer cannot see which one.
+
+    ## Example
+    With ``protected-domains = ["paypal.com"]``, ``http://раураl.com/``
+    (Cyrillic р, а, у) is reported.
+
+    ## Fix safety
+    No fix: which host is genuine is for a person to decide.
+
+    ## Reference
+    UTS #39 s4 (confusable detection); RFC 3987 s7.5; RFC 3986 s6.2.2.1
+    (case-insensitive hosts).
+    """
+    local = local_hosts(doc)
+    if local is None:
+        return
+    info = doc.doc
+    path = info.path
+    state = info.run_state.setdefault(_STATE_KEY, {})
+    partners = {ident: (skel, list(found)) for ident, (skel, found) in local.partners.items()}
+    for skel, group in local.seen.items():
+        for ident in group:
+            # Documents checked one after another with one run state: the
+            # hosts of those before, reported here whichever is the spoof
+            # (they cannot be reported again).
+            others = [(o, d, p, line) for o, (d, p, line) in (state.get(skel) or {}).items()
+                      if not (o.isascii() and ident.isascii()) and o != ident and o not in group
+                      and not (path is not None and p == path)]
+            for other_ident, other_display, other_path, other_line in others:
+                partners.setdefault(ident, (skel, []))[1].append(
+                    other_file_partner(other_ident, other_display, other_path, other_line))
+    for ident, (skel, found) in partners.items():
+        entry = local.seen[skel][ident]
+        message, related = collision_message(entry[4], ident, found)
+        finding = doc.report(entry[1], entry[2], entry[3], message)
+        finding.related = related
+        yield finding
+    for skel, group in local.seen.items():
+        known = state.setdefault(skel, {})
+        for ident, entry in group.items():
+            if ident not in known and len(known) < MAX_IDENTITIES:
+                known[ident] = (entry[4], path, local.line_of(entry))
+
+
+class LocalHosts:
+    """The hosts of one document as confusable-collision sees them, shared
+    by its check and its collect step."""
+
+    def __init__(self, seen: Dict[str, Dict[str, list]], index, partners) -> None:
+        #: skeleton -> identity -> [occurrences, ctx, start, end, display],
+        #: in order of first occurrence
+        self.seen = seen
+        self.index = index
+        #: identity -> (skeleton, [(other identity, text, Related or None)]):
+        #: the protected domains and the hosts of the same document each
+        #: host collides with, in the order its finding names them
+        self.partners = partners
+
+    def place(self, entry) -> Tuple[int, int]:
+        return entry[1].candidate.source_span(entry[2], entry[3])
+
+    def line_of(self, entry) -> int:
+        """The 1-based line of a host's first occurrence."""
+        return self.index.line_of(self.place(entry)[0]) + 1
+
+
+def local_hosts(doc) -> Optional[LocalHosts]:
+    """The :class:`LocalHosts` of ``doc`` (worked out once per check), or
+    None when it has no reg-name host."""
+    if "confusable-collision" in doc.shared:
+        return doc.shared["confusable-collision"]
+    doc.shared["confusable-collision"] = local = _local_hosts(doc)
+    return local
+
+
+def _local_hosts(doc) -> Optional[LocalHosts]:
+    info = doc.doc
+    settings = info.settings
+    domains = tuple(getattr(settings, "protected_domains", ()) or ())
+    protected = _protected_table(domains) if domains else {}
+    # skeleton -> identity -> [occurrences, ctx, start, end, display], in
+    # order of first occurrence
+    seen: Dict[str, Dict[str, list]] = {}
+    #: raw host text of fast-path references -> (skeleton, identity): a
+    #: document repeats its hosts, most of them plain ASCII
+    by_raw: Dict[str, Optional[Tuple[str, str]]] = {}
+    for ctx in doc.refs:
+        fast = ctx.fast
+        if fast is not None:  # _host_of inlined for the engine's fast path
+            start, end = fast.span(FAST_HOST_GROUP)
+            if start >= end:
+                continue
+            raw = ctx.value[start:end]
+            known = by_raw.get(raw, False)
+            if known is None:
+                continue
+            if known is not False:
+                seen[known[0]][known[1]][0] += 1
+                continue
+            ident = _ascii_host_identity(raw)
+            if ident is None:
+                by_raw[raw] = None
+                continue
+            display = raw
+            skel = _host_skeletons(ident)[0][1]
+            by_raw[raw] = (skel, ident)
+        else:
+            host = _host_of(ctx)
+            if host is None:
+                continue
+            start, end, display, ident = host
+            skel = _host_skeletons(ident)[0][1]
+        group = seen.get(skel)
+        if group is None:
+            group = seen[skel] = {}
+        entry = group.get(ident)
+        if entry is None:
+            group[ident] = [1, ctx, start, end, display]
+        else:
+            entry[0] += 1
+    if not seen:
+        return None
+    index = doc.line_index()
+
+    def place(entry) -> Tuple[int, int]:
+        return entry[1].candidate.source_span(entry[2], entry[3])
+
+    # identity -> (skeleton, [(other display, where, Related)]): one finding
+    # per host that is to carry it, naming every host it collides with, so
+    # each pair of hosts is reported once
+    partners: Dict[str, Tuple[str, List[Tuple[str, str, Optional[Related]]]]] = {}
+
+    def add(skel: str, ident: str, other_ident: str, text: str, related: Optional[Related]) -> None:
+        partners.setdefault(ident, (skel, []))[1].append((other_ident, text, related))
+
+    for skel, group in seen.items():
+        if protected:
+            for ident, entry in group.items():
+                hit = _protected_hit(ident, protected)
+                if hit is not None:
+                    add(skel, ident, hit[0], "the protected domain '%s'" % hit[1], None)
+        if len(group) > 1:
+            idents = list(group)
+            for k, first in enumerate(idents):
+                for later in idents[k + 1:]:
+                    if first.isascii() and later.isascii():
+                        continue  # rn/m, 1/l: ascii-lookalike's
+                    ident, other = _collision_side(first, group[first], later, group[later])
+                    s, e = place(group[other])
+                    (l1, c1), (l2, c2) = index.position(s), index.position(e)
+                    add(skel, ident, other, "%s on line %d" % (_show(group[other][4]), l1 + 1),
+                        Related("the host %s it is confusable with" % _show(group[other][4]),
+                                l1 + 1, c1 + 1, l2 + 1, c2 + 1, None, s, e))
+    return LocalHosts(seen, index, partners)
+
+
+def other_file_partner(other_ident: str, display: str, path: Optional[str],
+                       line: int) -> Tuple[str, str, Related]:
+    """A partner of a host in another document, as its finding names it."""
+    return (other_ident, "%s in %s, line %d" % (_show(display), path or "another document", line),
+            Related("the host %s it is confusable with" % _show(display),
+                    line, 0, line, 0, path or "another document"))
+
+
+def collision_message(display: str, ident: str,
+                      found: Sequence[Tuple[str, str, Optional[Related]]]) -> Tuple[str, List[Related]]:
+    """The message and related locations of the finding on the host
+    ``ident`` (shown as ``display``) that collides with ``found``."""
+    first_other, first_text, _r = found[0]
+    message = "the host %s is confusable with %s (equal skeletons); %s" % (
+        _show(display), first_text, _difference(ident, first_other) if not first_text.startswith(
+            "the protected domain") else _difference(_protected_suffix(ident, first_other), first_other))
+    if len(found) > 1:
+        message += "; also with " + ", ".join(t for _o, t, _r in found[1:])
+    return message, [r for _o, _t, r in found if r is not None]
+
+
+def _protected_suffix(ident: str, protected_ident: str) -> str:
+    """The part of ``ident`` (itself or a parent domain) whose skeleton is
+    that of the protected domain, for the message's difference."""
+    target = _host_skeletons(protected_ident)[0][1]
+    for suffix, sk in _host_skeletons(ident):
+        if sk == target:
+            return suffix
+    return ident
+
+
+def _collision_side(first: str, first_entry: list, later: str, later_entry: list) -> Tuple[str, str]:
+    """(the host to report, the other) of two confusable hosts of one
+    document, ``first`` occurring first: the one that is not ASCII, else
+    the less frequent, else the later."""
+    if first.isascii():
+        return later, first
+    if later.isascii():
+        return first, later
+    if first_entry[0] < later_entry[0]:
+        return first, later
+    return later, first
