@@ -23,6 +23,7 @@ BY_NAME = {
     "irilint.__main__": "front",
     "irilint.report_args": "front",
     "irilint.project": "project",
+    "irilint.project_files": "project",
     "irilint.runner": "project",
     "irilint.collisions": "project",
     "irilint.cache": "project",

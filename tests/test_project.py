@@ -11,7 +11,8 @@ from irilint import config
 from irilint.config import Settings
 from irilint.engine import Engine, fix_until_stable, fixes_to_apply
 from irilint.fileio import apply_edits
-from irilint.project import Options, Project, is_excluded, over_size_cap, plan_document, scanner_for
+from irilint.project import Options, Project
+from irilint.project_files import is_excluded, over_size_cap, plan_document, scanner_for
 from iri_strategies import iri_reference, spoof_reference
 
 PROPERTY = settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))

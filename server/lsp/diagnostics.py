@@ -37,7 +37,7 @@ from lsprotocol import types
 from irilint.findings import Finding, Severity
 from irilint.lines import LineIndex
 from irilint.output import DOCS_URL, rule_url
-from irilint.project import check_document, over_size_cap
+from irilint.project_files import check_document, over_size_cap
 
 from .documents import Document
 from .transport import DaemonExecutor

@@ -16,7 +16,7 @@ def scanner_for_document(doc: Document, settings: Any) -> Any:
     """The scanner for a document: the ``extensions`` setting for its path,
     then its language id, then its file name (see
     :func:`irilint.scanners.scanner_for`)."""
-    from irilint.project import scanner_for
+    from irilint.project_files import scanner_for
 
     return scanner_for(settings, doc.path, doc.language_id)
 

@@ -260,7 +260,7 @@ class SettingsManager:
     def is_excluded(self, path: Optional[str], settings: Settings) -> bool:
         """Whether include/exclude keep ``path`` out (never for untitled
         documents: the user is looking at them)."""
-        from irilint.project import is_excluded
+        from irilint.project_files import is_excluded
 
         try:
             return is_excluded(settings, path)

@@ -62,7 +62,7 @@ async def discover(server: "IrilintLanguageServer", folders: List[str],
     (the settings are the loop's), giving it back every
     :data:`DISCOVERY_BATCH` entries; raises Cancelled when ``cancelled()``."""
     from irilint.discovery import DiscoveryError
-    from irilint.project import admitted_files
+    from irilint.project_files import admitted_files
 
     out: List[str] = []
     for n, item in enumerate(admitted_files(folders, server.settings.settings_for), 1):
@@ -80,7 +80,7 @@ async def discover(server: "IrilintLanguageServer", folders: List[str],
 def check_file(engine: Any, path: str, settings: Any, encoding: str, uri: str) -> Optional[List[Dict[str, Any]]]:
     """The diagnostics (as JSON) of a file on disk, or None when it is not
     checked (binary, too large, unreadable).  Runs in the lint worker."""
-    from irilint.project import check_file_on_disk
+    from irilint.project_files import check_file_on_disk
 
     checked = check_file_on_disk(engine, settings, path)
     if checked is None or not checked[1].checked:

@@ -117,7 +117,7 @@ class WorkspaceFacts:
         the index thread."""
         from irilint.discovery import DiscoveryError
         from irilint.engine import Engine
-        from irilint.project import admitted_files, check_file_on_disk
+        from irilint.project_files import admitted_files, check_file_on_disk
 
         from .settings import workspace_folders
 
