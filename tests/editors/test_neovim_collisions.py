@@ -116,6 +116,8 @@ def test_neovim_collisions_across_documents_follow_edits(workspace, tmp_path):
     assert (workspace / "a.md").read_bytes() == A_TEXT.encode("utf-8"), why
     edited = r["edited_diagnostics"]
     assert collisions(edited, "a") == [] and collisions(edited, "b") == [], why
+    # a.md was linted again as edited: its mixed-script host is gone too
+    assert edited["a"] == [], why
 
     # 3. The host typed into b.md collides with c.md's, which no buffer holds.
     assert r["b_lines_after_typing"] == B_TEXT.split("\n")[:-1] + [NEW_LINE], why
