@@ -104,7 +104,8 @@ local function main()
   end, 50)
   local ca, cb = require("irilint").client(buffers.a), require("irilint").client(buffers.b)
   if not attached then
-    result.error = "the irilint client did not attach to both buffers and initialize within " .. wait_ms .. " ms"
+    result.error = "the irilint client did not attach to both buffers and initialize within "
+      .. wait_ms .. " ms"
     return
   end
   result.one_client = ca.id == cb.id
