@@ -42,7 +42,14 @@ _EMPTY_UCHARS: dict = {}
 
 
 def _context(text: str, lt: int) -> str:
-    m = _DECLARATION_RX.search(text, max(0, lt - 200), lt)
+    lo = max(0, lt - 200)
+    # A declaration ends in "p:" or "base" before the blanks: anything else
+    # before them (most IRIs follow "<s> " or "; ") is no declaration, and
+    # the search that tries every start in the window is not needed.
+    before = text[lo:lt].rstrip(" \t\r\n")
+    if not before or before[-1] not in ":eE":
+        return "turtle-iri"
+    m = _DECLARATION_RX.search(text, lo, lt)
     if m is None:
         return "turtle-iri"
     return "turtle-prefix" if m.group(1) else "turtle-base"
@@ -81,6 +88,8 @@ def scan_turtle(text: str) -> List[Candidate]:
             else:
                 hi = _STRING_BODY_RX[t].match(text, lo).end()
                 pos = hi + 1 if hi < n and text[hi] == t else hi
+            if text.find(":", lo, hi) < 0 and text.find("\\", lo, hi) < 0:
+                continue  # no colon, and no escape to make one: no IRI inside
             piece = decode_backslashes(text, lo, hi, TURTLE_ESCAPES, HEX_U)
             out.extend(scan_decoded(piece, "string"))
     return finalize(out)
