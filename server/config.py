@@ -800,14 +800,16 @@ def _relative_parts(settings: Settings, path: Union[str, Path]) -> List[str]:
     bases.append(os.getcwd())
     for base in bases:
         # Below a normalized absolute base, relpath is what follows it
-        # (relpath itself costs more than the glob matching); Windows paths
-        # compare without case: relpath judges those.
-        if os.name != "nt" and os.path.isabs(base) and os.path.normpath(base) == base:
+        # (relpath itself costs more than the glob matching).  relpath
+        # judges Windows paths (compared without case) and POSIX's "//x".
+        if (os.name != "nt" and os.path.isabs(base) and os.path.normpath(base) == base
+                and not base.startswith("//") and not absolute.startswith("//")):
             prefix = base if base.endswith(os.sep) else base + os.sep
             if absolute.startswith(prefix):
                 return [part for part in absolute[len(prefix):].split(os.sep) if part]
             if absolute == base:
                 return []
+            continue  # not below it: relpath would start with ".."
         try:
             rel = os.path.relpath(absolute, base)
         except ValueError:  # different drives on Windows

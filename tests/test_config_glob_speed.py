@@ -51,11 +51,15 @@ _SEGMENT = st.sampled_from(["a", "b", "docs", "..", ".", "", "x.md", "ab", "a b"
        st.lists(_SEGMENT, max_size=5).map("/".join), st.booleans())
 @example("/r/a", "/r/a", True)
 @example("/", "x", False)
+@example("/r/a", "/r/a", True)  # "//r/a": relpath takes it as "/r/a"
+@example("/r", "..", True)
 def test_relative_parts_are_those_relpath_gives(root, rest, absolute):
     path = ("/" + rest) if absolute else rest
     settings_ = Settings(source=root.rstrip("/") + "/.irilint.toml")
     assert _relative_parts(settings_, path) == _reference_relative_parts(settings_, path)
     assert _relative_parts(Settings(), path) == _reference_relative_parts(Settings(), path)
+    assert _relative_parts(Settings(), "/" + path.lstrip("/")) == _reference_relative_parts(
+        Settings(), "/" + path.lstrip("/"))
 
 
 def test_is_included_answers_as_before_for_paths_outside_the_current_folder(tmp_path):
