@@ -1,8 +1,9 @@
 """The Turtle scanner's shortcuts give exactly what the plain scan gives.
 
-Two shortcuts: an IRI term whose text before it (past blanks) does not end
-in ":" or "base" is no declaration, without the regex search over the 200
-characters before it; a string literal with no colon and no backslash holds
+Three shortcuts: an IRI term whose text before it (past blanks) does not
+end in ":" or "base" is no declaration, without the regex search over the
+200 characters before it; an IRI term with no backslash is its own value,
+without the decoder; a string literal with no colon and no backslash holds
 no IRI, without decoding it.  The reference below is the scan without them.
 """
 from __future__ import annotations

@@ -71,8 +71,11 @@ def scan_turtle(text: str) -> List[Candidate]:
                 pos = start + 1  # "<" as an operator in SPARQL
                 continue
             lo, hi = iri.span(1)
-            piece = decode_backslashes(text, lo, hi, _EMPTY_UCHARS, HEX_U)
-            out.append(piece.candidate(0, len(piece.value), _context(text, start)))
+            if text.find("\\", lo, hi) < 0:  # no escape: the text is the value
+                out.append(Candidate(lo, hi, text[lo:hi], None, _context(text, start)))
+            else:
+                piece = decode_backslashes(text, lo, hi, _EMPTY_UCHARS, HEX_U)
+                out.append(piece.candidate(0, len(piece.value), _context(text, start)))
             pos = iri.end()
         elif t == "#":
             nl = text.find("\n", start)
