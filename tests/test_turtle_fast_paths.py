@@ -3,8 +3,9 @@
 Three shortcuts: an IRI term whose text before it (past blanks) does not
 end in ":" or "base" is no declaration, without the regex search over the
 200 characters before it; an IRI term with no backslash is its own value,
-without the decoder; a string literal with no colon and no backslash holds
-no IRI, without decoding it.  The reference below is the scan without them.
+without the decoder; a string literal with no backslash and no colon
+where find_iris starts an IRI ("://", "mailto:", ...) holds no IRI, without
+decoding it.  The reference below is the scan without them.
 """
 from __future__ import annotations
 
@@ -77,7 +78,7 @@ _PIECES = st.sampled_from([
     " ", "\t", "\n", "\r\n", " " * 210, "<http://a.example/x>", "<#me>", "<>", "<../y>", "<http://a b>",
     "<mailto:me@example.org>", "<http://e/\\u00e9>", "<http://e/\\U0001F600>", ".", ";", ",", "a",
     '"x"', '"http://s.example/a"', '"a\\u003Ab"', '"h\\u0074tp://e.example/"', '"x\\"y"', "'y'",
-    '"""long http://l.example/ \n text"""', "'''no colon'''", '"tel\\u003A123"', "@en", "^^xsd:string",
+    '"""long http://l.example/ \n text"""', "'''no colon'''", '"mailto:me@x.example"', '"see urn:isbn:1 ok"', '"12:30"', '"tel\\u003A123"', "@en", "^^xsd:string",
     "# comment http://c.example/\n", "?a < ?b", "<http:a", '"', "'", "\\",
 ])
 

@@ -24,7 +24,7 @@ from typing import List
 from ._common import finalize
 from ._decode import HEX_U, TURTLE_ESCAPES, decode_backslashes
 from .base import Candidate, CommentSyntax, Scanner
-from .text import find_iris, scan_decoded
+from .text import _COLON_RX as _IRI_COLON_RX, find_iris, scan_decoded
 
 _TOKEN_RX = re.compile(r"<|#|\"\"\"|'''|[\"']")
 _IRIREF_RX = re.compile(
@@ -91,8 +91,10 @@ def scan_turtle(text: str) -> List[Candidate]:
             else:
                 hi = _STRING_BODY_RX[t].match(text, lo).end()
                 pos = hi + 1 if hi < n and text[hi] == t else hi
-            if text.find(":", lo, hi) < 0 and text.find("\\", lo, hi) < 0:
-                continue  # no colon, and no escape to make one: no IRI inside
+            if text.find("\\", lo, hi) < 0 and _IRI_COLON_RX.search(text, lo, hi) is None:
+                # No escape, so the literal is its own text, and no "://" or
+                # "mailto:"-like colon, where find_iris starts: no IRI inside.
+                continue
             piece = decode_backslashes(text, lo, hi, TURTLE_ESCAPES, HEX_U)
             out.extend(scan_decoded(piece, "string"))
     return finalize(out)
