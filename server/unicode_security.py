@@ -632,7 +632,8 @@ def visible_text(s: str) -> str:
     # Each distinct character is judged once (a long run of one combining
     # mark is one judgement), found by C-level regex passes.
     hidden = frozenset(ch for ch in distinct_non_ascii(s) if is_invisible(ch))
-    if _ASCII_INVISIBLE_RE.search(s) is not None:
+    # The ASCII ones are controls, which isprintable (one C loop) rules out.
+    if not s.isprintable() and _ASCII_INVISIBLE_RE.search(s) is not None:
         hidden = hidden.union(_ASCII_INVISIBLE_RE.findall(s))
     if not hidden:
         return s
