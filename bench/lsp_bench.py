@@ -48,10 +48,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import (BenchError, bench_env, Figure, irilint_argv, loadavg, median, p95, record,  # noqa: E402
                      wait_for_quiet)
 
-BARE_SERVER = '''\
-from pygls.lsp.server import LanguageServer
-LanguageServer("bare-pygls", "0.1").start_io()
-'''
+#: The yardstick: a bare pygls 2 server that publishes no diagnostics.
+BARE_SERVER = Path(__file__).resolve().parent / "bare_pygls_server.py"
+
+
+def bare_server_argv() -> List[str]:
+    return [sys.executable, str(BARE_SERVER)]
 
 CAPABILITIES = {
     "general": {"positionEncodings": ["utf-16"]},
@@ -322,19 +324,22 @@ def _server_argv() -> List[str]:
     return irilint_argv() + ["server"]
 
 
-def _start(tmp: str, options: Optional[Dict[str, Any]] = None) -> LspClient:
-    c = LspClient(_server_argv(), cwd=tmp, stderr_path=os.path.join(tmp, "server-stderr.log"))
+def _start(tmp: str, options: Optional[Dict[str, Any]] = None,
+           argv: Optional[List[str]] = None) -> LspClient:
+    c = LspClient(argv or _server_argv(), cwd=tmp, stderr_path=os.path.join(tmp, "server-stderr.log"))
     c.initialize(dict({"debounce": 0}, **(options or {})), root=tmp)
     return c
 
 
-def bench_changes(tmp: str, text: str, changes: int, warmup: int = 3, full: bool = False) -> tuple:
+def bench_changes(tmp: str, text: str, changes: int, warmup: int = 3, full: bool = False,
+                  argv: Optional[List[str]] = None) -> tuple:
     """Seconds from each didChange to the publishDiagnostics of its version,
     and the server's CPU seconds per change (reading the message, linting,
     publishing).  Each change edits one line and undoes the previous
     change's edit; sent as range edits, as an editor does with a server
-    that asks for incremental sync, or with ``full`` as the whole text."""
-    c = _start(tmp)
+    that asks for incremental sync, or with ``full`` as the whole text.
+    ``argv`` starts another server (default: irilint's)."""
+    c = _start(tmp, argv=argv)
     try:
         uri = Path(tmp, "doc.md").as_uri()
         c.open(uri, text)
@@ -365,11 +370,9 @@ def bench_changes(tmp: str, text: str, changes: int, warmup: int = 3, full: bool
 
 
 def bench_init(tmp: str, runs: int) -> tuple:
-    bare = os.path.join(tmp, "bare_pygls_server.py")
-    Path(bare).write_text(BARE_SERVER, encoding="utf-8")
     ir, br = [], []
     for i in range(runs):
-        order = [("irilint", _server_argv()), ("bare", [sys.executable, bare])]
+        order = [("irilint", _server_argv()), ("bare", bare_server_argv())]
         if i % 2:
             order.reverse()
         for name, argv in order:

@@ -45,12 +45,17 @@ MB = 1_000_000
 TEXT_SUFFIXES = (".man", ".txt", ".rst")
 
 
-def corpus_slice(nbytes: int, *, seed: int = 7) -> str:
+def corpus_slice(nbytes: int, *, seed: int = 7, root: Optional[Path] = None) -> str:
     """About ``nbytes`` (UTF-8) of ordinary documentation text: whole corpus
-    files (man pages, .txt, .rst) taken across every package, concatenated."""
-    require_corpus()
+    files (man pages, .txt, .rst) taken across every package, concatenated.
+    ``root`` is another corpus folder (default: the built corpus)."""
+    if root is None:
+        require_corpus()
+        root = CORPUS
+    elif not Path(root).is_dir():
+        raise BenchError("no corpus folder at %s" % root)
     files: List[Path] = []
-    for dirpath, _dirs, names in os.walk(CORPUS):
+    for dirpath, _dirs, names in os.walk(root):
         for n in names:
             if n.endswith(TEXT_SUFFIXES):
                 files.append(Path(dirpath) / n)

@@ -113,20 +113,38 @@ def _changed_part(run: str, fixed: str):
     characters that differ, widened to the starters around them, since
     NFC composes and reorders only from a starter on."""
     n, m = len(run), len(fixed)
-    a = 0
-    while a < n and a < m and run[a] == fixed[a]:
-        a += 1
-    tail = 0
-    while tail < n - a and tail < m - a and run[n - 1 - tail] == fixed[m - 1 - tail]:
-        tail += 1
+    a = _common_prefix_len(run, fixed)
+    tail = _common_prefix_len(run[a:][::-1], fixed[a:][::-1])
     b = n - tail
-    while 0 < a < n and not _is_starter(run[a]):
-        a -= 1
-    while b < n and not _is_starter(run[b]):
-        b += 1
+    # Widen to the starters with one regex search each way: a run of a
+    # megabyte of combining marks is then C-level work, not a Python loop.
+    non_starters = frozenset(c for c in distinct_non_ascii(run) if not _is_starter(c))
+    if non_starters:
+        starter = re.compile("[^%s]" % "".join(re.escape(c) for c in sorted(non_starters)))
+        if 0 < a < n and not _is_starter(run[a]):
+            found = starter.search(run[a::-1])
+            a = a - found.start() if found is not None else 0
+        if b < n:
+            found = starter.search(run, b)
+            b = n if found is None else found.start()
+    if (a, b) == (0, n):  # the whole run: fixed is its NFC already
+        return a, b
     if run[:a] + unicodedata.normalize("NFC", run[a:b]) + run[b:] != fixed:
         return 0, n
     return a, b
+
+
+def _common_prefix_len(x: str, y: str) -> int:
+    """The length of the longest common prefix of ``x`` and ``y``: a binary
+    search over slice comparisons, each done in C, O(len) in all."""
+    lo, hi = 0, min(len(x), len(y))
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if x[lo:mid] == y[lo:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
 
 
 def _is_starter(c: str) -> bool:

@@ -802,6 +802,17 @@ def _relative_parts(settings: Settings, path: Union[str, Path]) -> List[str]:
         bases.append(str(settings.root))
     bases.append(os.getcwd())
     for base in bases:
+        # Below a normalized absolute base, relpath is what follows it
+        # (relpath itself costs more than the glob matching).  relpath
+        # judges Windows paths (compared without case) and POSIX's "//x".
+        if (os.name != "nt" and os.path.isabs(base) and os.path.normpath(base) == base
+                and not base.startswith("//") and not absolute.startswith("//")):
+            prefix = base if base.endswith(os.sep) else base + os.sep
+            if absolute.startswith(prefix):
+                return [part for part in absolute[len(prefix):].split(os.sep) if part]
+            if absolute == base:
+                return []
+            continue  # not below it: relpath would start with ".."
         try:
             rel = os.path.relpath(absolute, base)
         except ValueError:  # different drives on Windows
@@ -824,8 +835,33 @@ def _matches(glob: _Glob, parts: List[str], is_dir: bool) -> bool:
     return False
 
 
+#: patterns -> their globs joined into one regex per (anchored, dir_only)
+_joined_cache: Dict[Tuple[str, ...], Tuple[_Glob, ...]] = {}
+
+
+def _joined(patterns: Tuple[str, ...]) -> Tuple[_Glob, ...]:
+    """The globs of ``patterns``, those alike (anchored, directories only)
+    joined into one alternation: one regex match per path part instead of
+    one per pattern (every path of a walk is tested against the excludes)."""
+    joined = _joined_cache.get(patterns)
+    if joined is None:
+        kinds: Dict[Tuple[bool, bool], List["re.Pattern[str]"]] = {}
+        for pattern in patterns:
+            glob = _compile(pattern)
+            kinds.setdefault((glob.anchored, glob.dir_only), []).append(glob.regex)
+        joined = tuple(
+            _Glob(rxs[0] if len(rxs) == 1 else re.compile("|".join("(?:%s)" % rx.pattern for rx in rxs),
+                                                          rxs[0].flags),
+                  anchored, dir_only)
+            for (anchored, dir_only), rxs in kinds.items())
+        if len(_joined_cache) >= 256:
+            _joined_cache.clear()
+        _joined_cache[patterns] = joined
+    return joined
+
+
 def _any_match(patterns: Iterable[str], parts: List[str], is_dir: bool) -> bool:
-    return any(_matches(_compile(p), parts, is_dir) for p in patterns)
+    return any(_matches(glob, parts, is_dir) for glob in _joined(tuple(patterns)))
 
 
 def per_file_ignores_for(settings: Settings, path: Union[str, Path]) -> Tuple[str, ...]:

@@ -271,6 +271,11 @@ def _vim_in(line: bytes) -> Optional[bytes]:
 
 
 def _vim(data: bytes) -> Optional[Declaration]:
+    # A modeline sets the encoding with "fenc=" or "fileencoding=": without
+    # either anywhere there is none to find (two C-level searches, not ten
+    # lines cut and searched).
+    if b"fenc=" not in data and b"fileencoding=" not in data:
+        return None
     head = _head_lines(data, _VIM_MODELINES)
     lines: List[Tuple[int, bytes]] = list(enumerate(head, 1))
     if len(head) == _VIM_MODELINES:

@@ -51,13 +51,13 @@ REGEX_RE = re.compile(
 
 #: Characters without which a reference cannot match TEMPLATE_RE or REGEX_RE
 #: (a port word needs a second colon, "javascript:" its "j").
-_TRIGGERS = frozenset("{%<$[\\*+(?^")
+_TRIGGERS_RE = re.compile("[%s]" % re.escape("{%<$[\\*+(?^"))
 
 
 def is_template(value: str) -> bool:
     """Whether the reference ``value`` holds template, placeholder or
     regular-expression syntax."""
-    if not (value[:1] in "jJ" or value.count(":") > 1 or not _TRIGGERS.isdisjoint(value)):
+    if not (value[:1] in "jJ" or value.count(":") > 1 or _TRIGGERS_RE.search(value) is not None):
         return False
     return TEMPLATE_RE.search(value) is not None or REGEX_RE.search(value) is not None
 

@@ -21,13 +21,14 @@ NFD (needed by :func:`skeleton`) and character names come from
 from __future__ import annotations
 
 import enum
+import re
 import unicodedata
 from bisect import bisect_right
 from functools import lru_cache
 from typing import Dict, FrozenSet, Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
 from . import unicode_data as _data
-from .chars import SHORT_TEXT
+from .chars import SHORT_TEXT, class_re, distinct_non_ascii
 
 __all__ = [
     "UNICODE_VERSION",
@@ -607,6 +608,8 @@ def describe(ch: str) -> str:
     return "U+%04X %s" % (_cp(ch), char_name(ch))
 
 
+#: The ASCII characters is_invisible says yes to: the C0 controls and DEL.
+_ASCII_INVISIBLE_RE = re.compile("[\\x00-\\x1f\\x7f]")
 _INVISIBLE_CATEGORIES = frozenset(("Cc", "Cf", "Zs", "Zl", "Zp", "Co", "Cn", "Cs"))
 
 
@@ -630,7 +633,15 @@ def visible_text(s: str) -> str:
     one way messages show them (never raw, never as a Python escape)."""
     if s.isascii() and s.isprintable():
         return s
-    return "".join("<U+%04X>" % ord(ch) if is_invisible(ch) else ch for ch in s)
+    # Each distinct character is judged once (a long run of one combining
+    # mark is one judgement), found by C-level regex passes.
+    hidden = frozenset(ch for ch in distinct_non_ascii(s) if is_invisible(ch))
+    # The ASCII ones are controls, which isprintable (one C loop) rules out.
+    if not s.isprintable() and _ASCII_INVISIBLE_RE.search(s) is not None:
+        hidden = hidden.union(_ASCII_INVISIBLE_RE.findall(s))
+    if not hidden:
+        return s
+    return class_re(hidden).sub(lambda m: "<U+%04X>" % ord(m.group()), s)
 
 
 def quoted(s: str, limit: int = 0) -> str:

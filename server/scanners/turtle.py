@@ -24,7 +24,7 @@ from typing import List
 from ._common import finalize
 from ._decode import HEX_U, TURTLE_ESCAPES, decode_backslashes
 from .base import Candidate, CommentSyntax, Scanner
-from .text import find_iris, scan_decoded
+from .text import _COLON_RX as _IRI_COLON_RX, find_iris, scan_decoded
 
 _TOKEN_RX = re.compile(r"<|#|\"\"\"|'''|[\"']")
 _IRIREF_RX = re.compile(
@@ -42,7 +42,14 @@ _EMPTY_UCHARS: dict = {}
 
 
 def _context(text: str, lt: int) -> str:
-    m = _DECLARATION_RX.search(text, max(0, lt - 200), lt)
+    lo = max(0, lt - 200)
+    # A declaration ends in "p:" or "base" before the blanks: anything else
+    # before them (most IRIs follow "<s> " or "; ") is no declaration, and
+    # the search that tries every start in the window is not needed.
+    before = text[lo:lt].rstrip(" \t\r\n")
+    if not before or before[-1] not in ":eE":
+        return "turtle-iri"
+    m = _DECLARATION_RX.search(text, lo, lt)
     if m is None:
         return "turtle-iri"
     return "turtle-prefix" if m.group(1) else "turtle-base"
@@ -64,8 +71,11 @@ def scan_turtle(text: str) -> List[Candidate]:
                 pos = start + 1  # "<" as an operator in SPARQL
                 continue
             lo, hi = iri.span(1)
-            piece = decode_backslashes(text, lo, hi, _EMPTY_UCHARS, HEX_U)
-            out.append(piece.candidate(0, len(piece.value), _context(text, start)))
+            if text.find("\\", lo, hi) < 0:  # no escape: the text is the value
+                out.append(Candidate(lo, hi, text[lo:hi], None, _context(text, start)))
+            else:
+                piece = decode_backslashes(text, lo, hi, _EMPTY_UCHARS, HEX_U)
+                out.append(piece.candidate(0, len(piece.value), _context(text, start)))
             pos = iri.end()
         elif t == "#":
             nl = text.find("\n", start)
@@ -81,6 +91,10 @@ def scan_turtle(text: str) -> List[Candidate]:
             else:
                 hi = _STRING_BODY_RX[t].match(text, lo).end()
                 pos = hi + 1 if hi < n and text[hi] == t else hi
+            if text.find("\\", lo, hi) < 0 and _IRI_COLON_RX.search(text, lo, hi) is None:
+                # No escape, so the literal is its own text, and no "://" or
+                # "mailto:"-like colon, where find_iris starts: no IRI inside.
+                continue
             piece = decode_backslashes(text, lo, hi, TURTLE_ESCAPES, HEX_U)
             out.extend(scan_decoded(piece, "string"))
     return finalize(out)
