@@ -461,7 +461,12 @@ def _iri_parts(uri: str) -> List[_Part]:
     if "%" in uri:
         q = ref.query
         query_range = (q.start, q.end) if q is not None else (-1, -1)
+        scheme_end = ref.scheme.end if ref.scheme is not None else -1
         for m in _PCT_RUN_RE.finditer(uri):
+            if m.start() < scheme_end:
+                # an escape cannot stand in a scheme; decoded, "h%2Ep:"
+                # would become the scheme "h.p" and change the reference
+                continue
             marks.extend(_run_parts(uri, m.start(), m.group(), query_range))
     parts: List[_Part] = []
     last = 0

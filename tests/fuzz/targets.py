@@ -130,7 +130,7 @@ def target_iri(data: bytes) -> None:
 def _gap_reported(ref, start: int, end: int) -> bool:
     # text after an IP literal that is not a port belongs to no component;
     # the parser reports it as a problem instead
-    return ref.host_kind == "ip-literal" and any(
+    return (ref.get("host") or "").startswith("[") and any(
         p.start == start and p.end == end for p in ref.problems)
 
 
