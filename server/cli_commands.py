@@ -677,6 +677,8 @@ def _cmd_check(args: argparse.Namespace) -> int:
                 checker.cache.save()
                 checker.stat_index.save()
                 checker.listing_index.save()
+                if checker.cache.problem:
+                    print("irilint: note: %s" % checker.cache.problem, file=sys.stderr)
     except config.ConfigError as exc:
         progress.done()
         print("irilint: error: %s" % exc, file=sys.stderr)
