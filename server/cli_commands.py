@@ -389,6 +389,11 @@ class _Checker:
                                         index=index)
         for err in result.errors:
             print("irilint: internal error in %s: %s" % (path, err), file=sys.stderr)
+        if result.errors and not getattr(self, "_told_internal", False):
+            from irilint.messages import advice
+
+            self._told_internal = True
+            print("irilint: hint: %s" % advice("internal error"), file=sys.stderr)
         return result.findings, index
 
     def fix_text(self, path: str, text: str, settings: Any) -> Tuple[str, int]:
@@ -695,6 +700,9 @@ def _cmd_check(args: argparse.Namespace) -> int:
     # What JSON and SARIF list besides findings: each path that could not
     # be checked (or fixed), and each one skipped, as stderr tells them.
     unchecked: List[Any] = []
+    from irilint.messages import CONFIG_ADVICE, advice
+
+    hints: Dict[str, None] = {}  # what to do, once per kind of problem, in order
     for o in outcomes:
         if o.config_error:
             not_checked.setdefault(o.config_error, []).append(o.path)
@@ -703,15 +711,18 @@ def _cmd_check(args: argparse.Namespace) -> int:
         if o.error:
             errors += 1
             print("irilint: error: %s" % o.error, file=sys.stderr)
+            hints.setdefault(advice(o.error) or "", None)
             unchecked.append(("error", o.path, o.error))
             if not o.reported:
                 continue
         if o.skipped:
             print("irilint: skipped %s" % o.skipped, file=sys.stderr)
+            hints.setdefault(advice(o.skipped) or "", None)
             unchecked.append(("skipped", o.path, "skipped " + o.skipped))
             continue
         if o.note:
             print("irilint: note: %s" % o.note, file=sys.stderr)
+            hints.setdefault(advice(o.note) or "", None)
         fixed_total += o.fixed
         if o.diff:
             stdout.write(o.diff)
@@ -733,6 +744,10 @@ def _cmd_check(args: argparse.Namespace) -> int:
         shown = ", ".join(names[:5]) + (" and %d more" % (len(names) - 5) if len(names) > 5 else "")
         print("irilint: error: %s" % message, file=sys.stderr)
         print("irilint: error: not checked because of this configuration error: %s" % shown, file=sys.stderr)
+        hints.setdefault(CONFIG_ADVICE, None)
+    for hint in hints:
+        if hint:
+            print("irilint: hint: %s" % hint, file=sys.stderr)
 
     # With the fixed text on stdout (stdin --fix) or a diff, findings go to
     # stderr so the two never mix.
