@@ -159,6 +159,18 @@ def test_to_iri_decodes_no_escape_in_a_scheme():
     assert convert.to_iri("h%2EttNp://e.org/%C3%A9") == "h%2EttNp://e.org/\u00e9"
 
 
+def test_uri_key_splits_host_labels_at_an_escaped_dot():
+    """'//5555%F0%9F%98%805%2E5555%EF%BB%BF': to_iri decodes '%2E' in the
+    host, so IDNA then maps '5555%EF%BB%BF' as a label of its own and drops
+    the U+FEFF it ignores; the key split the host only at literal dots, so
+    the two forms of one host got different keys.  The key now decodes the
+    host's unreserved escapes first (found by the to_iri target's long run)."""
+    from fuzz_strategies import uri_key
+
+    targets.run("to_iri", _reproducer("to_iri-escaped-dot-in-host.bin"))
+    assert uri_key("http://a%2Eexample/") == uri_key("http://a.example/")
+
+
 def test_parser_reports_text_after_an_ip_literal():
     """'hthttp://[fd00tp]\\udc8bws/': the text after ']' is neither port nor
     host; the parser keeps it out of every sub-component and reports it as
