@@ -166,6 +166,16 @@ class IrilintProtocol(LanguageServerProtocol):
             return
         super().handle_message(message)
 
+    def _check_handler_result(self, future: Any) -> None:  # type: ignore[override]
+        super()._check_handler_result(future)
+        # pygls keeps the future of every notification it runs as a
+        # coroutine, generator or thread (under a fresh id) and never drops
+        # it: one per didChange, a leak over a long session.  Only pending
+        # requests stay in the table, so the scan is short.
+        futures = self._request_futures
+        for key in [k for k, f in futures.items() if f is future]:
+            del futures[key]
+
     def _handle_invalid(self, bad: InvalidMessage) -> None:
         data = bad.data
         method = data.get("method")
