@@ -27,10 +27,11 @@ import os
 import sys
 import tempfile
 import time
-from typing import Any, Dict, FrozenSet, List, Optional, Tuple
+from typing import Any, Callable, Dict, FrozenSet, List, Optional, Tuple
 
 from . import __version__
 from .declared_encoding import DECODING_RULES
+from .fileio import _os_reason, _write_all
 from .findings import Edit, Finding, Fix, Related, Severity
 from irilint.rules.project_rules import decode_facts, encode_facts
 
@@ -158,11 +159,22 @@ class Cache:
         #: payload -> its project rules' facts, for the entries without
         #: findings read so far
         self._quiet: Dict[bytes, Dict[str, Any]] = {}
+        #: the first thing that kept the cache from being read or written,
+        #: as a note for stderr (None: all went well); the run goes on
+        #: without the cache either way
+        self.problem: Optional[str] = None
+
+    def note_problem(self, path: str, what: str) -> None:
+        """Keep the first problem met (one note per run is enough: the
+        others have the same cause and the same cure)."""
+        if self.problem is None:
+            self.problem = ("cache %s: %s; the run went on without it (delete %s to start a fresh cache, "
+                            "or use --no-cache)" % (path, what, os.path.dirname(self.dir)))
 
     def _pack(self) -> Dict[str, bytes]:
         if self._lines is None:
             self._lines = {}
-            body = _read_checked(self.pack_path, _PACK_HEADER, b"\n")
+            body = _read_checked(self.pack_path, _PACK_HEADER, b"\n", self.note_problem)
             if body is not None:
                 # Only the key is read now; a line is checked when used.
                 self._lines = {line[:64].decode("ascii", "replace"): line
@@ -263,59 +275,78 @@ class Cache:
                 continue  # unreadable, or an older version of a file checked now
             lines.append(line)
         lines.extend(line for _, line in self._new.values())
-        _write_checked(self.pack_path, _PACK_HEADER, b"\n", b"\n".join(lines) + b"\n")
+        _write_checked(self.pack_path, _PACK_HEADER, b"\n", b"\n".join(lines) + b"\n", self.note_problem)
 
 
-def _read_checked(path: str, header: bytes, separator: bytes) -> Optional[bytes]:
+#: Called with (path, what went wrong) when a cache file exists but cannot
+#: be used, or cannot be written.
+Report = Callable[[str, str], None]
+
+
+def _ignore(path: str, what: str) -> None:
+    pass
+
+
+def _read_checked(path: str, header: bytes, separator: bytes, report: Report = _ignore) -> Optional[bytes]:
     """The body of a file written by :func:`_write_checked`, or None when it
-    is missing, too large, of another format or fails its checksum."""
+    is missing, too large, of another format or fails its checksum (all
+    but a missing file are told to ``report``)."""
     try:
         with open(path, "rb") as fh:
             raw = fh.read(MAX_PACK_BYTES + 1)
-    except OSError:
+    except FileNotFoundError:
+        return None  # a cold run
+    except OSError as exc:
+        report(path, "cannot be read (%s)" % _os_reason(exc))
         return None
     head, _, body = raw.partition(separator)
     if (len(raw) <= MAX_PACK_BYTES and head.startswith(header)
             and head[len(header):] == hashlib.sha256(body).hexdigest().encode("ascii")):
         return body
+    report(path, "is damaged (truncated, corrupted or too large) and was ignored")
     return None
 
 
-def _write_checked(path: str, header: bytes, separator: bytes, body: bytes) -> None:
+def _write_checked(path: str, header: bytes, separator: bytes, body: bytes, report: Report = _ignore) -> None:
     """Write ``body`` after a head line of ``header`` and its SHA-256."""
     head = header + hashlib.sha256(body).hexdigest().encode("ascii")
-    _write_replace(path, head + separator + body)
+    try:
+        _write_replace(path, head + separator + body)
+    except OSError as exc:
+        # a read-only tree still gets checked, just not cached; the old
+        # file, if any, is untouched (the new one was never renamed in)
+        report(path, "cannot be written (%s)" % _os_reason(exc))
 
 
 def _write_replace(path: str, data: bytes) -> None:
     """Write ``data`` to a temporary file renamed over ``path`` (concurrent
     runs never see half a file; the last one to finish wins), creating the
-    cache folder, its CACHEDIR.TAG and .gitignore first if needed."""
+    cache folder, its CACHEDIR.TAG and .gitignore first if needed.  Raises
+    OSError; a temporary file is never left behind."""
     folder = os.path.dirname(path)
+    os.makedirs(folder, exist_ok=True)
+    root = os.path.dirname(folder)
+    marker = os.path.join(root, "CACHEDIR.TAG")
+    if not os.path.exists(marker):
+        with open(marker, "w", encoding="ascii") as fh:
+            fh.write("Signature: 8a477f597d28d172789f06886806bc55\n# irilint's result cache\n")
+        # The cache holds the IRIs it saw: never let "git add -A"
+        # commit it into the project.
+        with open(os.path.join(root, ".gitignore"), "w", encoding="ascii") as fh:
+            fh.write("# created by irilint\n*\n")
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-")
     try:
-        os.makedirs(folder, exist_ok=True)
-        root = os.path.dirname(folder)
-        marker = os.path.join(root, "CACHEDIR.TAG")
-        if not os.path.exists(marker):
-            with open(marker, "w", encoding="ascii") as fh:
-                fh.write("Signature: 8a477f597d28d172789f06886806bc55\n# irilint's result cache\n")
-            # The cache holds the IRIs it saw: never let "git add -A"
-            # commit it into the project.
-            with open(os.path.join(root, ".gitignore"), "w", encoding="ascii") as fh:
-                fh.write("# created by irilint\n*\n")
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-")
         try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(data)
-            os.replace(tmp, path)
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-            raise
-    except OSError:
-        pass  # a read-only tree still gets checked, just not cached
+            _write_all(fd, data)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
 
 
 class _StampedIndex:
@@ -339,6 +370,7 @@ class _StampedIndex:
 
     def __init__(self, cache: Cache, started_ns: Optional[int] = None) -> None:
         self.path = os.path.join(cache.dir, self.NAME)
+        self._report = cache.note_problem
         self.started_ns = time.time_ns() if started_ns is None else started_ns
         self._entries: Optional[Dict[bytes, bytes]] = None
         self._new: Dict[bytes, bytes] = {}
@@ -346,7 +378,7 @@ class _StampedIndex:
     def _load(self) -> Dict[bytes, bytes]:
         if self._entries is None:
             self._entries = {}
-            body = _read_checked(self.path, self.HEADER, b"\0")
+            body = _read_checked(self.path, self.HEADER, b"\0", self._report)
             if body is not None:
                 parts = body.split(b"\0")
                 if len(parts) % 2 == 0:
@@ -366,7 +398,7 @@ class _StampedIndex:
         entries = dict(self._load())
         entries.update(self._new)
         _write_checked(self.path, self.HEADER, b"\0",
-                       b"\0".join(itertools.chain.from_iterable(entries.items())))
+                       b"\0".join(itertools.chain.from_iterable(entries.items())), self._report)
         self._new.clear()
 
 

@@ -129,6 +129,20 @@ def _would_make_dot_segment(s: str, start: int, end: int, decoded: str) -> bool:
     ) in (".", "..")
 
 
+_HEX_DIGITS = frozenset(b"0123456789ABCDEFabcdef")
+
+
+def _would_make_escape(s: str, start: int, octet: int) -> bool:
+    """Would decoding the escape ``s[start:start + 3]`` of ``octet`` join a
+    stray "%" before it into a new escape?  ("%%32E" decoded would read
+    "%2E", and a second conversion would decode that: the "%" a stray sign
+    stands for, "%25", would be lost.)"""
+    if octet not in _HEX_DIGITS:
+        return False
+    return (start >= 1 and s[start - 1] == "%") or (
+        start >= 2 and s[start - 2] == "%" and s[start - 1] in "0123456789ABCDEFabcdef")
+
+
 def decode_unreserved(s: str) -> str:
     """Decode percent-encoded unreserved ASCII (RFC 3986 s6.2.2.2), except
     where that would create a dot-segment."""
@@ -447,7 +461,12 @@ def _iri_parts(uri: str) -> List[_Part]:
     if "%" in uri:
         q = ref.query
         query_range = (q.start, q.end) if q is not None else (-1, -1)
+        scheme_end = ref.scheme.end if ref.scheme is not None else -1
         for m in _PCT_RUN_RE.finditer(uri):
+            if m.start() < scheme_end:
+                # an escape cannot stand in a scheme; decoded, "h%2Ep:"
+                # would become the scheme "h.p" and change the reference
+                continue
             marks.extend(_run_parts(uri, m.start(), m.group(), query_range))
     parts: List[_Part] = []
     last = 0
@@ -480,7 +499,7 @@ def _run_parts(uri: str, start: int, run: str, query_range: Tuple[int, int]) -> 
             esc = start + 3 * j
             if b in _UNRESERVED_OCTETS and not (
                 b == 0x2E and _would_make_dot_segment(uri, esc, esc + 3, ".")
-            ):
+            ) and not _would_make_escape(uri, esc, b):
                 items.append((j, j + 1, chr(b), True))
             else:
                 items.append((j, j + 1, run[3 * j:3 * j + 3], False))

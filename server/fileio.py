@@ -166,7 +166,16 @@ def _os_reason(exc: OSError) -> str:
         return "not a directory"
     if exc.errno == errno.ELOOP:
         return "symlink loop"
+    if exc.errno in _FULL:
+        return _FULL[exc.errno]
     return (exc.strerror or str(exc)).lower()
+
+
+#: what to do about a full disk, a quota or a read-only file system
+_FULL = {errno.ENOSPC: "no space left on device (free some space and run again)",
+         errno.EROFS: "read-only file system (run where the files can be written, or without --fix)"}
+if hasattr(errno, "EDQUOT"):
+    _FULL[errno.EDQUOT] = "disk quota exceeded (free some space and run again)"
 
 
 def _dominant_newline(text: str) -> str:
@@ -479,6 +488,35 @@ def _remove_stale_temporaries(directory: str) -> None:
             pass
 
 
+def _restore_if_written(doc: Document, target: str, old_fd: int, checked: os.stat_result) -> None:
+    """After the rename: if the file we replaced was written to after the
+    last check (an editor saving in place within that window), its content
+    is the user's newest edit: put it back, and report the file as changed
+    (a fix is computed again on the next run; an edit is never lost)."""
+    now = os.fstat(old_fd)
+    # coarse timestamps can hide a same-size write: the digest cannot
+    data = _read_all(old_fd, None, now.st_size)
+    if hashlib.sha256(data).hexdigest() == doc.digest:
+        return
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(target), prefix=_temp_prefix(), suffix=_TEMP_SUFFIX)
+    try:
+        try:
+            _write_all(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.chmod(tmp, stat_module.S_IMODE(now.st_mode))
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    raise DocumentError(doc.path, "file changed on disk while the fixes were written; "
+                        "the new content was kept, run again to fix it", "changed")
+
+
 def unencodable_reason(doc: Document, text: str, exc: UnicodeEncodeError) -> str:
     """Which character of ``text`` the file's encoding cannot hold, and
     where (line and column in code points, 1-based, as findings are)."""
@@ -545,9 +583,19 @@ def write_atomic(doc: Document, new_text: str) -> None:
             except OSError:
                 pass  # not permitted for non-root: the file becomes ours
         # Last check as close to the rename as possible, to keep the window
-        # in which a concurrent save could be lost small.
-        _check_unchanged(doc, target, hash_check=False)
-        os.replace(tmp, target)
+        # in which a concurrent save could be lost small; the file is held
+        # open so that a save written into it within that window is seen
+        # after the rename, and put back (see _restore_if_written).
+        try:
+            old_fd = os.open(target, os.O_RDONLY)
+        except OSError as exc:
+            raise DocumentError(doc.path, _os_reason(exc)) from None
+        try:
+            _check_unchanged(doc, target, hash_check=False)
+            os.replace(tmp, target)
+            _restore_if_written(doc, target, old_fd, st)
+        finally:
+            os.close(old_fd)
     except BaseException as exc:
         try:
             os.unlink(tmp)

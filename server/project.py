@@ -279,6 +279,11 @@ class Project:
                                         index=index)
         for err in result.errors:
             print("irilint: internal error in %s: %s" % (path, err), file=sys.stderr)
+        if result.errors and not getattr(self, "_told_internal", False):
+            from irilint.messages import advice
+
+            self._told_internal = True
+            print("irilint: hint: %s" % advice("internal error"), file=sys.stderr)
         return result, index
 
     def fix_text(self, path: str, text: str, settings: Any,

@@ -240,7 +240,7 @@ def test_rename_failure_leaves_original_and_no_temp_file(doc_file, monkeypatch):
     with pytest.raises(DocumentError) as info:
         write_atomic(doc, "changed")
     assert info.value.kind == "os"
-    assert info.value.reason == "no space left on device"
+    assert info.value.reason == "no space left on device (free some space and run again)"
     assert doc_file.read_bytes() == b"see http://a.example/\r\n"
     assert temp_files(doc_file.parent) == []
 

@@ -36,6 +36,7 @@ BY_NAME = {
     "irilint.english_words": "data",
     "irilint.lookalike_table": "data",
     "irilint.resolve": "data",
+    "irilint.messages": "data",
     "irilint.convert": "data",
     "irilint.chars": "data",
     "irilint.config": "data",

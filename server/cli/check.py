@@ -116,6 +116,8 @@ def _cmd_check(args: argparse.Namespace) -> int:
         else:
             outcomes = check_files(checker, paths, on_result=lambda item: progress.step(item.path))
             save_cache(checker, outcomes)
+            if checker.cache is not None and checker.cache.problem:
+                print("irilint: note: %s" % checker.cache.problem, file=sys.stderr)
     except config.ConfigError as exc:
         progress.done()
         print("irilint: error: %s" % exc, file=sys.stderr)
@@ -132,6 +134,9 @@ def _cmd_check(args: argparse.Namespace) -> int:
     # What JSON and SARIF list besides findings: each path that could not
     # be checked (or fixed), and each one skipped, as stderr tells them.
     unchecked: List[Any] = []
+    from irilint.messages import CONFIG_ADVICE, advice
+
+    hints: Dict[str, None] = {}  # what to do, once per kind of problem, in order
     for o in outcomes:
         if o.config_error:
             not_checked.setdefault(o.config_error, []).append(o.path)
@@ -140,15 +145,18 @@ def _cmd_check(args: argparse.Namespace) -> int:
         if o.error:
             errors += 1
             print("irilint: error: %s" % o.error, file=sys.stderr)
+            hints.setdefault(advice(o.error) or "", None)
             unchecked.append(("error", o.path, o.error))
             if not o.reported:
                 continue
         if o.skipped:
             print("irilint: skipped %s" % o.skipped, file=sys.stderr)
+            hints.setdefault(advice(o.skipped) or "", None)
             unchecked.append(("skipped", o.path, "skipped " + o.skipped))
             continue
         if o.note:
             print("irilint: note: %s" % o.note, file=sys.stderr)
+            hints.setdefault(advice(o.note) or "", None)
         fixed_total += o.fixed
         if o.diff:
             stdout.write(o.diff)
@@ -170,6 +178,10 @@ def _cmd_check(args: argparse.Namespace) -> int:
         shown = ", ".join(names[:5]) + (" and %d more" % (len(names) - 5) if len(names) > 5 else "")
         print("irilint: error: %s" % message, file=sys.stderr)
         print("irilint: error: not checked because of this configuration error: %s" % shown, file=sys.stderr)
+        hints.setdefault(CONFIG_ADVICE, None)
+    for hint in hints:
+        if hint:
+            print("irilint: hint: %s" % hint, file=sys.stderr)
 
     # With the fixed text on stdout (stdin --fix) or a diff, findings go to
     # stderr so the two never mix; with --output-file, to that file.

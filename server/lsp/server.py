@@ -212,7 +212,19 @@ class IrilintProtocol(LanguageServerProtocol):
             send_error(self, message.id, JsonRpcInvalidRequest.CODE,
                        "the server is shutting down: %s not handled" % method)
             return
+        self._drop_finished_futures()
         super().handle_message(message)
+
+    def _drop_finished_futures(self) -> None:
+        # pygls keeps the future of every notification it runs as a
+        # coroutine, generator or thread (under a fresh id) and never drops
+        # it: one per didChange, a leak over a long session.  A finished
+        # one has nothing left to answer or cancel.  Only pending ones stay,
+        # so the scan is short; a copy, as workers may add to the table.
+        futures = self._request_futures
+        for key, f in list(futures.items()):
+            if f.done():
+                futures.pop(key, None)
 
     def _handle_invalid(self, bad: InvalidMessage) -> None:
         data = bad.data

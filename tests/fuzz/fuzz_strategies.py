@@ -64,6 +64,15 @@ _SCHEME_RE = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*\Z")
 _DEFAULT_PORTS = {"http": "80", "https": "443", "ws": "80", "wss": "443", "ftp": "21"}
 
 
+def _host_unreserved_decoded(iri: str) -> str:
+    # "%2E" in a host is "." (RFC 3986 s6.2.2.2), so it splits labels before
+    # IDNA maps each one, as it does once to_iri has decoded it
+    h = parse(iri).host
+    if h is None or "%" not in iri[h.start:h.end]:
+        return iri
+    return iri[:h.start] + decode_unreserved(iri[h.start:h.end]) + iri[h.end:]
+
+
 def uri_key(iri: str) -> str:
     """``iri_strategies.uri_key`` for nearly valid IRIs too: the URI an IRI
     maps to, up to RFC 3986 s6.2.2/s6.2.3 equivalence after NFC.
@@ -77,7 +86,7 @@ def uri_key(iri: str) -> str:
     # A stray "%" is the percent sign it stands for, which "%25" encodes:
     # to_uri keeps it as written (RFC 3987 s3.1), so the key spells it
     # "%25" itself, as iri_strategies.uri_key does.
-    iri = decoded_host(_STRAY_PERCENT_RE.sub("%25", iri))
+    iri = decoded_host(_host_unreserved_decoded(_STRAY_PERCENT_RE.sub("%25", iri)))
     pieces = _ESCAPE_SPLIT_RE.split(iri)
     u = to_uri("".join(p if i % 2 else nfc(p) for i, p in enumerate(pieces)))
     ref = parse(u)
