@@ -29,9 +29,10 @@ import hashlib
 import os
 import re
 import stat as stat_module
+import sys
 import tempfile
 from dataclasses import dataclass
-from typing import Iterable, List, NamedTuple, Optional, Tuple, Union
+from typing import Any, Iterable, List, NamedTuple, Optional, Tuple, Union
 
 from .declared_encoding import Declaration, DeclarationError, codec_for, find_declaration
 
@@ -488,6 +489,57 @@ def _remove_stale_temporaries(directory: str) -> None:
             pass
 
 
+_RENAME_EXCHANGE = 2  # linux/fs.h
+_renameat2: Any = None
+
+
+def _exchange(a: str, b: str) -> bool:
+    """Swap the files named ``a`` and ``b`` in one step (Linux renameat2
+    with RENAME_EXCHANGE); False where the system or the file system cannot,
+    and the caller renames instead."""
+    global _renameat2
+    if _renameat2 is None:
+        _renameat2 = False
+        if sys.platform.startswith("linux"):
+            try:
+                import ctypes
+
+                libc = ctypes.CDLL(None, use_errno=True)
+                fn = libc.renameat2
+                fn.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+                fn.restype = ctypes.c_int
+                _renameat2 = fn
+            except (OSError, AttributeError):  # no renameat2 in this C library
+                pass
+    if not _renameat2:
+        return False
+    import ctypes
+
+    at_fdcwd = -100
+    if _renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), _RENAME_EXCHANGE) == 0:
+        return True
+    err = ctypes.get_errno()
+    if err in (errno.ENOSYS, errno.EINVAL, errno.EXDEV, errno.ENOTSUP, errno.EPERM):
+        return False  # not supported here: fall back to a rename
+    raise OSError(err, os.strerror(err), b)
+
+
+def _undo_if_replaced(doc: Document, swapped_out: str, target: str, checked: os.stat_result) -> None:
+    """After an exchange: ``swapped_out`` is what was at ``target``.  When it
+    is another file than the one checked (same device and inode), it is an
+    editor's save that landed between the last check and the exchange: swap
+    it back, so the editor's text is on disk, and report the change."""
+    now = os.lstat(swapped_out)
+    if (now.st_dev, now.st_ino) == (checked.st_dev, checked.st_ino):
+        return
+    if not _exchange(swapped_out, target):  # pragma: no cover - it worked a moment ago
+        os.replace(swapped_out, target)
+    else:
+        os.unlink(swapped_out)
+    raise DocumentError(doc.path, "file changed on disk while the fixes were written; "
+                        "the new content was kept, run again to fix it", "changed")
+
+
 def _restore_if_written(doc: Document, target: str, old_fd: int, checked: os.stat_result) -> None:
     """After the rename: if the file we replaced was written to after the
     last check (an editor saving in place within that window), its content
@@ -543,7 +595,10 @@ def write_atomic(doc: Document, new_text: str) -> None:
     encoding lacks) is refused, naming the character, and so is a file
     whose legacy encoding would not give its own bytes back.  The file is
     replaced atomically: either the old or the new content is on disk, never
-    a mixture.  A symlink is written through (its target is replaced and
+    a mixture.  Where the system can (Linux renameat2), the new file is
+    swapped in, so a save an editor renamed over the file after the last
+    check is seen and put back; a save written into the file in place is
+    put back too (the old file is held open).  A symlink is written through (its target is replaced and
     the link stays a link).  After a successful write ``doc`` is stale; read
     the file again before writing it another time.
     """
@@ -592,7 +647,18 @@ def write_atomic(doc: Document, new_text: str) -> None:
             raise DocumentError(doc.path, _os_reason(exc)) from None
         try:
             _check_unchanged(doc, target, hash_check=False)
-            os.replace(tmp, target)
+            if _exchange(tmp, target):
+                # ``tmp`` now names the file that was at ``target``: if it
+                # is not the file we read, an editor saved by renaming a new
+                # file over it after the last check; swap back (its save
+                # stays where it was) and report the file as changed.
+                _undo_if_replaced(doc, tmp, target, st)
+                try:
+                    os.unlink(tmp)  # the old file (old_fd still reads it)
+                except OSError:
+                    pass  # a leftover temporary is removed by the next write here
+            else:
+                os.replace(tmp, target)
             _restore_if_written(doc, target, old_fd, st)
         finally:
             os.close(old_fd)

@@ -237,6 +237,8 @@ def test_rename_failure_leaves_original_and_no_temp_file(doc_file, monkeypatch):
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(fileio.os, "replace", fail_replace)
+    # the swap that replaces the file where the system has one fails alike
+    monkeypatch.setattr(fileio, "_exchange", lambda a, b: fail_replace(a, b))
     with pytest.raises(DocumentError) as info:
         write_atomic(doc, "changed")
     assert info.value.kind == "os"
@@ -543,3 +545,50 @@ def test_unified_diff_does_not_split_on_unicode_line_separators():
 
 def test_unified_diff_of_equal_texts_is_empty():
     assert unified_diff("a", "same\n", "same\n") == ""
+
+
+def _editor_saves_by_rename_after_the_last_check(monkeypatch, path, text):
+    """Make an editor save ``path`` the way most do (a new file renamed over
+    it) just after write_atomic's last check: the narrowest window."""
+    real = fileio._check_unchanged
+
+    def check_then_editor_saves(doc, target, hash_check):
+        st = real(doc, target, hash_check=hash_check)
+        if not hash_check:
+            new = path.with_name(path.name + ".editor-save")
+            new.write_text(text, encoding="utf-8")
+            os.replace(new, path)
+        return st
+
+    monkeypatch.setattr(fileio, "_check_unchanged", check_then_editor_saves)
+
+
+def test_a_save_renamed_over_the_file_just_before_the_write_is_kept(tmp_path, monkeypatch):
+    path = tmp_path / "doc.txt"
+    path.write_text("see http://e.org/100% done\n", encoding="utf-8")
+    doc = read_document(path)
+    _editor_saves_by_rename_after_the_last_check(monkeypatch, path, "the editor's newest text\n")
+    with pytest.raises(DocumentError, match="changed on disk"):
+        write_atomic(doc, "see http://e.org/100%25 done\n")
+    assert path.read_text(encoding="utf-8") == "the editor's newest text\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["doc.txt"]  # no temporary left
+
+
+def test_without_an_exchange_a_write_still_replaces_the_file(tmp_path, monkeypatch):
+    # where renameat2 cannot swap (another system or file system): a rename
+    monkeypatch.setattr(fileio, "_exchange", lambda a, b: False)
+    path = tmp_path / "doc.txt"
+    path.write_text("see http://e.org/100% done\n", encoding="utf-8")
+    write_atomic(read_document(path), "see http://e.org/100%25 done\n")
+    assert path.read_text(encoding="utf-8") == "see http://e.org/100%25 done\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["doc.txt"]
+
+
+def test_the_exchange_is_used_on_linux(tmp_path):
+    if not sys.platform.startswith("linux"):
+        pytest.fail("this project's CI runs on Linux, where renameat2 exists")
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.write_text("A")
+    b.write_text("B")
+    assert fileio._exchange(str(a), str(b)) is True
+    assert (a.read_text(), b.read_text()) == ("B", "A")

@@ -97,7 +97,12 @@ def test_atomic_write_failure_leaves_original(tmp_path, monkeypatch):
     def boom(*a, **k):
         raise OSError(28, "No space left on device")
 
+    # the step that puts the new file in place: a swap where the system has
+    # one (irilint.fileio._exchange), else a rename
+    from irilint import fileio
+
     monkeypatch.setattr(os, "replace", boom)
+    monkeypatch.setattr(fileio, "_exchange", boom)
     code, _, err = run(["check", "--fix", str(f)])
     assert code == 2
     assert str(f) in err

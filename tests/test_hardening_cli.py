@@ -169,7 +169,17 @@ def test_fix_rename_fails_original_intact_no_temporary_left(tmp_path, capsys, mo
             raise OSError(errno.EIO, "Input/output error", dst)
         return real_replace(src, dst, *a, **k)
 
+    import irilint.fileio as fileio
+
+    real_exchange = fileio._exchange
+
+    def failing_exchange(a, b):  # the swap that replaces the file where the system has one
+        if os.path.basename(b) == "a.txt":
+            raise OSError(errno.EIO, "Input/output error", b)
+        return real_exchange(a, b)
+
     monkeypatch.setattr(os, "replace", failing_replace)
+    monkeypatch.setattr(fileio, "_exchange", failing_exchange)
     code, out, err = cli_inprocess(["--fix", "a.txt", "sub/good.txt"], tmp_path, capsys, monkeypatch)
     assert code == 2
     assert error_lines(err, "a.txt") == ["irilint: error: a.txt: fixes not written: input/output error"]

@@ -166,7 +166,16 @@ def test_fix_when_an_editor_saves_between_the_last_check_and_the_rename(tmp_path
                 fh.write(saved)
         return real_replace(src, dst)
 
+    real_exchange = fileio._exchange
+
+    def save_then_exchange(a, b):  # the swap that replaces the file where the system has one
+        if os.path.basename(os.fspath(a)).startswith(".irilint-") and os.fspath(b) == str(f):
+            with open(b, "r+", encoding="utf-8") as fh:
+                fh.write(saved)
+        return real_exchange(a, b)
+
     monkeypatch.setattr(fileio.os, "replace", save_then_replace)
+    monkeypatch.setattr(fileio, "_exchange", save_then_exchange)
     code, err = run(["--fix", "a.txt"], tmp_path, capsys, monkeypatch)
     assert code == 2
     assert ("irilint: error: a.txt: fixes not written: file changed on disk while the fixes were written; "
