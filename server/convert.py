@@ -462,10 +462,16 @@ def _iri_parts(uri: str) -> List[_Part]:
         q = ref.query
         query_range = (q.start, q.end) if q is not None else (-1, -1)
         scheme_end = ref.scheme.end if ref.scheme is not None else -1
+        kept_labels = _labels_that_would_become_a_labels(uri, ref)
         for m in _PCT_RUN_RE.finditer(uri):
             if m.start() < scheme_end:
                 # an escape cannot stand in a scheme; decoded, "h%2Ep:"
                 # would become the scheme "h.p" and change the reference
+                continue
+            if any(a <= m.start() < b for a, b in kept_labels):
+                # decoded, "xn--%33p1ai" would read as the A-label
+                # "xn--3p1ai", which a second conversion would decode:
+                # such a label keeps its escapes, so to_iri stays idempotent
                 continue
             marks.extend(_run_parts(uri, m.start(), m.group(), query_range))
     parts: List[_Part] = []
@@ -479,6 +485,21 @@ def _iri_parts(uri: str) -> List[_Part]:
     if last < len(uri):
         parts.append((last, len(uri), uri[last:], None))
     return parts
+
+
+def _labels_that_would_become_a_labels(uri: str, ref: IRIReference) -> List[Tuple[int, int]]:
+    """Spans of the host labels that hold an escape and, with their escapes
+    decoded, would hold "xn--" (and so could read as an A-label)."""
+    h = ref.host
+    if h is None or "%" not in uri[h.start:h.end] or uri.startswith("[", h.start):
+        return []
+    spans = []
+    pos = h.start
+    for i, label in enumerate(_HOST_SPLIT_RE.split(uri[h.start:h.end])):
+        if i % 2 == 0 and "%" in label and "xn--" in percent_decode_utf8(label).lower():
+            spans.append((pos, pos + len(label)))
+        pos += len(label)
+    return spans
 
 
 def _run_parts(uri: str, start: int, run: str, query_range: Tuple[int, int]) -> List[_Part]:

@@ -130,14 +130,42 @@ class LineIndex:
             return len(self.text)
         start = self.starts[line]
         content = self.line_text(line)
-        if encoding == "utf-32":
+        if encoding == "utf-32" or content.isascii():
             return start + max(0, min(column, len(content)))
-        units = 0
-        for i, ch in enumerate(content):
-            if units >= column:
-                return start + i
-            units += char_units(ch, encoding)
-        return start + len(content)
+        return start + _column_index(content, column, encoding)
+
+
+#: every byte value but UTF-8's continuation bytes (0x80-0xBF)
+_UTF8_LEADING_BYTES = bytes(b for b in range(256) if not 0x80 <= b < 0xC0)
+
+
+def _column_index(content: str, column: int, encoding: str) -> int:
+    """Index of the first character of ``content`` that starts at or after
+    ``column`` units of ``encoding`` (UTF-8 or UTF-16), or its length.
+
+    Counted in C, not with a loop over the characters in Python: that loop
+    was the cost of every position an editor sends on a long non-ASCII line."""
+    if column <= 0:
+        return 0
+    if encoding == "utf-8":
+        data = content.encode("utf-8", "surrogatepass")
+        if column >= len(data):
+            return len(content)
+        # the characters that start before byte ``column``: its bytes less
+        # the continuation bytes among them
+        return column - len(data[:column].translate(None, _UTF8_LEADING_BYTES))
+    # UTF-16: a character is one or two units, so the index is between
+    # column / 2 and column; the units of a prefix grow with it: bisect
+    if len(content.encode("utf-16-le", "surrogatepass")) // 2 < column:
+        return len(content)
+    lo, hi = (column + 1) // 2, min(column, len(content))
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if len(content[:mid].encode("utf-16-le", "surrogatepass")) // 2 >= column:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
 
 
 def char_units(ch: str, encoding: str) -> int:

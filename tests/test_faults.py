@@ -137,6 +137,24 @@ def test_a_read_only_cache_folder_is_reported_once_and_the_run_goes_on(tmp_path)
     assert "cannot be written (permission denied)" in notes(err)[0] and str(folder) in notes(err)[0]
 
 
+# -- a file that keeps changing -------------------------------------------------
+
+
+def test_a_file_that_keeps_changing_while_read_is_an_error_with_its_hint(tmp_path):
+    make_tree(tmp_path, 2)
+    (tmp_path / "growing.log").write_text(BROKEN, encoding="utf-8")
+    code, out, err = run(["--no-cache", "."], tmp_path, {"IRILINT_FAULT_GROWING": "growing.log"})
+    assert code == 2
+    lines = err.splitlines()
+    assert "irilint: error: growing.log: file keeps changing while being read" in lines
+    assert "irilint: hint: run irilint again once the program writing the file is done" in lines
+    # the hint comes after the errors, and the other files are still checked
+    assert lines.index("irilint: hint: run irilint again once the program writing the file is done") > \
+        lines.index("irilint: error: growing.log: file keeps changing while being read")
+    assert "f00.txt:2:" in out and "f01.txt:2:" in out
+    assert "growing.log:" not in out
+
+
 # -- two writers ---------------------------------------------------------------
 
 

@@ -8,6 +8,10 @@ IRILINT_FAULT_READONLY=FOLDER
     Creating or opening for writing any file inside FOLDER fails with
     EACCES, as in a read-only folder (even for root, which chmod cannot
     stop).
+IRILINT_FAULT_GROWING=GLOB
+    Each ``os.fstat`` of an open file whose name matches GLOB first appends
+    a byte to that file, as a log that another program keeps writing: the
+    file changes between any two looks at it.
 
 Nothing else changes: irilint itself runs unmodified.
 """
@@ -17,16 +21,19 @@ import os
 
 _enospc = os.environ.get("IRILINT_FAULT_ENOSPC")
 _readonly = os.environ.get("IRILINT_FAULT_READONLY")
+_growing = os.environ.get("IRILINT_FAULT_GROWING")
+
+
+def _name(fd):
+    try:
+        return os.path.basename(os.readlink("/proc/self/fd/%d" % fd))
+    except OSError:
+        return ""
+
 
 if _enospc:
     _real_write = os.write
     _started = set()
-
-    def _name(fd):
-        try:
-            return os.path.basename(os.readlink("/proc/self/fd/%d" % fd))
-        except OSError:
-            return ""
 
     def write(fd, data):
         if fnmatch.fnmatch(_name(fd), _enospc):
@@ -52,3 +59,14 @@ if _readonly:
         return _real_open(path, flags, mode, dir_fd=dir_fd)
 
     os.open = open_
+
+if _growing:
+    _real_fstat = os.fstat
+
+    def fstat(fd):
+        if isinstance(fd, int) and fnmatch.fnmatch(_name(fd), _growing):
+            with open("/proc/self/fd/%d" % fd, "ab") as other_writer:
+                other_writer.write(b"x")
+        return _real_fstat(fd)
+
+    os.fstat = fstat

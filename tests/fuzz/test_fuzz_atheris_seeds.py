@@ -31,3 +31,40 @@ def test_a_violation_raises(monkeypatch):
     monkeypatch.setattr(TextScanner, "scan", bad_scan)
     with pytest.raises(AssertionError, match="candidate outside the document"):
         harness.one_input(b"\x00http://e.org/")
+
+
+_INSTRUMENTED = r"""
+import sys, types
+sys.path.insert(0, sys.argv[1])
+import run_targets
+count = run_targets.instrument_layer(sys.argv[2])
+import irilint.convert, irilint.engine, irilint.iri, irilint.lines, irilint.rules.bidi, irilint.scanners.markdown
+
+def marked(module):
+    return sorted(name for name, obj in vars(module).items() if isinstance(obj, types.FunctionType)
+                  and obj.__module__ == module.__name__ and "__ATHERIS_INSTRUMENTED__" in obj.__code__.co_consts)
+
+print(count, *(m.__name__ for m in (irilint.convert, irilint.engine, irilint.iri, irilint.lines,
+                                     irilint.rules.bidi, irilint.scanners.markdown) if marked(m)))
+"""
+
+
+@pytest.mark.parametrize("name, layer", [
+    ("lsp_positions", ["irilint.lines"]),
+    ("to_iri", ["irilint.convert"]),
+    ("iri", ["irilint.iri"]),
+    ("scan_markdown", ["irilint.scanners.markdown"]),
+    # the rules are imported on the engine's first check: instrumented too
+    ("engine", ["irilint.engine", "irilint.rules.bidi"]),
+])
+def test_only_the_target_s_layer_is_instrumented(name, layer):
+    # in a child: instrumenting patches the functions of the process
+    import os
+    import subprocess
+    import sys
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    out = subprocess.run([sys.executable, "-c", _INSTRUMENTED, here, name], capture_output=True, text=True,
+                         timeout=300, check=True).stdout.split()
+    assert int(out[0]) > 0
+    assert out[1:] == layer

@@ -159,6 +159,28 @@ def test_to_iri_decodes_no_escape_in_a_scheme():
     assert convert.to_iri("h%2EttNp://e.org/%C3%A9") == "h%2EttNp://e.org/\u00e9"
 
 
+def test_to_iri_decodes_no_escape_that_would_make_an_a_label():
+    """'xn--%33p1ai' decoded to the A-label 'xn--3p1ai', which a second
+    to_iri decoded to its U-label: not idempotent (found by the to_iri
+    target in a 60-second run).  Such a label keeps its escapes."""
+    targets.run("to_iri", _reproducer("to_iri-escape-makes-an-a-label.bin"))
+    assert convert.to_iri("http://xn--%33p1ai/") == "http://xn--%33p1ai/"
+    assert convert.to_iri("http://%78n--p1ai.xn--p1ai/") == "http://%78n--p1ai.\u0440\u0444/"
+    assert convert.to_iri("http://a%2Exn--p1ai/") == "http://a%2Exn--p1ai/"  # a dot would split it off
+    assert convert.to_iri("http://%41b.xn--p1ai/%41") == "http://Ab.\u0440\u0444/A"  # other labels decode
+
+
+_HOSTY = st.lists(st.sampled_from(["xn--", "%78", "n--", "%6E", "%2D", "-", "%33", "3", "p1ai", ".", "%2E",
+                                   "a", "%41"]), max_size=10).map("".join)
+
+
+@fuzz_settings(1)
+@given(_HOSTY)
+def test_to_iri_is_idempotent_on_hosts_with_escapes_and_a_labels(host):
+    once = convert.to_iri("http://" + host + "/")
+    assert convert.to_iri(once) == once
+
+
 def test_uri_key_splits_host_labels_at_an_escaped_dot():
     """'//5555%F0%9F%98%805%2E5555%EF%BB%BF': to_iri decodes '%2E' in the
     host, so IDNA then maps '5555%EF%BB%BF' as a label of its own and drops
