@@ -121,6 +121,21 @@ def soak(docs: int = 20, edits: int = 10000, seconds: float = 0.0, request_every
             "rss_kb": samples}
 
 
+def slope_after_warmup(samples: List[List[float]], warmup_fraction: float = 0.2) -> float:
+    """RSS growth in KB per edit after warm-up: the median of the slopes
+    between every two samples (Theil-Sen), so a leak shows as a steady
+    slope while a passing spike (a collection, an arena allocated under
+    load) does not."""
+    last_n = samples[-1][0]
+    after = [s for s in samples if s[0] >= last_n * warmup_fraction]
+    slopes = sorted((b[2] - a[2]) / (b[0] - a[0]) for i, a in enumerate(after) for b in after[i + 1:]
+                    if b[0] != a[0])
+    if not slopes:
+        return 0.0
+    mid = len(slopes) // 2
+    return slopes[mid] if len(slopes) % 2 else (slopes[mid - 1] + slopes[mid]) / 2
+
+
 def growth_after_warmup(samples: List[List[float]], warmup_fraction: float = 0.2) -> Dict[str, float]:
     """RSS at the end of warm-up, at the end, and the largest seen after warm-up (KB)."""
     last_n = samples[-1][0]
