@@ -223,6 +223,17 @@ def _allowed_git(argv):
             or (len(rest) == 4 and rest[:3] == ["check-ignore", "-q", "--"]))
 
 
+def _the_swap_of_fix(ev):
+    """--fix swaps the new file in with the C library's renameat2
+    (irilint.fileio._exchange): the process's own C library (dlopen of
+    None) and that one symbol, nothing else."""
+    if ev["event"] == "ctypes.dlopen":
+        return ev["detail"] == ["None"]
+    if ev["event"] == "ctypes.dlsym":
+        return ev["detail"][-1:] == ["renameat2"]
+    return False
+
+
 class Sandbox:
     def __init__(self, tmp: Path):
         self.tmp = tmp
@@ -276,6 +287,8 @@ class Sandbox:
                 continue
             if ev["event"] == "os.fork":
                 continue  # check --jobs N: worker processes running irilint's own code
+            if _the_swap_of_fix(ev):
+                continue
             bad.append(ev)
         assert bad == [], "unexpected events:\n" + "\n".join(json.dumps(b)[:500] for b in bad)
 

@@ -13,17 +13,33 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 import lsp_soak  # noqa: E402
 
 
+def _flat(result):
+    growth = lsp_soak.growth_after_warmup(result["rss_kb"])
+    return (lsp_soak.slope_after_warmup(result["rss_kb"]) < 0.75
+            and growth["max_after_warmup_kb"] - growth["warm_kb"] < 4096)
+
+
 def test_short_soak_answers_every_request_and_memory_stays_flat():
     result = lsp_soak.soak(docs=20, edits=1500, request_every=5, sample_every=100)
     assert result["requests_sent"] == 1500 // 5 * 2
     assert result["requests_answered"] == result["requests_sent"]
+    if not _flat(result):
+        # RSS is read from outside the process, and once in a full test run
+        # on a busy machine it climbed ~1 KB an edit where quiet runs show
+        # 0.0-0.3: measure once more.  A leak is the same every time (the
+        # pygls one was ~2 KB an edit in every run), so it fails both.
+        first = result["rss_kb"]
+        result = lsp_soak.soak(docs=20, edits=1500, request_every=5, sample_every=100)
+        assert result["requests_answered"] == result["requests_sent"]
+        result["rss_kb_first"] = first
     # pygls kept the future of every notification: ~2 KB an edit, 2.4 MB
     # over the 1,200 edits after warm-up; flat now (a steady slope of 0.0-0.3
     # KB an edit here).  The slope is robust to a passing spike under load;
     # the bound on the whole growth catches anything gross.
-    assert lsp_soak.slope_after_warmup(result["rss_kb"]) < 0.75, result["rss_kb"]
+    shown = (result["rss_kb"], result.get("rss_kb_first"))
+    assert lsp_soak.slope_after_warmup(result["rss_kb"]) < 0.75, shown
     growth = lsp_soak.growth_after_warmup(result["rss_kb"])
-    assert growth["max_after_warmup_kb"] - growth["warm_kb"] < 4096, result["rss_kb"]
+    assert growth["max_after_warmup_kb"] - growth["warm_kb"] < 4096, shown
 
 
 def test_a_steady_leak_has_a_slope_and_a_spike_has_none():
