@@ -1,10 +1,19 @@
 """The atheris harness's one-input function on its seeds, so that it keeps
-working (atheris itself is not a CI dependency: skipped without it)."""
+working.  atheris is not a runtime or test-extra dependency (it has wheels
+for few platforms); .ci/run installs it, so in CI a missing atheris fails
+here, and elsewhere the test is skipped."""
 from __future__ import annotations
+
+import os
 
 import pytest
 
-pytest.importorskip("atheris")
+try:
+    import atheris  # noqa: F401
+except ImportError:
+    if os.environ.get("CI"):
+        raise
+    pytest.skip("atheris is not installed (python -m pip install atheris)", allow_module_level=True)
 
 import atheris_harness as harness  # noqa: E402
 import invariants as inv  # noqa: E402
