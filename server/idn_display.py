@@ -521,7 +521,9 @@ def _mark_issues(label: str) -> List[Issue]:
                 why = "sits on %s, which already carries a mark" % describe(base)
         elif _specific(base) and _specific(base).isdisjoint(_specific(c)):
             why = "belongs to %s but sits on %s" % (_char_script(c), describe(base))
-        elif not _specific(base) and base.isascii():
+        elif not _specific(base) and base.isascii() and not base.isdigit():
+            # An ASCII digit may carry the vowel sign of the script that
+            # follows it (Firefox and Chromium both show 5াব.com).
             why = "sits on '%s', which is not a letter of its script" % base
         if why is not None:
             out.append(Issue(PATTERN_RULE, "dangerous pattern", (i,), "the combining mark %s %s" % (describe(c), why)))

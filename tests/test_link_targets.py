@@ -6,7 +6,8 @@ from hypothesis import strategies as st
 from iri_strategies import iri_reference, piece
 
 from irilint import parse, to_uri
-from irilint.lsp.links import hides_something, link_target
+from irilint.anatomy import is_invisible
+from irilint.lsp.links import link_target
 
 BASE = "file:///d/docs/r.md"
 
@@ -15,7 +16,7 @@ BASE = "file:///d/docs/r.md"
 @given(iri_reference())
 def test_target_is_the_uri_of_the_reference_or_nothing(value):
     target, why = link_target(value, BASE)
-    if any(hides_something(ch) for ch in value):
+    if any(is_invisible(ch) for ch in value):
         assert target is None and "cannot see" in why
         return
     if target is None:
@@ -34,7 +35,7 @@ def test_relative_targets_stay_under_the_document_scheme(path):
     if ":" in value.split("/")[0]:
         value = "./" + value  # a first segment with ':' would read as a scheme
     target, why = link_target(value, BASE)
-    if any(hides_something(ch) for ch in value):
+    if any(is_invisible(ch) for ch in value):
         assert target is None
         return
     assert target is not None, why

@@ -29,11 +29,13 @@ The output is byte-identical when run twice.
 from __future__ import annotations
 
 import argparse
-import difflib
 import os
 import sys
 import unicodedata
 from typing import Dict, Sequence, Tuple
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from generated_output import add_output_arguments, write_or_check  # noqa: E402
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_OUTPUT = os.path.join(REPO_ROOT, "server", "lookalike_table.py")
@@ -128,28 +130,10 @@ def generate() -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("-o", "--output", default=DEFAULT_OUTPUT,
-                    help="output file, '-' for stdout (default: %(default)s)")
-    ap.add_argument("--check", action="store_true", help="do not write; exit 1 if the output file differs")
+    add_output_arguments(ap, DEFAULT_OUTPUT)
     args = ap.parse_args(argv)
     text = generate()
-    if args.check:
-        try:
-            with open(args.output, encoding="utf-8") as f:
-                old = f.read()
-        except FileNotFoundError:
-            old = ""
-        if old == text:
-            return 0
-        sys.stdout.writelines(difflib.unified_diff(
-            old.splitlines(True), text.splitlines(True), args.output, "regenerated", n=1))
-        return 1
-    if args.output == "-":
-        sys.stdout.write(text)
-    else:
-        with open(args.output, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-    return 0
+    return write_or_check(text, args.output, args.check, REGEN_COMMAND)
 
 
 if __name__ == "__main__":

@@ -18,6 +18,9 @@ import re
 import sys
 from typing import List, Optional, Sequence
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from generated_output import add_output_arguments, write_or_check  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUTPUT = os.path.join(ROOT, "docs", "rules.md")
 
@@ -112,27 +115,9 @@ def render(rules: Optional[Sequence] = None) -> str:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="exit 1 if the file is out of date; write nothing")
-    parser.add_argument("--output", default=OUTPUT, help="where to write (default: docs/rules.md)")
+    add_output_arguments(parser, OUTPUT, stdout=False)
     args = parser.parse_args(argv)
-    text = render()
-    try:
-        with open(args.output, encoding="utf-8", newline="") as fh:
-            current = fh.read()
-    except FileNotFoundError:
-        current = None
-    if args.check:
-        if current != text:
-            print("%s is out of date: run python tools/gen_rules_doc.py" % os.path.relpath(args.output),
-                  file=sys.stderr)
-            return 1
-        return 0
-    if current != text:
-        os.makedirs(os.path.dirname(os.path.abspath(args.output)), exist_ok=True)
-        with open(args.output, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-        print("wrote %s" % os.path.relpath(args.output))
-    return 0
+    return write_or_check(render(), args.output, args.check, "python tools/gen_rules_doc.py")
 
 
 if __name__ == "__main__":

@@ -55,19 +55,14 @@ WARNING_FAMILIES = frozenset({"lookalike", "bidi", "host"})
 NOT_A_PLACE = frozenset({"javascript", "vbscript", "data"})
 
 
-def hides_something(ch: str) -> bool:
-    """A character a reader cannot see, or one that reorders the text
-    around it: the anatomy's one definition of invisible (bidi controls are
-    format characters)."""
-    return is_invisible(ch)
-
-
 def link_target(value: str, base: Optional[str], template: bool = False) -> Tuple[Optional[str], str]:
     """The URI a click on the reference ``value`` (read in a document whose
     URI is ``base``) should open, and "" -- or None and why not."""
     if template:
         return None, "a template, not an IRI yet"
-    hidden = next((ch for ch in value if hides_something(ch)), None)
+    # the anatomy's one definition of invisible: bidi controls are format
+    # characters, so it covers what reorders the text around it too
+    hidden = next((ch for ch in value if is_invisible(ch)), None)
     if hidden is not None:
         return None, "it holds U+%04X (%s), which the reader cannot see" % (
             ord(hidden), unicodedata.name(hidden, "unnamed"))

@@ -111,6 +111,8 @@ class EditorRun:
     stdout: str
     stderr: str
     returncode: int
+    #: the editor's own version line, when the runner knows it
+    version: str = ""
 
     def explain(self) -> str:
         return ("editor exit %s\n--- result ---\n%s\n--- stdout ---\n%s\n--- stderr ---\n%s"
@@ -141,6 +143,47 @@ def run_editor(argv: Sequence[str], out: Path, *, env: Dict[str, str], cwd: Path
                     % (argv[0], proc.returncode, stdout[-4000:], stderr[-4000:]))
     result = json.loads(out.read_text(encoding="utf-8"))
     return EditorRun(result, stdout, stderr, proc.returncode)
+
+
+NEOVIM_CONFIG = EDITORS / "neovim" / "irilint.lua"
+
+
+def _vim_escape(path) -> str:
+    return str(path).replace("\\", "\\\\").replace(" ", "\\ ")
+
+
+def nvim_version(nvim: str) -> str:
+    out = subprocess.run([nvim, "--version"], stdout=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                         timeout=30).stdout.decode("utf-8", "replace")
+    return out.splitlines()[0] if out else "?"
+
+
+def run_neovim(driver: Path, out: Path, *, env: Dict[str, str], cwd: Path, state: Path,
+               wait_ms: int, request_ms: int = WAIT_REQUEST * 1000,
+               timeout: float = PROCESS_TIMEOUT) -> EditorRun:
+    """Headless Neovim loading only the shipped editors/neovim/irilint.lua
+    and then ``driver``, which writes its JSON result to ``out``.  Neovim's
+    own files (its LSP log under $XDG_CACHE_HOME/nvim) go below ``state``."""
+    nvim = require_program("nvim", "neovim")
+    full_env = {
+        "IRILINT_SERVER_CMD": json.dumps(server_command()),
+        "IRILINT_TEST_OUT": str(out),
+        "IRILINT_TEST_WAIT_MS": str(wait_ms),
+        "IRILINT_TEST_REQUEST_MS": str(request_ms),
+        "XDG_CACHE_HOME": str(state / "cache"),
+        "XDG_STATE_HOME": str(state / "state"),
+        "XDG_DATA_HOME": str(state / "data"),
+    }
+    full_env.update(env)
+    run = run_editor(
+        [nvim, "--headless", "-u", "NONE", "-i", "NONE", "-n",
+         "-c", "filetype on",
+         "-c", "lua vim.lsp.set_log_level('debug')",
+         "-c", "luafile " + _vim_escape(NEOVIM_CONFIG),
+         "-c", "luafile " + _vim_escape(driver)],
+        out, env=full_env, cwd=cwd, timeout=timeout, log=state / "cache" / "nvim" / "lsp.log")
+    run.version = nvim_version(nvim)
+    return run
 
 
 def _text(data) -> str:

@@ -117,5 +117,56 @@
   (irilint-test-put 'major_mode (symbol-name major-mode))
   (irilint-test-put 'emacs_version emacs-version))
 
+;; What both clients' drivers share: each defines `irilint-test--diags'
+;; (its diagnostics as alists), `irilint-test--code-action' and what counts
+;; a publish; the two-fix scenario is the same for both.
+
+(defun irilint-test--find (code)
+  (cl-find-if (lambda (d) (equal (cdr (assq 'code d)) code)) (irilint-test--diags)))
+
+(defvar irilint-test--problem-line nil "0-based line of the diagnostics.")
+(defvar irilint-test--publishes 0 "publishDiagnostics notifications the client has handled.")
+(defvar irilint-test--mark 0 "`irilint-test--publishes' when the last fix was applied.")
+
+(defun irilint-test--new-publish-p ()
+  (> irilint-test--publishes irilint-test--mark))
+
+(defun irilint-test-two-fixes (&optional on-diagnostics)
+  "The steps from the first diagnostics to the second fix checked: the
+IRI401 fix (\"Enc...\") and then the IRI101 fix (\"Rem...\") taken through
+the client's code-action command.  ON-DIAGNOSTICS runs when the
+diagnostics first show."
+  (list
+   (list "diagnostics" (lambda () (and (irilint-test--find "IRI401") (irilint-test--find "IRI101")))
+         (lambda ()
+           (irilint-test-put 'diagnostics (vconcat (irilint-test--diags)))
+           (setq irilint-test--problem-line (cdr (assq 'line (irilint-test--find "IRI401"))))
+           (irilint-test-put 'lines_before
+                             (vconcat (cl-loop for n from 0 to irilint-test--problem-line
+                                               collect (irilint-test-line n))))
+           (when on-diagnostics (funcall on-diagnostics))
+           (irilint-test--code-action "IRI401" "Enc TAB RET")))
+   (list "first fix applied" (lambda () (string-match-p "100%25" (irilint-test-line irilint-test--problem-line)))
+         (lambda ()
+           (setq irilint-test--mark irilint-test--publishes)
+           (irilint-test-put 'line_after_fix (irilint-test-line irilint-test--problem-line))))
+   ;; The client sends the didChange; the server's answer reaches Flymake.
+   (list "first fix checked" (lambda () (and (irilint-test--new-publish-p)
+                                             (not (irilint-test--find "IRI401")) (irilint-test--find "IRI101")))
+         (lambda ()
+           (irilint-test-put 'diagnostics_after_fix (vconcat (irilint-test--diags)))
+           (irilint-test--code-action "IRI101" "Rem TAB RET")))
+   (list "second fix applied"
+         (lambda () (not (string-match-p "\u202E" (irilint-test-line irilint-test--problem-line))))
+         (lambda ()
+           (setq irilint-test--mark irilint-test--publishes)
+           (irilint-test-put 'line_after_second_fix (irilint-test-line irilint-test--problem-line))
+           (irilint-test-put 'modified (and (buffer-modified-p irilint-test--buffer) t))))
+   (list "second fix checked" (lambda () (and (irilint-test--new-publish-p)
+                                              (not (irilint-test--find "IRI401"))
+                                              (not (irilint-test--find "IRI101"))))
+         (lambda ()
+           (irilint-test-put 'diagnostics_after_second_fix (vconcat (irilint-test--diags)))))))
+
 (provide 'emacs_common)
 ;;; emacs_common.el ends here

@@ -33,14 +33,6 @@
                          (source . ,(plist-get spec :source))
                          (lsp_range . ,(plist-get spec :range)))))))
 
-(defun irilint-test--find (code)
-  (cl-find-if (lambda (d) (equal (cdr (assq 'code d)) code)) (irilint-test--diags)))
-
-(defvar irilint-test--problem-line nil "0-based line of the diagnostics.")
-
-(defvar irilint-test--publishes 0 "publishDiagnostics notifications Eglot has handled.")
-(defvar irilint-test--mark 0 "`irilint-test--publishes' when the last fix was applied.")
-
 ;; Only counts (the handler runs unchanged), so that a step can wait for the
 ;; server's answer to an edit rather than for the old diagnostics' overlays
 ;; to vanish with the text they covered.
@@ -48,9 +40,6 @@
             (lambda (_server method &rest _)
               (when (eq method 'textDocument/publishDiagnostics)
                 (cl-incf irilint-test--publishes))))
-
-(defun irilint-test--new-publish-p ()
-  (> irilint-test--publishes irilint-test--mark))
 
 (defun irilint-test--code-action (diag-code keys)
   "Select DIAG-CODE's characters, M-x eglot-code-actions, type KEYS at its prompt.
@@ -85,40 +74,13 @@ modes (rst-mode) stops before a `%': a user selects the characters."
                 (when server (eglot-shutdown server nil 3))))))
 
 (irilint-test-run
- (list
-  (list "start" #'always
-        (lambda () (irilint-test-type "M-x eglot RET")))
-  (list "managed" (lambda () (and (eglot-current-server) eglot--managed-mode))
-        (lambda ()
-          (irilint-test-put 'server_command
-                            (process-command (jsonrpc--process (eglot-current-server))))))
-  (list "diagnostics" (lambda () (and (irilint-test--find "IRI401") (irilint-test--find "IRI101")))
-        (lambda ()
-          (irilint-test-put 'diagnostics (vconcat (irilint-test--diags)))
-          (setq irilint-test--problem-line (cdr (assq 'line (irilint-test--find "IRI401"))))
-          (irilint-test-put 'lines_before
-                            (vconcat (cl-loop for n from 0 to irilint-test--problem-line
-                                              collect (irilint-test-line n))))
-          (irilint-test--code-action "IRI401" "Enc TAB RET")))
-  (list "first fix applied" (lambda () (string-match-p "100%25" (irilint-test-line irilint-test--problem-line)))
-        (lambda ()
-          (setq irilint-test--mark irilint-test--publishes)
-          (irilint-test-put 'line_after_fix (irilint-test-line irilint-test--problem-line))))
-  ;; Eglot's idle timer sends the didChange; the server's answer reaches Flymake.
-  (list "first fix checked" (lambda () (and (irilint-test--new-publish-p)
-                                               (not (irilint-test--find "IRI401")) (irilint-test--find "IRI101")))
-        (lambda ()
-          (irilint-test-put 'diagnostics_after_fix (vconcat (irilint-test--diags)))
-          (irilint-test--code-action "IRI101" "Rem TAB RET")))
-  (list "second fix applied"
-        (lambda () (not (string-match-p "\u202E" (irilint-test-line irilint-test--problem-line))))
-        (lambda ()
-          (setq irilint-test--mark irilint-test--publishes)
-          (irilint-test-put 'line_after_second_fix (irilint-test-line irilint-test--problem-line))
-          (irilint-test-put 'modified (and (buffer-modified-p irilint-test--buffer) t))))
-  (list "second fix checked" (lambda () (and (irilint-test--new-publish-p)
-                                                (not (irilint-test--find "IRI401"))
-                                                (not (irilint-test--find "IRI101"))))
-        (lambda ()
-          (irilint-test-put 'diagnostics_after_second_fix (vconcat (irilint-test--diags)))))))
+ (append
+  (list
+   (list "start" #'always
+         (lambda () (irilint-test-type "M-x eglot RET")))
+   (list "managed" (lambda () (and (eglot-current-server) eglot--managed-mode))
+         (lambda ()
+           (irilint-test-put 'server_command
+                             (process-command (jsonrpc--process (eglot-current-server)))))))
+  (irilint-test-two-fixes)))
 ;;; emacs_driver.el ends here

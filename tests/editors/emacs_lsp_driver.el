@@ -36,19 +36,9 @@ maps it to (what Flymake underlines) and that region's Flymake text."
                    (source . ,(lsp:diagnostic-source? d))
                    (lsp_range . ,(lsp:diagnostic-range d))))))))
 
-(defun irilint-test--find (code)
-  (cl-find-if (lambda (d) (equal (cdr (assq 'code d)) code)) (irilint-test--diags)))
-
-(defvar irilint-test--problem-line nil "0-based line of the diagnostics.")
-(defvar irilint-test--publishes 0 "publishDiagnostics notifications lsp-mode has handled.")
-(defvar irilint-test--mark 0 "`irilint-test--publishes' when the last fix was applied.")
-
 ;; Only counts (the update runs unchanged), so that a step waits for the
 ;; server's answer to an edit.
 (add-hook 'lsp-diagnostics-updated-hook (lambda () (cl-incf irilint-test--publishes)))
-
-(defun irilint-test--new-publish-p ()
-  (> irilint-test--publishes irilint-test--mark))
 
 (defun irilint-test--code-action (diag-code keys)
   "Point on DIAG-CODE's diagnostic, M-x lsp-execute-code-action, type KEYS at its prompt."
@@ -83,47 +73,21 @@ maps it to (what Flymake underlines) and that region's Flymake text."
                 (let ((lsp-keep-workspace-alive nil)) (lsp-workspace-shutdown (irilint-test--workspace)))))))
 
 (irilint-test-run
- (list
-  (list "start" #'always
-        (lambda ()
-          ;; "i": import the suggested project root (the folder with .git).
-          (irilint-test-type "M-x lsp RET i")))
-  (list "initialized" (lambda () (let ((w (irilint-test--workspace)))
-                                   (and w (eq (lsp--workspace-status w) 'initialized))))
-        (lambda ()
-          (let ((w (irilint-test--workspace)))
-            (irilint-test-put 'server_command
-                              (process-command (lsp--workspace-cmd-proc w)))
-            (irilint-test-put 'position_encoding
-                              (lsp-get (lsp--workspace-server-capabilities w) :positionEncoding))
-            (irilint-test-put 'root (lsp--workspace-root w)))))
-  (list "diagnostics" (lambda () (and (irilint-test--find "IRI401") (irilint-test--find "IRI101")))
-        (lambda ()
-          (irilint-test-put 'diagnostics (vconcat (irilint-test--diags)))
-          (setq irilint-test--problem-line (cdr (assq 'line (irilint-test--find "IRI401"))))
-          (irilint-test-put 'lines_before
-                            (vconcat (cl-loop for n from 0 to irilint-test--problem-line
-                                              collect (irilint-test-line n))))
-          (irilint-test-put 'flymake (and (bound-and-true-p flymake-mode) t))
-          (irilint-test--code-action "IRI401" "Enc TAB RET")))
-  (list "first fix applied" (lambda () (string-match-p "100%25" (irilint-test-line irilint-test--problem-line)))
-        (lambda ()
-          (setq irilint-test--mark irilint-test--publishes)
-          (irilint-test-put 'line_after_fix (irilint-test-line irilint-test--problem-line))))
-  (list "first fix checked" (lambda () (and (irilint-test--new-publish-p)
-                                            (not (irilint-test--find "IRI401")) (irilint-test--find "IRI101")))
-        (lambda ()
-          (irilint-test-put 'diagnostics_after_fix (vconcat (irilint-test--diags)))
-          (irilint-test--code-action "IRI101" "Rem TAB RET")))
-  (list "second fix applied"
-        (lambda () (not (string-match-p "\u202E" (irilint-test-line irilint-test--problem-line))))
-        (lambda ()
-          (setq irilint-test--mark irilint-test--publishes)
-          (irilint-test-put 'line_after_second_fix (irilint-test-line irilint-test--problem-line))
-          (irilint-test-put 'modified (and (buffer-modified-p irilint-test--buffer) t))))
-  (list "second fix checked" (lambda () (and (irilint-test--new-publish-p)
-                                             (not (irilint-test--find "IRI401"))
-                                             (not (irilint-test--find "IRI101"))))
-        (lambda ()
-          (irilint-test-put 'diagnostics_after_second_fix (vconcat (irilint-test--diags)))))))
+ (append
+  (list
+   (list "start" #'always
+         (lambda ()
+           ;; "i": import the suggested project root (the folder with .git).
+           (irilint-test-type "M-x lsp RET i")))
+   (list "initialized" (lambda () (let ((w (irilint-test--workspace)))
+                                    (and w (eq (lsp--workspace-status w) 'initialized))))
+         (lambda ()
+           (let ((w (irilint-test--workspace)))
+             (irilint-test-put 'server_command
+                               (process-command (lsp--workspace-cmd-proc w)))
+             (irilint-test-put 'position_encoding
+                               (lsp-get (lsp--workspace-server-capabilities w) :positionEncoding))
+             (irilint-test-put 'root (lsp--workspace-root w))))))
+  (irilint-test-two-fixes
+   (lambda () (irilint-test-put 'flymake (and (bound-and-true-p flymake-mode) t))))))
 ;;; emacs_lsp_driver.el ends here

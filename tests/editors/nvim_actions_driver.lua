@@ -20,6 +20,7 @@
 -- Neovim's own handler applies), before_codes (codes that must be on the
 -- line first), after_codes (exactly the codes on the line afterwards),
 -- after_only (the kinds asked for again afterwards; default: only) }
+local common = dofile(debug.getinfo(1, "S").source:sub(2):match("(.*/)") .. "nvim_common.lua")
 local out_path = assert(os.getenv("IRILINT_TEST_OUT"), "IRILINT_TEST_OUT")
 local cases_path = assert(os.getenv("IRILINT_TEST_CASES"), "IRILINT_TEST_CASES")
 local wait_ms = tonumber(os.getenv("IRILINT_TEST_WAIT_MS") or "15000")
@@ -30,20 +31,13 @@ local irilint = require("irilint")
 -- Edited buffers stay loaded (and attached) while the next case opens.
 vim.o.hidden = true
 
-local v = vim.version()
 local result = {
-  nvim_version = tostring(v.major) .. "." .. tostring(v.minor) .. "." .. tostring(v.patch),
+  nvim_version = common.version(),
   cases = {},
 }
 
 local function write_result()
-  local ok, text = pcall(vim.fn.json_encode, result)
-  if not ok then
-    text = vim.fn.json_encode({ error = "could not encode the result: " .. tostring(text) })
-  end
-  local f = assert(io.open(out_path, "w"))
-  f:write(text)
-  f:close()
+  common.write_json(out_path, result)
 end
 
 local function read_cases()
@@ -55,13 +49,7 @@ end
 
 -- Diagnostics ---------------------------------------------------------------
 
-local function irilint_diags(bufnr)
-  local client = irilint.client(bufnr)
-  if client == nil then
-    return {}
-  end
-  return vim.diagnostic.get(bufnr, { namespace = vim.lsp.diagnostic.get_namespace(client.id) })
-end
+local irilint_diags = common.irilint_diags
 
 local function line_diags(bufnr, lnum)
   local out = {}
@@ -128,15 +116,7 @@ local function fixes_of(d)
 end
 
 local function simplify(diags)
-  local out = {}
-  for _, d in ipairs(diags) do
-    table.insert(out, {
-      lnum = d.lnum, col = d.col, end_lnum = d.end_lnum, end_col = d.end_col,
-      code = d.code, source = d.source, message = d.message, severity = d.severity,
-      fixes = fixes_of(d),
-    })
-  end
-  return out
+  return common.simplify(diags, function(d) return { fixes = fixes_of(d) } end)
 end
 
 -- Code actions --------------------------------------------------------------
@@ -428,16 +408,4 @@ local function main()
   result.finished = true
 end
 
-local ok, err = xpcall(main, debug.traceback)
-if not ok then
-  result.error = "driver error: " .. tostring(err)
-end
-pcall(function()
-  local c = irilint.client(0)
-  if c then
-    c.stop()
-    vim.wait(2000, function() return c.is_stopped() end, 50)
-  end
-end)
-write_result()
-vim.cmd("qall!")
+common.finish(main, result, write_result)

@@ -8,6 +8,7 @@
 -- Environment: IRILINT_TEST_DIR (the workspace folder, holding a.md, b.md and
 -- c.md), IRILINT_TEST_OUT (JSON result), IRILINT_TEST_WAIT_MS (bound of each
 -- wait), IRILINT_TEST_NEW_LINE (the line typed into b.md in the last step).
+local common = dofile(debug.getinfo(1, "S").source:sub(2):match("(.*/)") .. "nvim_common.lua")
 local out_path = assert(os.getenv("IRILINT_TEST_OUT"), "IRILINT_TEST_OUT")
 local dir = assert(os.getenv("IRILINT_TEST_DIR"), "IRILINT_TEST_DIR")
 local new_line = assert(os.getenv("IRILINT_TEST_NEW_LINE"), "IRILINT_TEST_NEW_LINE")
@@ -17,26 +18,17 @@ local CODE = "IRI205"
 -- CYRILLIC SMALL LETTER A in UTF-8: the look-alike letter of a.md's host.
 local CYRILLIC_A = "\208\176"
 
-local result = { steps = {}, nvim_version = tostring(vim.version().major) .. "." ..
-  tostring(vim.version().minor) .. "." .. tostring(vim.version().patch) }
+local result = { steps = {}, nvim_version = common.version() }
 
 local function step(name)
   table.insert(result.steps, name)
 end
 
 local function write_result()
-  local f = assert(io.open(out_path, "w"))
-  f:write(vim.fn.json_encode(result))
-  f:close()
+  common.write_json(out_path, result)
 end
 
-local function irilint_diags(bufnr)
-  local client = require("irilint").client(bufnr)
-  if client == nil then
-    return {}
-  end
-  return vim.diagnostic.get(bufnr, { namespace = vim.lsp.diagnostic.get_namespace(client.id) })
-end
+local irilint_diags = common.irilint_diags
 
 local function collisions(bufnr)
   local found = {}
@@ -49,16 +41,10 @@ local function collisions(bufnr)
 end
 
 local function simplify(diags)
-  local out = {}
-  for _, d in ipairs(diags) do
+  return common.simplify(diags, function(d)
     local lsp = (d.user_data or {}).lsp or {}
-    table.insert(out, {
-      lnum = d.lnum, col = d.col, end_lnum = d.end_lnum, end_col = d.end_col,
-      code = d.code, source = d.source, message = d.message, severity = d.severity,
-      related = lsp.relatedInformation,
-    })
-  end
-  return out
+    return { related = lsp.relatedInformation }
+  end)
 end
 
 -- What each buffer shows now, kept under result[name] (every irilint
@@ -170,16 +156,4 @@ local function main()
   result.ok = true
 end
 
-local ok, err = xpcall(main, debug.traceback)
-if not ok then
-  result.error = "driver error: " .. tostring(err)
-end
-pcall(function()
-  local c = require("irilint").client(buffers.a or 0)
-  if c then
-    c.stop()
-    vim.wait(2000, function() return c.is_stopped() end, 50)
-  end
-end)
-write_result()
-vim.cmd("qall!")
+common.finish(main, result, write_result, function() return buffers.a or 0 end)

@@ -3,51 +3,23 @@
 --
 -- Environment: IRILINT_TEST_FILE (document to open), IRILINT_TEST_OUT (JSON
 -- result), IRILINT_TEST_WAIT_MS (bound of each wait).
+local common = dofile(debug.getinfo(1, "S").source:sub(2):match("(.*/)") .. "nvim_common.lua")
 local out_path = assert(os.getenv("IRILINT_TEST_OUT"), "IRILINT_TEST_OUT")
 local file = assert(os.getenv("IRILINT_TEST_FILE"), "IRILINT_TEST_FILE")
 local wait_ms = tonumber(os.getenv("IRILINT_TEST_WAIT_MS") or "30000")
 local request_ms = tonumber(os.getenv("IRILINT_TEST_REQUEST_MS") or "15000")
 
-local result = { steps = {}, nvim_version = tostring(vim.version().major) .. "." ..
-  tostring(vim.version().minor) .. "." .. tostring(vim.version().patch) }
+local result = { steps = {}, nvim_version = common.version() }
 
 local function step(name)
   table.insert(result.steps, name)
 end
 
 local function write_result()
-  local f = assert(io.open(out_path, "w"))
-  f:write(vim.fn.json_encode(result))
-  f:close()
+  common.write_json(out_path, result)
 end
 
-local function simplify(diags)
-  local out = {}
-  for _, d in ipairs(diags) do
-    table.insert(out, {
-      lnum = d.lnum, col = d.col, end_lnum = d.end_lnum, end_col = d.end_col,
-      code = d.code, source = d.source, message = d.message, severity = d.severity,
-    })
-  end
-  return out
-end
-
-local function irilint_diags(bufnr)
-  local client = require("irilint").client(bufnr)
-  if client == nil then
-    return {}
-  end
-  return vim.diagnostic.get(bufnr, { namespace = vim.lsp.diagnostic.get_namespace(client.id) })
-end
-
-local function find(diags, code)
-  for _, d in ipairs(diags) do
-    if d.code == code then
-      return d
-    end
-  end
-  return nil
-end
+local simplify, irilint_diags, find = common.simplify, common.irilint_diags, common.find
 
 local function main()
   vim.cmd("edit " .. vim.fn.fnameescape(file))
@@ -142,16 +114,4 @@ local function main()
   result.ok = true
 end
 
-local ok, err = xpcall(main, debug.traceback)
-if not ok then
-  result.error = "driver error: " .. tostring(err)
-end
-pcall(function()
-  local c = require("irilint").client(0)
-  if c then
-    c.stop()
-    vim.wait(2000, function() return c.is_stopped() end, 50)
-  end
-end)
-write_result()
-vim.cmd("qall!")
+common.finish(main, result, write_result)

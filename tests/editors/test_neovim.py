@@ -13,28 +13,13 @@ drops IRI401 and keeps IRI101.
 """
 from __future__ import annotations
 
-import json
-import subprocess
-
 import pytest
 
-from editor_harness import (BIDI_CODE, BIDI_COL, EDITORS, FIXED_LINE, HERE, PERCENT_CODE,
-                            PERCENT_COL, PERCENT_FIX_TITLE, PROBLEM_LINE, PROBLEM_LINE_NO, WAIT_DIAGNOSTICS,
-                            WAIT_REQUEST, by_code, require_program, run_editor, server_command,
-                            write_document)
+from editor_harness import (BIDI_CODE, BIDI_COL, FIXED_LINE, HERE, PERCENT_CODE, PERCENT_COL,
+                            PERCENT_FIX_TITLE, PROBLEM_LINE, PROBLEM_LINE_NO, WAIT_DIAGNOSTICS, WAIT_REQUEST,
+                            by_code, run_neovim, server_command, write_document)
 
-CONFIG = EDITORS / "neovim" / "irilint.lua"
 DRIVER = HERE / "nvim_driver.lua"
-
-
-def _vim_escape(path) -> str:
-    return str(path).replace("\\", "\\\\").replace(" ", "\\ ")
-
-
-def _nvim_version(nvim: str) -> str:
-    out = subprocess.run([nvim, "--version"], stdout=subprocess.PIPE, stdin=subprocess.DEVNULL,
-                         timeout=30).stdout.decode("utf-8", "replace")
-    return out.splitlines()[0] if out else "?"
 
 
 @pytest.mark.parametrize("name, filetype, language_id", [
@@ -43,32 +28,12 @@ def _nvim_version(nvim: str) -> str:
     ("links.rst", "rst", "restructuredtext"),
 ])
 def test_neovim_diagnostics_and_quick_fix(workspace, tmp_path, name, filetype, language_id):
-    nvim = require_program("nvim", "neovim")
     doc = write_document(workspace, name)
-    out = tmp_path / "nvim-result.json"
-    run = run_editor(
-        [nvim, "--headless", "-u", "NONE", "-i", "NONE", "-n",
-         "-c", "filetype on",
-         "-c", "lua vim.lsp.set_log_level('debug')",
-         "-c", "luafile " + _vim_escape(CONFIG),
-         "-c", "luafile " + _vim_escape(DRIVER)],
-        out,
-        env={
-            "IRILINT_SERVER_CMD": json.dumps(server_command()),
-            "IRILINT_TEST_FILE": str(doc),
-            "IRILINT_TEST_OUT": str(out),
-            "IRILINT_TEST_WAIT_MS": str(WAIT_DIAGNOSTICS * 1000),
-            "IRILINT_TEST_REQUEST_MS": str(WAIT_REQUEST * 1000),
-            # Neovim 0.7 writes its LSP log under $XDG_CACHE_HOME/nvim.
-            "XDG_CACHE_HOME": str(tmp_path / "cache"),
-            "XDG_STATE_HOME": str(tmp_path / "state"),
-            "XDG_DATA_HOME": str(tmp_path / "data"),
-        },
-        cwd=workspace,
-        log=tmp_path / "cache" / "nvim" / "lsp.log",
-    )
+    run = run_neovim(DRIVER, tmp_path / "nvim-result.json", env={"IRILINT_TEST_FILE": str(doc)},
+                     cwd=workspace, state=tmp_path, wait_ms=WAIT_DIAGNOSTICS * 1000,
+                     request_ms=WAIT_REQUEST * 1000)
     r = run.result
-    why = run.explain() + "\n" + _nvim_version(nvim)
+    why = run.explain() + "\n" + run.version
     assert r.get("ok"), why
     assert r["filetype"] == filetype, why
     assert r["language_id"] == language_id, why

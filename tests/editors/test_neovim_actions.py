@@ -33,7 +33,6 @@ title it offered, was applied by some case.
 from __future__ import annotations
 
 import json
-import subprocess
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,10 +40,8 @@ from typing import Dict, List, Optional, Tuple
 
 import pytest
 
-from editor_harness import (EDITORS, HERE, PROCESS_TIMEOUT, SEPARATOR_LINE, WAIT_REQUEST,
-                            EditorRun, require_program, run_editor, server_command)
+from editor_harness import HERE, SEPARATOR_LINE, WAIT_REQUEST, EditorRun, run_neovim, server_command
 
-CONFIG = EDITORS / "neovim" / "irilint.lua"
 DRIVER = HERE / "nvim_actions_driver.lua"
 
 #: Before every IRI: 1 code point / 2 UTF-16 units / 4 bytes, then 1 / 1 / 3.
@@ -171,19 +168,6 @@ CASES: List[Case] = [
 ]
 
 
-def _vim_escape(path) -> str:
-    return str(path).replace("\\", "\\\\").replace(" ", "\\ ")
-
-
-def _nvim_version(nvim: str) -> str:
-    try:
-        out = subprocess.run([nvim, "--version"], stdout=subprocess.PIPE, stdin=subprocess.DEVNULL,
-                             timeout=30).stdout.decode("utf-8", "replace")
-    except (OSError, subprocess.SubprocessError) as exc:
-        return "? (%s)" % exc
-    return out.splitlines()[0] if out else "?"
-
-
 @dataclass
 class ActionsRun:
     run: EditorRun
@@ -201,7 +185,6 @@ class ActionsRun:
 
 @pytest.fixture(scope="module")
 def nvim_actions(tmp_path_factory) -> ActionsRun:
-    nvim = require_program("nvim", "neovim")
     base = tmp_path_factory.mktemp("nvim-actions")
     workspace = base / "project"
     workspace.mkdir()
@@ -221,29 +204,9 @@ def nvim_actions(tmp_path_factory) -> ActionsRun:
         specs.append(spec)
     cases_file = base / "cases.json"
     cases_file.write_text(json.dumps(specs, ensure_ascii=False), encoding="utf-8")
-    out = base / "nvim-actions-result.json"
-    run = run_editor(
-        [nvim, "--headless", "-u", "NONE", "-i", "NONE", "-n",
-         "-c", "filetype on",
-         "-c", "lua vim.lsp.set_log_level('debug')",
-         "-c", "luafile " + _vim_escape(CONFIG),
-         "-c", "luafile " + _vim_escape(DRIVER)],
-        out,
-        env={
-            "IRILINT_SERVER_CMD": json.dumps(server_command()),
-            "IRILINT_TEST_CASES": str(cases_file),
-            "IRILINT_TEST_OUT": str(out),
-            "IRILINT_TEST_WAIT_MS": str(WAIT_REQUEST * 1000),
-            "IRILINT_TEST_REQUEST_MS": str(WAIT_REQUEST * 1000),
-            "XDG_CACHE_HOME": str(base / "cache"),
-            "XDG_STATE_HOME": str(base / "state"),
-            "XDG_DATA_HOME": str(base / "data"),
-        },
-        cwd=workspace,
-        timeout=PROCESS_TIMEOUT,
-        log=base / "cache" / "nvim" / "lsp.log",
-    )
-    result = ActionsRun(run, workspace, _nvim_version(nvim))
+    run = run_neovim(DRIVER, base / "nvim-actions-result.json", env={"IRILINT_TEST_CASES": str(cases_file)},
+                     cwd=workspace, state=base, wait_ms=WAIT_REQUEST * 1000, request_ms=WAIT_REQUEST * 1000)
+    result = ActionsRun(run, workspace, run.version)
     for c in run.result.get("cases") or []:
         result.by_id[c.get("id")] = c
     return result

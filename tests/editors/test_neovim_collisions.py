@@ -16,14 +16,10 @@ workspace folder holding a.md (``http://exаmple.com/``, Cyrillic а), b.md
 """
 from __future__ import annotations
 
-import json
-import subprocess
 from typing import Dict, List, Tuple
 
-from editor_harness import (EDITORS, HERE, WAIT_DIAGNOSTICS, by_code, require_program, run_editor,
-                            server_command)
+from editor_harness import HERE, WAIT_DIAGNOSTICS, by_code, run_neovim, server_command
 
-CONFIG = EDITORS / "neovim" / "irilint.lua"
 DRIVER = HERE / "nvim_collisions_driver.lua"
 CODE = "IRI205"
 
@@ -36,16 +32,6 @@ B_TEXT = "Home page:\n\nhttp://example.com/\n"
 C_TEXT = "# Archive\n\nOld mirror: http://%s/\n" % SPOOF_ORG
 #: Typed into b.md (as a new last line) in step 3.
 NEW_LINE = "Mirror: http://example.org/"
-
-
-def _vim_escape(path) -> str:
-    return str(path).replace("\\", "\\\\").replace(" ", "\\ ")
-
-
-def _nvim_version(nvim: str) -> str:
-    out = subprocess.run([nvim, "--version"], stdout=subprocess.PIPE, stdin=subprocess.DEVNULL,
-                         timeout=30).stdout.decode("utf-8", "replace")
-    return out.splitlines()[0] if out else "?"
 
 
 def host_span(text: str, host: str) -> Tuple[int, int, int]:
@@ -68,33 +54,13 @@ def collisions(shot: Dict, buffer: str) -> List[Dict]:
 
 
 def test_neovim_collisions_across_documents_follow_edits(workspace, tmp_path):
-    nvim = require_program("nvim", "neovim")
     for name, text in (("a.md", A_TEXT), ("b.md", B_TEXT), ("c.md", C_TEXT)):
         (workspace / name).write_bytes(text.encode("utf-8"))
-    out = tmp_path / "nvim-result.json"
-    run = run_editor(
-        [nvim, "--headless", "-u", "NONE", "-i", "NONE", "-n",
-         "-c", "filetype on",
-         "-c", "lua vim.lsp.set_log_level('debug')",
-         "-c", "luafile " + _vim_escape(CONFIG),
-         "-c", "luafile " + _vim_escape(DRIVER)],
-        out,
-        env={
-            "IRILINT_SERVER_CMD": json.dumps(server_command()),
-            "IRILINT_TEST_DIR": str(workspace),
-            "IRILINT_TEST_NEW_LINE": NEW_LINE,
-            "IRILINT_TEST_OUT": str(out),
-            "IRILINT_TEST_WAIT_MS": str(WAIT_DIAGNOSTICS * 1000),
-            # Neovim 0.7 writes its LSP log under $XDG_CACHE_HOME/nvim.
-            "XDG_CACHE_HOME": str(tmp_path / "cache"),
-            "XDG_STATE_HOME": str(tmp_path / "state"),
-            "XDG_DATA_HOME": str(tmp_path / "data"),
-        },
-        cwd=workspace,
-        log=tmp_path / "cache" / "nvim" / "lsp.log",
-    )
+    run = run_neovim(DRIVER, tmp_path / "nvim-result.json",
+                     env={"IRILINT_TEST_DIR": str(workspace), "IRILINT_TEST_NEW_LINE": NEW_LINE},
+                     cwd=workspace, state=tmp_path, wait_ms=WAIT_DIAGNOSTICS * 1000)
     r = run.result
-    why = run.explain() + "\n" + _nvim_version(nvim)
+    why = run.explain() + "\n" + run.version
     assert r.get("ok"), why
     assert r["one_client"] and r["client_cmd"] == server_command(), why
     assert r["buffer_names"] == {"a": str(workspace / "a.md"), "b": str(workspace / "b.md")}, why
