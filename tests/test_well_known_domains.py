@@ -199,6 +199,17 @@ def test_a_listed_domain_with_a_diacritic_on_a_letter_is_reported(domain, mark, 
     assert [m for m in messages if FROM_THE_LIST in m], (spoof, messages)
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.from_regex(r"[a-z0-9_-]{1,12}", fullmatch=True), min_size=1, max_size=4))
+def test_an_ascii_host_s_policy_skeleton_is_its_uts39_skeleton(labels):
+    # the lookup skips the policy's skeletons of ASCII suffixes on this ground
+    from irilint.idn_display import policy_skeletons
+    from irilint.rules.lookalike.collisions import _host_skeletons
+
+    host = ".".join(labels)
+    assert policy_skeletons(host) == frozenset([_host_skeletons(host)[0][1]])
+
+
 # -- real internationalized names stay clean ------------------------------------------
 
 @pytest.mark.parametrize("iri", [iri for iris in LEGIT_IRIS.values() for iri in iris])

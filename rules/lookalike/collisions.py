@@ -109,40 +109,55 @@ def _protected_table(domains: Tuple[str, ...]) -> Dict[str, Tuple[str, str]]:
     return table
 
 
-def _well_known_table() -> Dict[str, Tuple[str, ...]]:
-    """skeleton -> the well-known domains of that skeleton, in the list's
-    order.  Imported here, when ``well-known-domains`` is on, so that a run
-    without it never loads the table."""
+def _suffix_keys(suffix: str, sk: str) -> Tuple[str, ...]:
+    """The skeletons a suffix of a host is looked up by: its UTS #39
+    skeleton ``sk``, then the policy's.  An ASCII suffix has no diacritic,
+    no letter drawn like Latin and no letter of several readings: its
+    policy skeleton is ``sk`` (a test checks it), so it is not computed."""
+    return (sk,) if suffix.isascii() else (sk, *policy_skeletons(suffix))
+
+
+@lru_cache(maxsize=8192)
+def _well_known_match(ident: str) -> Optional[Tuple[int, Optional[Tuple[str, str]]]]:
+    """(k, hit) for the first suffix ``_host_skeletons(ident)[k]`` that has
+    the skeleton of a well-known domain: hit is (identity, how the finding
+    names it), or None when the suffix is one of those domains (the host is
+    it or under it).  None when no suffix has.  Cached per host: the table
+    never changes, and documents repeat hosts.  The table is imported here,
+    so a run without ``well-known-domains`` never loads it."""
     from irilint.well_known_domains import SKELETONS
 
-    return SKELETONS
+    for k, (suffix, sk) in enumerate(_host_skeletons(ident)):
+        for key in _suffix_keys(suffix, sk):
+            domains = SKELETONS.get(key)
+            if domains is not None:
+                if suffix in domains:
+                    return k, None  # a well-known domain itself, or a host under it
+                return k, (domains[0], "'%s' from the list of well-known domains" % domains[0])
+    return None
 
 
 def _protected_hit(ident: str, protected: Dict[str, Tuple[str, str]],
-                   well_known: Optional[Dict[str, Tuple[str, ...]]] = None) -> Optional[Tuple[str, str]]:
+                   well_known: bool = False) -> Optional[Tuple[str, str]]:
     """(identity, how the finding names it) of the protected domain, else
-    the well-known domain, that ``ident`` or a parent domain of it looks
-    like without being it, or None.  A host under such a domain
+    (with ``well_known``) the well-known domain, that ``ident`` or a parent
+    domain of it looks like without being it, or None; the longest such
+    suffix decides, a protected domain first.  A host under such a domain
     (``mail.paypal.com``) is that domain's; a parent that only looks like
     one (``tést.net`` in ``some.tést.net``; ``test.nét``, whose skeleton is
     the protected ``test.net``) is not.  Well-known domains of one
     skeleton are each their own (none imitates another)."""
-    for suffix, sk in _host_skeletons(ident):
-        keys = (sk, *policy_skeletons(suffix))
-        for key in keys:
-            hit = protected.get(key)
-            if hit is not None:
-                if hit[0] != suffix:
-                    return hit[0], "the protected domain '%s'" % hit[1]
-                return None  # the protected domain itself, or a host under it
-        if well_known is not None:
-            for key in keys:
-                domains = well_known.get(key)
-                if domains is not None:
-                    if suffix in domains:
-                        return None  # a well-known domain itself, or a host under it
-                    return domains[0], "'%s' from the list of well-known domains" % domains[0]
-    return None
+    suffixes = _host_skeletons(ident)
+    match = _well_known_match(ident) if well_known else None
+    if protected:
+        for suffix, sk in suffixes[:len(suffixes) if match is None else match[0] + 1]:
+            for key in _suffix_keys(suffix, sk):
+                hit = protected.get(key)
+                if hit is not None:
+                    if hit[0] != suffix:
+                        return hit[0], "the protected domain '%s'" % hit[1]
+                    return None  # the protected domain itself, or a host under it
+    return None if match is None else match[1]
 
 
 #: _host_of by reference value: a pure function of the value, asked for
@@ -353,7 +368,7 @@ def _local_hosts(doc) -> Optional[LocalHosts]:
     settings = info.settings
     domains = tuple(getattr(settings, "protected_domains", ()) or ())
     protected = _protected_table(domains) if domains else {}
-    well_known = _well_known_table() if getattr(settings, "well_known_domains", False) else None
+    well_known = bool(getattr(settings, "well_known_domains", False))
     # skeleton -> identity -> [occurrences, ctx, start, end, display], in
     # order of first occurrence
     seen: Dict[str, Dict[str, list]] = {}
@@ -410,7 +425,7 @@ def _local_hosts(doc) -> Optional[LocalHosts]:
         partners.setdefault(ident, (skel, []))[1].append((other_ident, text, related))
 
     for skel, group in seen.items():
-        if protected or well_known is not None:
+        if protected or well_known:
             for ident, entry in group.items():
                 hit = _protected_hit(ident, protected, well_known)
                 if hit is not None:
