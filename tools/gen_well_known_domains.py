@@ -23,7 +23,12 @@ of 1..63 characters, at most 253 characters, a Unicode label only when
 IDNA 2008 accepts it) of at least two labels whose top-level label is not
 a number, once.  Blank lines, ``#`` comments and the ``###END_TOP_BUCKET###``
 marker are dropped; so is anything else, each counted, with its reason, in
-the generated module's header.
+the generated module's header.  Entries that are themselves public suffixes
+of the Public Suffix List's private section (``github.io``,
+``blogspot.com``, ``herokuapp.com``: 20 at this revision) are kept, as
+Chromium keeps them: people know them, a spoof of them is one, and a host
+under them (``someone.github.io``) shows the real name.  The Public Suffix
+List is not an input (the tool needs nothing that is not committed).
 
 The generated module holds, for the rule, each domain's identity and the
 skeletons the rule compares hosts with, computed by the rule's own code
