@@ -127,6 +127,43 @@ def test_the_generator_refuses_a_bad_input_naming_it(tmp_path, capsys, content, 
     assert not (tmp_path / "out.py").exists()
 
 
+def _committed_input():
+    with open(DATA, encoding="utf-8", newline="") as fh:
+        text = fh.read()
+    lines = text.split("\n")
+    header = 0
+    while lines[header].startswith("#"):
+        header += 1
+    return text, "\n".join(lines[header:])
+
+
+def test_import_raw_rebuilds_the_committed_input_from_chromium_s_file(tmp_path):
+    committed, raw = _committed_input()
+    assert raw.startswith("17track.net\n") and raw.endswith("zybang.com\n")
+    assert raw.count("\n") == 4990 and len(raw.encode("utf-8")) == 64145   # the size read_file gave
+    (tmp_path / "domains.list").write_text(raw, encoding="utf-8", newline="")
+    out = tmp_path / "chromium_domains.list"
+    assert GEN.main(["--import-raw", str(tmp_path / "domains.list"), "--revision", WKD.SOURCE_REVISION,
+                     "--input", str(out)]) == 0
+    assert out.read_text(encoding="utf-8") == committed
+
+
+@pytest.mark.parametrize("raw, revision, expected", [
+    ("apple.com\n###END_TOP_BUCKET###\n", "0af7d03", "not a 40-digit commit id"),
+    ("apple.com\ngoogle.com\n", "c" * 40, "no ###END_TOP_BUCKET### line"),
+    ("apple.com\n###END_TOP_BUCKET###\n", None, "needs --revision"),
+])
+def test_import_raw_refuses_what_is_not_chromium_s_list(tmp_path, capsys, raw, revision, expected):
+    src = tmp_path / "domains.list"
+    src.write_text(raw, encoding="utf-8")
+    out = tmp_path / "chromium_domains.list"
+    argv = ["--import-raw", str(src), "--input", str(out)] + (["--revision", revision] if revision else [])
+    assert GEN.main(argv) == 2
+    err = capsys.readouterr().err
+    assert expected in err and (revision is None or str(src) in err)
+    assert not out.exists()
+
+
 # -- spoofs of real top domains -------------------------------------------------------
 
 SPOOFS = [

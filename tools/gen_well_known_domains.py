@@ -7,6 +7,9 @@ Usage::
     python tools/gen_well_known_domains.py -o FILE    # write somewhere else ("-" = stdout)
     python tools/gen_well_known_domains.py --check    # exit 1 if the committed file is stale
     python tools/gen_well_known_domains.py --input LIST   # read another copy of the list
+    python tools/gen_well_known_domains.py --import-raw domains.list --revision COMMIT
+        # a new revision: write tools/data/chromium_domains.list (header + the raw file), then
+        # run the first form
 
 The input is Chromium's list of top domains
 (``components/url_formatter/spoof_checks/top_domains/domains.list`` in
@@ -57,6 +60,38 @@ TOP_BUCKET_MARKER = "###END_TOP_BUCKET###"
 SOURCE_PATH = "components/url_formatter/spoof_checks/top_domains/domains.list"
 
 _LDH_LABEL = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\Z")
+
+
+#: The notice of Chromium's LICENSE, which its licence asks a copy to keep.
+CHROMIUM_LICENSE = """\
+Copyright 2015 The Chromium Authors
+
+Redistribution and use in source and binary forms, with or without
+modification, are permitted provided that the following conditions are
+met:
+
+   * Redistributions of source code must retain the above copyright
+notice, this list of conditions and the following disclaimer.
+   * Redistributions in binary form must reproduce the above
+copyright notice, this list of conditions and the following disclaimer
+in the documentation and/or other materials provided with the
+distribution.
+   * Neither the name of Google LLC nor the names of its
+contributors may be used to endorse or promote products derived from
+this software without specific prior written permission.
+
+THIS SOFTWARE IS PROVIDED BY THE COPYRIGHT HOLDERS AND CONTRIBUTORS
+"AS IS" AND ANY EXPRESS OR IMPLIED WARRANTIES, INCLUDING, BUT NOT
+LIMITED TO, THE IMPLIED WARRANTIES OF MERCHANTABILITY AND FITNESS FOR
+A PARTICULAR PURPOSE ARE DISCLAIMED. IN NO EVENT SHALL THE COPYRIGHT
+OWNER OR CONTRIBUTORS BE LIABLE FOR ANY DIRECT, INDIRECT, INCIDENTAL,
+SPECIAL, EXEMPLARY, OR CONSEQUENTIAL DAMAGES (INCLUDING, BUT NOT
+LIMITED TO, PROCUREMENT OF SUBSTITUTE GOODS OR SERVICES; LOSS OF USE,
+DATA, OR PROFITS; OR BUSINESS INTERRUPTION) HOWEVER CAUSED AND ON ANY
+THEORY OF LIABILITY, WHETHER IN CONTRACT, STRICT LIABILITY, OR TORT
+(INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
+OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
+"""
 
 
 class ListError(Exception):
@@ -164,6 +199,36 @@ def parse(path: str) -> Parsed:
     return Parsed(revision, domains, top_bucket, dropped, invalid)
 
 
+def data_file_text(raw: str, revision: str) -> str:
+    """The committed input: a header naming the source, ``revision`` and the
+    licence (with its notice), then ``raw``, Chromium's file, unchanged."""
+    if not re.fullmatch(r"[0-9a-f]{40}", revision):
+        raise ListError("--revision: %r is not a 40-digit commit id" % revision)
+    if TOP_BUCKET_MARKER not in raw.split("\n"):
+        raise ListError("no %s line: not Chromium's domains.list" % TOP_BUCKET_MARKER)
+    if raw and not raw.endswith("\n"):
+        raw += "\n"
+    lines = [
+        "Chromium's list of top domains: the domains its IDN spoof checker compares the",
+        "skeletons of hosts with (a host whose skeleton is that of a top domain, without",
+        "being it, is shown as Punycode).",
+        "Source: chromium/chromium, %s" % SOURCE_PATH,
+        "Revision: %s" % revision,
+        "Licence of the source: BSD-style (Chromium's LICENSE), whose notice follows.",
+        "",
+    ]
+    lines += [("  " + line) if line else "" for line in CHROMIUM_LICENSE.split("\n")[:-1]]
+    lines += [
+        "",
+        "Below this header: the source file exactly as it is at that revision (%d lines,"
+        % raw.count("\n"),
+        "{:,} bytes; the top bucket ends at the line {}).  It is the".format(
+            len(raw.encode("utf-8")), TOP_BUCKET_MARKER),
+        "input of tools/gen_well_known_domains.py, which writes server/well_known_domains.py.",
+    ]
+    return "".join(("# " + line).rstrip() + "\n" for line in lines) + raw
+
+
 def _skeleton_table(parsed: Parsed, path: str) -> Tuple[List[str], Dict[str, List[str]]]:
     """(identities in the list's order, skeleton -> identities of that
     skeleton in the list's order)."""
@@ -238,7 +303,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("-o", "--output", default=DEFAULT_OUTPUT,
                     help="output file, '-' for stdout (default: %(default)s)")
     ap.add_argument("--check", action="store_true", help="do not write; exit 1 if the output file differs")
+    ap.add_argument("--import-raw", metavar="RAW",
+                    help="write --input from RAW, a copy of Chromium's domains.list, instead")
+    ap.add_argument("--revision", help="with --import-raw: the chromium/chromium commit RAW is from")
     args = ap.parse_args(argv)
+    if args.import_raw:
+        try:
+            if not args.revision:
+                raise ListError("--import-raw needs --revision COMMIT")
+            try:
+                with open(args.import_raw, encoding="utf-8", newline="") as fh:
+                    raw = fh.read()
+            except OSError as exc:
+                raise ListError("%s: cannot read: %s" % (args.import_raw, exc.strerror or exc)) from None
+            except UnicodeDecodeError as exc:
+                raise ListError("%s: not UTF-8 at byte %d" % (args.import_raw, exc.start)) from None
+            try:
+                text = data_file_text(raw, args.revision)
+            except ListError as exc:
+                raise ListError("%s: %s" % (args.import_raw, exc)) from None
+        except ListError as exc:
+            print("gen_well_known_domains: %s" % exc, file=sys.stderr)
+            return 2
+        with open(args.input, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+        return 0
     try:
         text = generate(args.input)
     except ListError as exc:
