@@ -196,6 +196,33 @@ def test_the_message_says_which_characters_differ():
                        "where the other has U+006C LATIN SMALL LETTER L")
 
 
+@pytest.mark.parametrize("a_label, u_label", [("xn--paypa-z6a.com", "paypa\u013e"),
+                                              ("xn--j1ah.ru", "\u043e\u043a")])
+def test_the_punycode_hint_says_keep_a_label_that_imitates_a_listed_domain(a_label, u_label):
+    def hints(settings_):
+        result = _ENGINE.check_text("http://%s/\n" % a_label, path="links.md", settings=settings_, run_state={})
+        return [f.message for f in result.findings if f.rule.code == "IRI503"]
+
+    (off,) = hints(OFF)
+    assert off.endswith("an IRI can show the name itself") and u_label in off
+    (on,) = hints(ON)
+    assert "keep it: confusable-collision (IRI205) flags the U-label" in on
+
+
+def test_convert_to_iri_keeps_the_a_label_with_the_key_on(tmp_path, monkeypatch):
+    from irilint.cli import main
+    import io
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "irilint.toml").write_text("well-known-domains = true\n", encoding="utf-8")
+    out, err = io.StringIO(), io.StringIO()
+    monkeypatch.setattr(sys, "stdout", out)
+    monkeypatch.setattr(sys, "stderr", err)
+    assert main(["convert", "--to", "iri", "http://xn--paypa-z6a.com/", "http://xn--80ak6aa92e.com/x"]) == 0
+    assert out.getvalue().splitlines() == ["http://xn--paypa-z6a.com/", "http://xn--80ak6aa92e.com/x"]
+    assert "confusable-collision (IRI205)" in err.getvalue()
+
+
 def test_a_protected_domain_of_the_same_skeleton_is_named_first():
     both = Settings(well_known_domains=True, protected_domains=("paypal.com",))
     (message,) = collisions("http://payp\u0061\u013e.com/", both)
