@@ -261,9 +261,10 @@ def confusable_collision(doc):
       (``mail.paypal.com``) is that domain's; a parent domain that only
       looks like one is not (``éxample.test.nét`` against ``test.net``);
     * with ``well-known-domains = true`` in the configuration (off by
-      default), one of the well-known domains: the nearly 5,000 of Chromium's list
-      of top domains, the list its IDN display policy compares hosts with
-      (BSD-style licence; ``tools/gen_well_known_domains.py`` generates
+      default), one of the well-known domains: the nearly 5,000 of
+      Chromium's list of top domains, the list its IDN display policy
+      compares hosts with (BSD-style licence;
+      ``tools/gen_well_known_domains.py`` generates
       ``irilint.well_known_domains`` from it).  They are compared exactly
       as the protected domains are, and the finding says which one the
       host looks like and that it is from the list of well-known domains
