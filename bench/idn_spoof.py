@@ -5,6 +5,7 @@ Usage::
     python bench/idn_spoof.py                  # the table
     python bench/idn_spoof.py --list fn        # spoofs irilint misses, with its findings
     python bench/idn_spoof.py --list fp        # legitimate hosts irilint flags
+    python bench/idn_spoof.py --well-known-domains --list fp   # ... with well-known-domains = true
     python bench/idn_spoof.py --json out.json  # every verdict, for tools
     python bench/idn_spoof.py --form punycode  # the hosts written as xn-- labels
 
@@ -18,14 +19,18 @@ offline):
   IDN top-level domains, institutions under their own names), all legitimate.
 
 irilint's verdict on a host: lint a Markdown document holding
-``http://HOST/`` with default settings, twice: once as shipped (irilint
-ships no list of well-known domains: none with a clear licence can be
-installed here), and once with ``protected-domains`` set to Chromium's
-TEST list of top domains (``data/chromium_test_domains.list``, extracted by
+``http://HOST/`` with default settings, three times: once as shipped
+(``well-known-domains`` off, its default), once with ``protected-domains``
+set to Chromium's TEST list of top domains
+(``data/chromium_test_domains.list``, extracted by
 ``extract_chromium_cases.py --top-domains``), the very list Chromium's
-test verdicts on look-alikes of top domains were made against.  Both tables
-are printed, each under a heading that says which it is; ``--list`` and
-``--json`` describe the run with the list unless ``--without-top-domains``; the host is *flagged* when any
+test verdicts on look-alikes of top domains were made against, and once
+with ``well-known-domains = true`` (irilint's copy of Chromium's real list
+of top domains, ``irilint.well_known_domains``).  The three tables are
+printed, each under a heading that says which it is; ``--list`` and
+``--json`` describe the run with the test list, unless
+``--without-top-domains`` (the run as shipped) or ``--well-known-domains``
+(the run with the well-known domains); the host is *flagged* when any
 finding comes from the lookalike family or the host family, except IRI503
 (the hint that a Punycode label reads better as Unicode, which says the
 opposite of "spoof").  The irilint used is whichever the running Python
@@ -154,7 +159,7 @@ def load_cases(chromium: str = CHROMIUM_CASES, legit: str = LEGIT_IDNS,
 class IrilintJudge:
     """irilint's verdict on a host, through its Python API."""
 
-    def __init__(self, protected_domains: Sequence[str] = ()) -> None:
+    def __init__(self, protected_domains: Sequence[str] = (), well_known_domains: bool = False) -> None:
         try:
             from irilint.config import Settings
             from irilint.engine import Engine
@@ -162,7 +167,8 @@ class IrilintJudge:
         except ImportError as exc:
             raise BenchError(f"cannot import irilint in {sys.executable}: {exc}") from None
         self.engine = Engine()
-        self.settings = Settings(protected_domains=tuple(protected_domains))
+        self.settings = Settings(protected_domains=tuple(protected_domains),
+                                 well_known_domains=well_known_domains)
         self.scanner = scanner_for(path="links.md")
         import irilint
 
@@ -337,12 +343,12 @@ def read_domains(path: str) -> List[str]:
     return domains
 
 
-def run(cases: List[Case], form: str = "unicode",
-        protected_domains: Sequence[str] = ()) -> Tuple[IrilintJudge, IcuJudge]:
+def run(cases: List[Case], form: str = "unicode", protected_domains: Sequence[str] = (),
+        well_known_domains: bool = False) -> Tuple[IrilintJudge, IcuJudge]:
     """Both verdicts on every case, its host written in ``form`` ("unicode"
-    or "punycode"), irilint configured with ``protected_domains``; the
-    judges, for their versions."""
-    iri, icu = IrilintJudge(protected_domains), IcuJudge()
+    or "punycode"), irilint configured with ``protected_domains`` and
+    ``well_known_domains``; the judges, for their versions."""
+    iri, icu = IrilintJudge(protected_domains, well_known_domains), IcuJudge()
     for case in cases:
         host = case.host if form == "unicode" else case.ascii
         iri.judge(case, host)
@@ -366,8 +372,11 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--chromium-cases", default=CHROMIUM_CASES, help=argparse.SUPPRESS)
     ap.add_argument("--legit", default=LEGIT_IDNS, help=argparse.SUPPRESS)
     ap.add_argument("--top-domains", default=CHROMIUM_TOP_DOMAINS, help=argparse.SUPPRESS)
-    ap.add_argument("--without-top-domains", action="store_true",
-                    help="--list and --json describe the run without Chromium's test top domains")
+    which_run = ap.add_mutually_exclusive_group()
+    which_run.add_argument("--without-top-domains", action="store_true",
+                           help="--list and --json describe the run without Chromium's test top domains")
+    which_run.add_argument("--well-known-domains", action="store_true",
+                           help="--list and --json describe the run with well-known-domains = true")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
     try:
@@ -384,8 +393,11 @@ def main(argv: Optional[List[str]] = None) -> int:
                             for cat in args.category)]
         top_domains = read_domains(args.top_domains)
         plain = [copy.copy(c) for c in cases]
+        well_known = [copy.copy(c) for c in cases]
         iri_judge, icu_judge = run(plain, args.form)
         run(cases, args.form, top_domains)
+        run(well_known, args.form, well_known_domains=True)
+        from irilint.well_known_domains import DOMAIN_COUNT, SOURCE_REVISION
         judge_where, icu_version = iri_judge.where, icu_judge.version
     except BenchError as exc:
         print(f"idn_spoof: {exc}", file=sys.stderr)
@@ -395,14 +407,22 @@ def main(argv: Optional[List[str]] = None) -> int:
     print(f"irilint from {judge_where}; ICU {icu_version}; {len(cases)} hosts "
           f"({spoofs} spoof, {len(cases) - spoofs} legit) written as {args.form} in {elapsed:.1f}s")
     print()
-    print("## irilint as shipped (no protected-domains; irilint has no list of well-known domains)")
+    print("## irilint as shipped (no protected-domains; well-known-domains off, its default)")
     print(table(plain))
     print()
     print(f"## irilint with protected-domains = Chromium's test top domains ({len(top_domains)} domains, "
           f"{os.path.relpath(args.top_domains)}): the input Chromium's verdicts were made with")
     print(table(cases))
+    print()
+    print(f"## irilint with the well-known domains (`well-known-domains = true`: {DOMAIN_COUNT} "
+          f"domains of Chromium's top-domain list, revision {SOURCE_REVISION[:12]}); "
+          "no protected-domains")
+    print(table(well_known))
+    protected = top_domains
     if args.without_top_domains:
-        cases = plain
+        cases, protected = plain, []
+    elif args.well_known_domains:
+        cases, protected = well_known, []
     for which in args.list:
         print()
         print(listing(cases, which, args.tool))
@@ -411,7 +431,8 @@ def main(argv: Optional[List[str]] = None) -> int:
             "irilint": judge_where,
             "icu_version": icu_version,
             "form": args.form,
-            "protected_domains": [] if args.without_top_domains else top_domains,
+            "protected_domains": protected,
+            "well_known_domains": bool(args.well_known_domains),
             "overall": {"irilint": confusion(cases, "irilint"), "icu": confusion(cases, "icu")},
             "categories": {name: {"irilint": confusion(g, "irilint"), "icu": confusion(g, "icu")}
                            for name, g in by_category(cases).items()},

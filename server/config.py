@@ -163,6 +163,9 @@ class Settings:
     #: (".ext", scanner name) pairs; extensions are lower-case with a dot.
     extensions: Tuple[Tuple[str, str], ...] = ()
     protected_domains: Tuple[str, ...] = ()
+    #: Compare hosts with the well-known domains too (Chromium's top-domain
+    #: list, irilint.well_known_domains): opt-in.
+    well_known_domains: bool = False
     allowed_scripts: Tuple[str, ...] = ()
     max_file_size: int = DEFAULT_MAX_FILE_SIZE
     fail_level: str = DEFAULT_FAIL_LEVEL
@@ -445,6 +448,12 @@ def _parse_domains(origin, key, value, validate_selector, validate_scanner):
     return items
 
 
+def _parse_bool(origin, key, value, validate_selector, validate_scanner):
+    if not isinstance(value, bool):
+        raise origin.error(key, f"expected true or false, got {_type_name(value)}")
+    return value
+
+
 def _parse_scripts(origin, key, value, validate_selector, validate_scanner):
     return _string_list(origin, key, value)
 
@@ -474,6 +483,7 @@ _PARSERS: Dict[str, Callable[..., Any]] = {
     "extend-exclude": _parse_globs,
     "extensions": _parse_extensions,
     "protected-domains": _parse_domains,
+    "well-known-domains": _parse_bool,
     "allowed-scripts": _parse_scripts,
     "max-file-size": _parse_max_file_size,
     "fail-level": _parse_fail_level,

@@ -35,6 +35,7 @@ BY_NAME = {
     "irilint.anatomy": "data",
     "irilint.english_words": "data",
     "irilint.lookalike_table": "data",
+    "irilint.well_known_domains": "data",
     "irilint.resolve": "data",
     "irilint.messages": "data",
     "irilint.convert": "data",

@@ -483,3 +483,34 @@ def test_extract_top_domains_refuses_a_line_that_is_no_domain(tmp_path, capsys):
     assert _EXTRACT.main([str(src), "--top-domains", "--revision", "abc"]) == 1
     err = capsys.readouterr().err
     assert "bad.list" in err and "line 2" in err
+
+
+def test_bench_prints_a_third_run_with_the_well_known_domains(tmp_path, capsys):
+    # paypaľ.com imitates a listed domain: only the run with
+    # well-known-domains = true flags it, and --well-known-domains makes
+    # --list and --json describe that run
+    cases = tmp_path / "cases.tsv"
+    cases.write_text("ascii\thost\tverdict\tchromium\tcategory\tgroup\n"
+                     "xn--paypa-f3a.com\tpaypa\u013e.com\tspoof\tkUnsafe\ttop-domain-similarity\tg\n",
+                     encoding="utf-8")
+    legit = tmp_path / "legit.tsv"
+    legit.write_text("host\tscript\tlanguage\tsource\n\u043f\u0440\u0438\u043c\u0435\u0440."
+                     "\u0440\u0444\tCyrillic\tRussian\ttest\n", encoding="utf-8")
+    out_json = tmp_path / "out.json"
+    assert BENCH.main(["--chromium-cases", str(cases), "--legit", str(legit), "--well-known-domains",
+                       "--list", "fn", "--json", str(out_json)]) == 0
+    printed = capsys.readouterr().out
+    shipped, _test_list, well_known = printed.split("\n## ")[1:4]
+    assert shipped.startswith("irilint as shipped") and well_known.startswith(
+        "irilint with the well-known domains (`well-known-domains = true`")
+    overall = [line for line in printed.splitlines() if line.startswith("OVERALL")]
+    assert [line.split()[3:7] for line in overall] == [["0", "0", "1", "1"], ["0", "0", "1", "1"],
+                                                        ["1", "0", "0", "1"]]
+    assert "# irilint FN: 0" in printed
+    import json
+
+    data = json.loads(out_json.read_text(encoding="utf-8"))
+    assert data["well_known_domains"] is True and data["protected_domains"] == []
+    (spoof,) = [c for c in data["cases"] if c["spoof"]]
+    assert spoof["irilint"] is True
+    assert any("'paypal.com' from the list of well-known domains" in f for f in spoof["findings"])

@@ -87,6 +87,16 @@ def _decode_domain(domain: str) -> str:
     return ".".join(out)
 
 
+def domain_skeletons(ident: str) -> List[str]:
+    """The skeletons a named domain (its identity, ``ident``) is known by:
+    its UTS #39 skeleton first, then the other skeletons of the browsers'
+    comparison with top domains (diacritics removed, letters drawn like
+    Latin read as Latin), sorted.  tools/gen_well_known_domains.py stores
+    these for every well-known domain."""
+    first = _host_skeletons(ident)[0][1]
+    return [first] + sorted(sk for sk in policy_skeletons(ident) if sk != first)
+
+
 @lru_cache(maxsize=32)
 def _protected_table(domains: Tuple[str, ...]) -> Dict[str, Tuple[str, str]]:
     """skeleton -> (identity, domain as configured)."""
@@ -94,28 +104,60 @@ def _protected_table(domains: Tuple[str, ...]) -> Dict[str, Tuple[str, str]]:
     for d in domains:
         ident = _host_identity(_decode_domain(d))
         if ident:
-            # The browsers' comparison with top domains: the policy's
-            # skeletons (diacritics removed, letters drawn like Latin).
-            table.setdefault(_host_skeletons(ident)[0][1], (ident, d))
-            for sk in policy_skeletons(ident):
+            for sk in domain_skeletons(ident):
                 table.setdefault(sk, (ident, d))
     return table
 
 
-def _protected_hit(ident: str, protected: Dict[str, Tuple[str, str]]) -> Optional[Tuple[str, str]]:
-    """The protected domain that ``ident`` or a parent domain of it looks
-    like without being it, or None.  A host under a protected domain
+def _suffix_keys(suffix: str, sk: str) -> Tuple[str, ...]:
+    """The skeletons a suffix of a host is looked up by: its UTS #39
+    skeleton ``sk``, then the policy's.  An ASCII suffix has no diacritic,
+    no letter drawn like Latin and no letter of several readings: its
+    policy skeleton is ``sk`` (a test checks it), so it is not computed."""
+    return (sk,) if suffix.isascii() else (sk, *policy_skeletons(suffix))
+
+
+@lru_cache(maxsize=8192)
+def _well_known_match(ident: str) -> Optional[Tuple[int, Optional[Tuple[str, str]]]]:
+    """(k, hit) for the first suffix ``_host_skeletons(ident)[k]`` that has
+    the skeleton of a well-known domain: hit is (identity, how the finding
+    names it), or None when the suffix is one of those domains (the host is
+    it or under it).  None when no suffix has.  Cached per host: the table
+    never changes, and documents repeat hosts.  The table is imported here,
+    so a run without ``well-known-domains`` never loads it."""
+    from irilint.well_known_domains import SKELETONS
+
+    for k, (suffix, sk) in enumerate(_host_skeletons(ident)):
+        for key in _suffix_keys(suffix, sk):
+            domains = SKELETONS.get(key)
+            if domains is not None:
+                if suffix in domains:
+                    return k, None  # a well-known domain itself, or a host under it
+                return k, (domains[0], "'%s' from the list of well-known domains" % domains[0])
+    return None
+
+
+def _protected_hit(ident: str, protected: Dict[str, Tuple[str, str]],
+                   well_known: bool = False) -> Optional[Tuple[str, str]]:
+    """(identity, how the finding names it) of the protected domain, else
+    (with ``well_known``) the well-known domain, that ``ident`` or a parent
+    domain of it looks like without being it, or None; the longest such
+    suffix decides, a protected domain first.  A host under such a domain
     (``mail.paypal.com``) is that domain's; a parent that only looks like
     one (``tést.net`` in ``some.tést.net``; ``test.nét``, whose skeleton is
-    the protected ``test.net``) is not."""
-    for suffix, sk in _host_skeletons(ident):
-        for key in (sk, *policy_skeletons(suffix)):
-            hit = protected.get(key)
-            if hit is not None:
-                if hit[0] != suffix:
-                    return hit
-                return None  # the protected domain itself, or a host under it
-    return None
+    the protected ``test.net``) is not.  Well-known domains of one
+    skeleton are each their own (none imitates another)."""
+    suffixes = _host_skeletons(ident)
+    match = _well_known_match(ident) if well_known else None
+    if protected:
+        for suffix, sk in suffixes[:len(suffixes) if match is None else match[0] + 1]:
+            for key in _suffix_keys(suffix, sk):
+                hit = protected.get(key)
+                if hit is not None:
+                    if hit[0] != suffix:
+                        return hit[0], "the protected domain '%s'" % hit[1]
+                    return None  # the protected domain itself, or a host under it
+    return None if match is None else match[1]
 
 
 #: _host_of by reference value: a pure function of the value, asked for
@@ -218,6 +260,18 @@ def confusable_collision(doc):
       ``tools/gen_lookalike_table.py``).  A host under a protected domain
       (``mail.paypal.com``) is that domain's; a parent domain that only
       looks like one is not (``éxample.test.nét`` against ``test.net``);
+    * with ``well-known-domains = true`` in the configuration (off by
+      default), one of the well-known domains: the nearly 5,000 of
+      Chromium's list of top domains, the list its IDN display policy
+      compares hosts with (BSD-style licence;
+      ``tools/gen_well_known_domains.py`` generates
+      ``irilint.well_known_domains`` from it).  They are compared exactly
+      as the protected domains are, and the finding says which one the
+      host looks like and that it is from the list of well-known domains
+      (``аррӏе.com``, ``ģoogle.com`` and ``paypa1.com`` imitate
+      ``apple.com``, ``google.com`` and ``paypal.com``); a well-known
+      domain and the hosts under it (``mail.google.com``) are clean.  A
+      ``protected-domains`` entry with the same skeleton is named first;
     * an earlier host of the same document;
     * a host of another file checked in the same run (the finding names
       the file and line).
@@ -237,7 +291,9 @@ def confusable_collision(doc):
 
     ## Example
     With ``protected-domains = ["paypal.com"]``, ``http://раураl.com/``
-    (Cyrillic р, а, у) is reported.
+    (Cyrillic р, а, у) is reported; with ``well-known-domains = true``,
+    ``http://paypaľ.com/`` (ľ with a caron) is reported as confusable with
+    ``'paypal.com' from the list of well-known domains``.
 
     ## Fix safety
     No fix: which host is genuine is for a person to decide.
@@ -313,6 +369,7 @@ def _local_hosts(doc) -> Optional[LocalHosts]:
     settings = info.settings
     domains = tuple(getattr(settings, "protected_domains", ()) or ())
     protected = _protected_table(domains) if domains else {}
+    well_known = bool(getattr(settings, "well_known_domains", False))
     # skeleton -> identity -> [occurrences, ctx, start, end, display], in
     # order of first occurrence
     seen: Dict[str, Dict[str, list]] = {}
@@ -369,11 +426,11 @@ def _local_hosts(doc) -> Optional[LocalHosts]:
         partners.setdefault(ident, (skel, []))[1].append((other_ident, text, related))
 
     for skel, group in seen.items():
-        if protected:
+        if protected or well_known:
             for ident, entry in group.items():
-                hit = _protected_hit(ident, protected)
+                hit = _protected_hit(ident, protected, well_known)
                 if hit is not None:
-                    add(skel, ident, hit[0], "the protected domain '%s'" % hit[1], None)
+                    add(skel, ident, hit[0], hit[1], None)
         if len(group) > 1:
             idents = list(group)
             for k, first in enumerate(idents):
@@ -401,10 +458,12 @@ def collision_message(display: str, ident: str,
                       found: Sequence[Tuple[str, str, Optional[Related]]]) -> Tuple[str, List[Related]]:
     """The message and related locations of the finding on the host
     ``ident`` (shown as ``display``) that collides with ``found``."""
-    first_other, first_text, _r = found[0]
+    first_other, first_text, first_related = found[0]
+    # A named domain (protected or well-known) has no place in a document:
+    # compare it with the part of the host that imitates it.
+    mine = ident if first_related is not None else _protected_suffix(ident, first_other)
     message = "the host %s is confusable with %s (equal skeletons); %s" % (
-        _show(display), first_text, _difference(ident, first_other) if not first_text.startswith(
-            "the protected domain") else _difference(_protected_suffix(ident, first_other), first_other))
+        _show(display), first_text, _difference(mine, first_other))
     if len(found) > 1:
         message += "; also with " + ", ".join(t for _o, t, _r in found[1:])
     return message, [r for _o, _t, r in found if r is not None]
@@ -412,10 +471,11 @@ def collision_message(display: str, ident: str,
 
 def _protected_suffix(ident: str, protected_ident: str) -> str:
     """The part of ``ident`` (itself or a parent domain) whose skeleton is
-    that of the protected domain, for the message's difference."""
-    target = _host_skeletons(protected_ident)[0][1]
+    one of the protected (or well-known) domain's, for the message's
+    difference."""
+    target = set(domain_skeletons(protected_ident))
     for suffix, sk in _host_skeletons(ident):
-        if sk == target:
+        if sk in target or not target.isdisjoint(policy_skeletons(suffix)):
             return suffix
     return ident
 

@@ -3,8 +3,8 @@
 The editor may set the same keys as the configuration file (kebab-case or
 snake_case: ``select``, ``ignore``, ``extend-select``, ``severity``,
 ``per-file-ignores``, ``include``, ``exclude``, ``extensions``,
-``protected-domains``, ``allowed-scripts``, ``max-file-size``,
-``fail-level``, ``debounce``), in three ways:
+``protected-domains``, ``well-known-domains``, ``allowed-scripts``,
+``max-file-size``, ``fail-level``, ``debounce``), in three ways:
 
 * ``initializationOptions`` (either the keys themselves or
   ``{"irilint": {...}}``);

@@ -68,6 +68,7 @@ export const SETTING_KEYS: Readonly<Record<string, string>> = {
   extendExclude: 'extend-exclude',
   extensions: 'extensions',
   protectedDomains: 'protected-domains',
+  wellKnownDomains: 'well-known-domains',
   allowedScripts: 'allowed-scripts',
   maxFileSize: 'max-file-size',
   inlayHints: 'inlay-hints',
