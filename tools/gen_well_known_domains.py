@@ -46,11 +46,13 @@ installed or editable checkout); runs offline.
 from __future__ import annotations
 
 import argparse
-import difflib
 import os
 import re
 import sys
 from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from generated_output import add_output_arguments, write_or_check  # noqa: E402
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_INPUT = os.path.join(REPO_ROOT, "tools", "data", "chromium_domains.list")
@@ -300,9 +302,7 @@ def generate(input_path: str = DEFAULT_INPUT) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--input", default=DEFAULT_INPUT, help="the list (default: %(default)s)")
-    ap.add_argument("-o", "--output", default=DEFAULT_OUTPUT,
-                    help="output file, '-' for stdout (default: %(default)s)")
-    ap.add_argument("--check", action="store_true", help="do not write; exit 1 if the output file differs")
+    add_output_arguments(ap, DEFAULT_OUTPUT)
     ap.add_argument("--import-raw", metavar="RAW",
                     help="write --input from RAW, a copy of Chromium's domains.list, instead")
     ap.add_argument("--revision", help="with --import-raw: the chromium/chromium commit RAW is from")
@@ -333,24 +333,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ListError as exc:
         print("gen_well_known_domains: %s" % exc, file=sys.stderr)
         return 2
-    if args.check:
-        try:
-            with open(args.output, encoding="utf-8", newline="") as f:
-                old = f.read()
-        except FileNotFoundError:
-            old = ""
-        if old == text:
-            return 0
-        sys.stdout.writelines(difflib.unified_diff(
-            old.splitlines(True), text.splitlines(True), args.output, "regenerated", n=1))
-        print("%s is stale: run %s" % (args.output, REGEN_COMMAND), file=sys.stderr)
-        return 1
-    if args.output == "-":
-        sys.stdout.write(text)
-    else:
-        with open(args.output, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-    return 0
+    return write_or_check(text, args.output, args.check, REGEN_COMMAND)
 
 
 if __name__ == "__main__":
