@@ -66,6 +66,7 @@ DATA = os.path.join(HERE, "data")
 CHROMIUM_CASES = os.path.join(DATA, "chromium_idn_cases.tsv")
 LEGIT_IDNS = os.path.join(DATA, "legit_idns.tsv")
 CHROMIUM_TOP_DOMAINS = os.path.join(DATA, "chromium_test_domains.list")
+FIREFOX_CASES = os.path.join(DATA, "firefox_idn_cases.tsv")
 
 #: Families whose findings count as "flagged"; codes that never do.
 FLAG_FAMILIES = ("lookalike", "host")
@@ -151,6 +152,18 @@ def load_cases(chromium: str = CHROMIUM_CASES, legit: str = LEGIT_IDNS,
                     else LEGIT_LIST_CATEGORY)
         cases.append(Case(row["host"], False, category, "legit-list",
                           f"{row['script']}; {row['source']}"))
+    return cases
+
+
+def load_firefox_cases(path: str = FIREFOX_CASES) -> List[Case]:
+    """Firefox's verdicts under its "high" restriction profile (UTS #39
+    Highly Restrictive), one category per group of its test file."""
+    cases = []
+    for row in read_tsv(path, ("ascii", "host", "verdict", "group")):
+        if row["verdict"] not in ("legit", "spoof"):
+            raise BenchError(f"{path}:{row['_line']}: verdict {row['verdict']!r} is not legit/spoof")
+        cases.append(Case(row["host"], row["verdict"] == "spoof", row["group"], "firefox",
+                          "moderate profile: " + row.get("firefox_moderate", "?"), row["ascii"]))
     return cases
 
 
@@ -372,6 +385,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--chromium-cases", default=CHROMIUM_CASES, help=argparse.SUPPRESS)
     ap.add_argument("--legit", default=LEGIT_IDNS, help=argparse.SUPPRESS)
     ap.add_argument("--top-domains", default=CHROMIUM_TOP_DOMAINS, help=argparse.SUPPRESS)
+    ap.add_argument("--firefox-cases", default=FIREFOX_CASES, help=argparse.SUPPRESS)
     which_run = ap.add_mutually_exclusive_group()
     which_run.add_argument("--without-top-domains", action="store_true",
                            help="--list and --json describe the run without Chromium's test top domains")
@@ -397,6 +411,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         iri_judge, icu_judge = run(plain, args.form)
         run(cases, args.form, top_domains)
         run(well_known, args.form, well_known_domains=True)
+        firefox = load_firefox_cases(args.firefox_cases)
+        run(firefox, args.form)
         from irilint.well_known_domains import DOMAIN_COUNT, SOURCE_REVISION
         judge_where, icu_version = iri_judge.where, icu_judge.version
     except BenchError as exc:
@@ -418,6 +434,11 @@ def main(argv: Optional[List[str]] = None) -> int:
           f"domains of Chromium's top-domain list, revision {SOURCE_REVISION[:12]}); "
           "no protected-domains")
     print(table(well_known))
+    print()
+    print(f"## Firefox's verdicts ({os.path.relpath(args.firefox_cases)}: its test_idn_urls.js, "
+          f"each label under .com, {len(firefox)} hosts; spoof = kept in Punycode under the 'high' "
+          "profile); irilint as shipped")
+    print(table(firefox))
     protected = top_domains
     if args.without_top_domains:
         cases, protected = plain, []

@@ -503,7 +503,7 @@ def test_bench_prints_a_third_run_with_the_well_known_domains(tmp_path, capsys):
     shipped, _test_list, well_known = printed.split("\n## ")[1:4]
     assert shipped.startswith("irilint as shipped") and well_known.startswith(
         "irilint with the well-known domains (`well-known-domains = true`")
-    overall = [line for line in printed.splitlines() if line.startswith("OVERALL")]
+    overall = [line for line in printed.split("\n## Firefox")[0].splitlines() if line.startswith("OVERALL")]
     assert [line.split()[3:7] for line in overall] == [["0", "0", "1", "1"], ["0", "0", "1", "1"],
                                                         ["1", "0", "0", "1"]]
     assert "# irilint FN: 0" in printed
@@ -514,3 +514,20 @@ def test_bench_prints_a_third_run_with_the_well_known_domains(tmp_path, capsys):
     (spoof,) = [c for c in data["cases"] if c["spoof"]]
     assert spoof["irilint"] is True
     assert any("'paypal.com' from the list of well-known domains" in f for f in spoof["findings"])
+
+
+def test_bench_prints_firefox_verdicts_in_their_own_table(tmp_path, capsys):
+    firefox = tmp_path / "firefox.tsv"
+    firefox.write_text("# test\nascii\thost\tverdict\tfirefox_high\tfirefox_moderate\tgroup\n"
+                       "xn--war-and--b9g3b7b3h.com\twar-and-\u043c\u0438\u0440\u044a.com\tspoof\tpunycode\tpunycode"
+                       "\tMixed script\n"
+                       "xn--hxa3ahjw4a.com\t\u03c0\u03bb\u03ac\u03c4\u03c9\u03bd.com\tlegit\tunicode\tunicode"
+                       "\tGreek alone\n", encoding="utf-8")
+    assert BENCH.main(["--firefox-cases", str(firefox), "--category", "bidi"]) == 0
+    out = capsys.readouterr().out.split("## Firefox's verdicts")[1]
+    rows = {line.split("  ")[0]: line.split("|")[1].split()[:4] for line in out.splitlines() if "|" in line}
+    assert rows["Mixed script"] == ["1", "0", "0", "0"] and rows["Greek alone"] == ["0", "0", "0", "1"]
+    bad = tmp_path / "bad.tsv"
+    bad.write_text("ascii\thost\tverdict\tgroup\nx.com\tx.com\tmaybe\tg\n", encoding="utf-8")
+    assert BENCH.main(["--firefox-cases", str(bad), "--category", "bidi"]) == 2
+    assert "bad.tsv:" in capsys.readouterr().err
