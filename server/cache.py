@@ -196,11 +196,15 @@ class Cache:
         Facts of another version than their rule's are a miss."""
         new = self._new.get(key)
         line = new[1] if new is not None else self._pack().get(key)
-        fields = line.split(b"\t", 2) if line is not None else ()
-        if len(fields) != 3 or fields[0] != key.encode("ascii"):
+        # Lines are found by their first 64 bytes (``key`` is 64 hex
+        # digits): the line is the key's when a tab follows them, and it
+        # has a file field ending at a tab (searched for, not split: a
+        # split copies the payload).
+        end = line.find(b"\t", 65) if line is not None and line[64:65] == b"\t" else -1
+        if end == -1:
             self.misses += 1
             return None
-        body = fields[2]
+        body = line[end + 1:]
         facts = self._quiet.get(body)
         if facts is not None:
             self.hits += 1
