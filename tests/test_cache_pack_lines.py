@@ -40,3 +40,21 @@ def test_a_cut_or_garbled_line_is_a_miss(tmp_path_factory, cut, junk):
 def test_a_key_field_longer_than_the_key_is_a_miss(tmp_path):
     assert _get(tmp_path, KEY.encode() + b'0\t"a.md"\t' + QUIET) is None
     assert _get(tmp_path, KEY.encode() + b'\t"a.md"' + QUIET) is None  # no tab after the file
+
+
+def test_a_pack_over_the_size_cap_is_ignored_with_a_note_and_one_at_it_is_read(tmp_path, monkeypatch):
+    from irilint import cache as cache_module
+
+    body = KEY.encode() + b'\t"a.md"\t' + QUIET + b"\n"
+    path = tmp_path / "results.pack"
+    cache_module._write_checked(str(path), cache_module._PACK_HEADER, b"\n", body)
+    size = path.stat().st_size
+    notes = []
+    monkeypatch.setattr(cache_module, "MAX_PACK_BYTES", size)
+    assert cache_module._read_checked(str(path), cache_module._PACK_HEADER, b"\n",
+                                      lambda p, what: notes.append(what)) == body
+    assert notes == []
+    monkeypatch.setattr(cache_module, "MAX_PACK_BYTES", size - 1)
+    assert cache_module._read_checked(str(path), cache_module._PACK_HEADER, b"\n",
+                                      lambda p, what: notes.append(what)) is None
+    assert notes == ["is damaged (truncated, corrupted or too large) and was ignored"]
