@@ -6,7 +6,7 @@ import unicodedata
 from functools import lru_cache
 from itertools import islice
 
-from irilint.chars import distinct_non_ascii, positions_of
+from irilint.chars import distinct_non_ascii, positions_of, to_nfc
 from irilint.convert import percent_encode
 from irilint.anatomy import describe, quoted
 
@@ -63,7 +63,7 @@ def not_nfc(ctx):
             # One pass: NFC returns the text itself when its quick check
             # says it is normalized, and is_normalized would normalize as
             # much as this when it cannot tell.
-            fixed = unicodedata.normalize("NFC", run)
+            fixed = to_nfc(run)
             if fixed == run:
                 continue
             s, e = m.start(), m.end()

@@ -201,3 +201,58 @@ def distinct_non_ascii(text: str) -> frozenset:
         _DISTINCT_CACHE.clear()
     _DISTINCT_CACHE[text] = found
     return found
+
+
+#: a run of one repeated mark ending a text is normalized apart from its
+#: head when it is longer than this (shorter: one call costs less than three)
+LONG_RUN = 64
+
+
+def to_nfc(text: str) -> str:
+    """``unicodedata.normalize("NFC", text)``, without normalizing a long
+    run of one repeated combining mark that ends the text character by
+    character (~9 ns each: a megabyte of one mark stacked on a letter, in
+    bench/pathological.py, cost more than a check of a megabyte of ordinary
+    text).
+
+    Such a run settles after its first copies.  Canonical ordering keeps
+    the copies (one class) in order, after the marks of the head's last
+    cluster of lower or the same class and before those of higher classes.
+    Once a copy is left uncomposed, every later copy is blocked from the
+    starter (UAX #15: an uncomposed mark of its class lies between them),
+    and the marks of higher classes, which the copies never block, compose
+    or not as they did.  So when the second copy is seen to stay uncomposed
+    at the very end (``NFC(head + m + m) == NFC(head + m) + NFD(m)``, which
+    also says no mark of a higher class is left after the copies), the NFC
+    is ``NFC(head + m)`` and then ``NFD(m)`` once per further copy;
+    otherwise the whole text is normalized as usual."""
+    n = len(text)
+    if n > LONG_RUN:
+        mark = text[-1]
+        ccc = unicodedata.combining(mark)
+        if ccc:
+            copies = _copies_at_end(text, mark)
+            if copies > LONG_RUN:
+                head = text[:n - copies]
+                parts = unicodedata.normalize("NFD", mark)
+                # Every part of one class: no copy reorders around another.
+                if all(unicodedata.combining(c) == ccc for c in parts):
+                    one = unicodedata.normalize("NFC", head + mark)
+                    if unicodedata.normalize("NFC", head + mark + mark) == one + parts:
+                        return one + parts * (copies - 1)
+    return unicodedata.normalize("NFC", text)
+
+
+def _copies_at_end(text: str, mark: str) -> int:
+    """How many copies of ``mark`` end ``text``: taken off in the largest
+    blocks of a power of two that fit, each compared in place (``str.rstrip``
+    tests every character in turn, several times slower)."""
+    end = len(text)
+    copies = 0
+    while text.endswith(mark, 0, end):
+        block = 1
+        while 2 * block <= end and text.endswith(mark * (2 * block), 0, end):
+            block *= 2
+        copies += block
+        end -= block
+    return copies

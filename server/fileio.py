@@ -222,6 +222,34 @@ def _round_trip_problem(text: str, data: bytes, encoding: str) -> Optional[str]:
             f"{encoding.upper()} does not write")
 
 
+def _bom_of(data: bytes) -> Tuple[str, bytes]:
+    """The encoding and byte order mark ``data`` starts with (UTF-8 and no
+    mark when none)."""
+    encoding, bom = "utf-8", b""
+    if data[:1] in _BOM_FIRST_BYTES:  # most files: no mark to look for
+        for mark, codec in _BOMS:
+            if data.startswith(mark):
+                encoding, bom = codec, mark
+                break
+    if encoding == "utf-32-le" and (len(data) - 4) % 4 != 0:
+        # FF FE 00 00 is also a UTF-16-LE BOM followed by U+0000; only a
+        # length that fits UTF-32 lets the UTF-32 reading stand.
+        encoding, bom = "utf-16-le", b"\xff\xfe"
+    return encoding, bom
+
+
+def binary_offset(data: bytes, encoding: Optional[str] = None) -> int:
+    """The offset of the NUL byte that makes ``data`` (a whole file) a
+    binary file, which :func:`decode_bytes` refuses; -1 for text.  A file
+    that starts with a UTF-16/32 mark holds NULs as text.  ``encoding``:
+    the one its mark gives, when already known."""
+    if encoding is None:
+        encoding = _bom_of(data)[0]
+    if encoding.startswith(("utf-16", "utf-32")):
+        return -1
+    return data.find(b"\x00")
+
+
 def decode_bytes(data: bytes, path: PathLike = "<stdin>", *, digest: bool = True,
                  syntax: Optional[str] = None) -> Document:
     """Decode ``data`` (a whole file) into a :class:`Document`.
@@ -234,21 +262,11 @@ def decode_bytes(data: bytes, path: PathLike = "<stdin>", *, digest: bool = True
     ``digest=False`` leaves :attr:`Document.digest` empty (hashing is a
     tenth of a run that keeps no cache and writes nothing).
     """
-    encoding, bom = "utf-8", b""
+    encoding, bom = _bom_of(data)
     declaration: Optional[Declaration] = None
-    if data[:1] in _BOM_FIRST_BYTES:  # most files: no mark to look for
-        for mark, codec in _BOMS:
-            if data.startswith(mark):
-                encoding, bom = codec, mark
-                break
-    if encoding == "utf-32-le" and (len(data) - 4) % 4 != 0:
-        # FF FE 00 00 is also a UTF-16-LE BOM followed by U+0000; only a
-        # length that fits UTF-32 lets the UTF-32 reading stand.
-        encoding, bom = "utf-16-le", b"\xff\xfe"
-    if not encoding.startswith(("utf-16", "utf-32")):
-        nul = data.find(b"\x00")
-        if nul != -1:
-            raise DocumentError(path, f"binary file (NUL byte at offset {nul})", "binary")
+    nul = binary_offset(data, encoding)
+    if nul != -1:
+        raise DocumentError(path, f"binary file (NUL byte at offset {nul})", "binary")
     if not bom:
         declaration = find_declaration(data, syntax)
         if declaration is not None:

@@ -388,12 +388,21 @@ class Project:
             if st.st_size > settings.max_file_size:
                 return None
             digest = self.stat_index.digest(abspath, st)
+            if digest == self.stat_index.BINARY:
+                # Found in a walk: skipped unread.  Named: read, and told.
+                return None if os.path.abspath(abspath) in self.explicit_paths else BINARY_HIT
             hashed = digest is None
             if hashed:
                 import hashlib
 
+                from irilint.fileio import binary_offset
+
                 with open(abspath, "rb") as fh:
-                    digest = hashlib.sha256(fh.read()).hexdigest()
+                    data = fh.read()
+                if binary_offset(data) != -1 and os.path.abspath(abspath) not in self.explicit_paths:
+                    self.stat_index.record(abspath, self.stat_index.stamp(st), self.stat_index.BINARY)
+                    return BINARY_HIT
+                digest = hashlib.sha256(data).hexdigest()
         except OSError:
             return None
         hit = cache.get(self.cache_key(digest, settings, path), path)
@@ -412,6 +421,11 @@ class Project:
         positions.table = edits
         out.index = positions
         return out
+
+
+#: what :meth:`Project.cached` gives for a binary file found in a walk:
+#: nothing to report, and nothing to read
+BINARY_HIT = FileResult("")
 
 
 class Positions:
@@ -481,7 +495,7 @@ def check_path(checker: Project, path: str, look_up: bool = True,
     if look_up:
         hit = cached_result(checker, path, st)
         if hit is not None:
-            return hit
+            return None if hit is BINARY_HIT else hit
     shown = checker.display_path(path)
     try:
         settings = checker.settings(path)
@@ -502,6 +516,10 @@ def check_path(checker: Project, path: str, look_up: bool = True,
             # Found in a walk: images and archives are expected; stay quiet.
             if os.path.abspath(path) in checker.explicit_paths:
                 return FileResult(shown, skipped=told)
+            if checker.cache is not None and st is not None:
+                # The walk's stamp (a change since makes it stale): the
+                # next run skips the file unread.
+                checker.stat_index.record(path, checker.stat_index.stamp(st), checker.stat_index.BINARY)
             return None
         if exc.kind == "too-large":
             return FileResult(shown, skipped=told)

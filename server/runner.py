@@ -10,7 +10,7 @@ import sys
 from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
 from .paths import display_path, folder_of
-from .project import FileResult, Options, Project, cached_result, check_path
+from .project import BINARY_HIT, FileResult, Options, Project, cached_result, check_path
 
 
 def discover(checker: Project, paths: Sequence[str]):
@@ -330,7 +330,9 @@ def _run_parallel(checker: Project, items: Any, jobs: int):
             else:
                 path, st = item
                 hit = cached_result(checker, path, st)
-                if hit is not None:
+                if hit is BINARY_HIT:
+                    pass  # skipped unread, as a worker would skip it read
+                elif hit is not None:
                     order.append(hit)
                 else:
                     order.append(seq)
