@@ -75,7 +75,8 @@ class URIConversion:
 
 
 def _pct(octets: bytes) -> str:
-    return "".join("%" + _HEX[b >> 4] + _HEX[b & 15] for b in octets)
+    # bytes.hex with a separator: one C call, not a Python step per octet
+    return "%" + octets.hex("%").upper() if octets else ""
 
 
 def _utf8(s: str) -> bytes:
@@ -446,8 +447,24 @@ def iri_pieces(uri: str) -> List[IRIPiece]:
         return []
 
 
+#: the last URI :func:`_iri_parts` cut, and its parts: to_iri, iri_pieces
+#: and to_iri_detailed are often asked about one URI in turn (the engine's
+#: safe_to_iri asks for its pieces, then converts it)
+_last_parts: Tuple[Optional[str], Tuple[_Part, ...]] = (None, ())
+
+
 def _iri_parts(uri: str) -> List[_Part]:
     """The URI cut into parts that cover it, in order (see ``_Part``)."""
+    global _last_parts
+    last = _last_parts  # one read: another thread may replace it
+    if last[0] == uri:
+        return list(last[1])
+    parts = _iri_parts_uncached(uri)
+    _last_parts = (uri, tuple(parts))
+    return parts
+
+
+def _iri_parts_uncached(uri: str) -> List[_Part]:
     ref = parse(uri)
     marks: List[_Part] = []
     # Step 2: A-labels of a DNS host.
@@ -507,6 +524,17 @@ def _run_parts(uri: str, start: int, run: str, query_range: Tuple[int, int]) -> 
     characters make one piece."""
     in_query = query_range[0] <= start < query_range[1]
     octets = bytes.fromhex(run.replace("%", ""))
+    if octets[0] >= 0x80 and min(octets) >= 0x80:
+        # The common run: encoded non-ASCII text.  When it is all strictly
+        # legal UTF-8 and no character of it stays encoded, the steps below
+        # make one piece of the whole run; found here with C-level calls.
+        try:
+            text = octets.decode("utf-8")
+        except UnicodeDecodeError:
+            text = None
+        if text is not None and not any(kept_encoded_in_iri(ord(c), in_query) for c in set(text)):
+            end = start + len(run)
+            return [(start, end, text, IRIPiece("percent", start, end, run, text))]
     # (octet start, octet end, text, decoded)
     items: List[Tuple[int, int, str, bool]] = []
     j = 0
