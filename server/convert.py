@@ -16,6 +16,7 @@ imports neither the rules nor the engine.
 """
 from __future__ import annotations
 
+import codecs
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -352,7 +353,21 @@ def _octet_parts(octets: bytes, keep, in_query: bool = False) -> List[Tuple[int,
 
 def _decode_octets(octets: bytes, keep, in_query: bool = False) -> str:
     """The text of :func:`_octet_parts`."""
+    if keep is None:
+        # Python's strict decoder takes what _octet_parts decodes (strictly
+        # legal UTF-8, one character at a time) and hands each maximal
+        # invalid part to the handler, which re-escapes it octet by octet
+        # as _octet_parts does: the same text, without a step per octet.
+        return octets.decode("utf-8", _REESCAPE)
     return "".join(part[2] for part in _octet_parts(octets, keep, in_query))
+
+
+def _reescape(error: UnicodeDecodeError) -> Tuple[str, int]:
+    return _pct(error.object[error.start:error.end]), error.end
+
+
+_REESCAPE = "irilint-reescape"
+codecs.register_error(_REESCAPE, _reescape)
 
 
 @dataclass(frozen=True)

@@ -114,6 +114,21 @@ def test_escaping_octets_equals_the_per_octet_reference(octets):
     assert convert._pct(octets) == reference_pct(octets)
 
 
+#: octets that start, continue or break UTF-8 sequences (overlong leads,
+#: surrogates, past U+10FFFF, truncated), and any octet
+_OCTETS = st.lists(st.one_of(st.sampled_from([0x41, 0x25, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2,
+                                               0xDF, 0xE0, 0xE2, 0xED, 0xEF, 0xF0, 0xF4, 0xF5, 0xFF]),
+                             st.integers(0, 255)), max_size=12).map(bytes)
+
+
+@PROPERTY
+@given(st.one_of(_OCTETS, st.text(_CHARS, max_size=6).map(lambda t: t.encode("utf-8", "surrogatepass"))))
+def test_decoding_octets_equals_the_per_octet_cut(octets):
+    # percent_decode_utf8's decoder (Python's, with a handler that
+    # re-escapes what it cannot decode) against the per-octet walk
+    assert convert._decode_octets(octets, None) == "".join(p[2] for p in convert._octet_parts(octets, None))
+
+
 @PROPERTY
 @given(st.sampled_from(["http://h/", "http://h/a", "x:", "//h/%", "/a?", "/a#", "?", "http://h/%2"]),
        _RUN, st.sampled_from(["", "/b", "?q", "#f", ".", "/.."]))
