@@ -197,3 +197,18 @@ def test_visible_text_with_many_distinct_invisible_characters():
     # nothing to hide: the same object comes back (report() relies on it)
     plain = "caf\u00e9 \u05e9"
     assert visible_text(plain) is plain
+
+
+@PROPERTY
+@given(st.text(st.sampled_from("ab\u05e9\u0430\u200b\uff0f.%"), max_size=300),
+       st.frozensets(st.sampled_from("b\u05e9\u0430\u200b\uff0f%z"), max_size=4), st.booleans())
+def test_finding_characters_walks_short_text_as_the_pattern_finds(text, chars, compiled):
+    # short text is walked in Python unless a pattern for the characters
+    # is compiled already; either way, the offsets the pattern finds
+    from irilint import chars as char_scans
+
+    if compiled and chars:
+        char_scans.class_re(chars)
+    want = [m.start() for m in char_scans._class_re_uncached(chars).finditer(text)] if chars else []
+    assert list(char_scans.positions_of(text, chars)) == want
+    assert char_scans.first_of(text, chars) == (want[0] if want else -1)
