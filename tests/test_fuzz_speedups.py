@@ -212,3 +212,17 @@ def test_finding_characters_walks_short_text_as_the_pattern_finds(text, chars, c
     want = [m.start() for m in char_scans._class_re_uncached(chars).finditer(text)] if chars else []
     assert list(char_scans.positions_of(text, chars)) == want
     assert char_scans.first_of(text, chars) == (want[0] if want else -1)
+
+
+@PROPERTY
+@given(st.text(st.one_of(st.characters(), st.sampled_from("\u05e9\u0645\u202e\u2066\u200f1a ")), max_size=40),
+       st.booleans())
+def test_the_direction_of_each_character_is_its_bidi_class(text, skip_controls):
+    # the per-component bidi rules read classes from a table kept per
+    # character: the same as asking bidi_class each time
+    from irilint.rules import bidi
+
+    want = [(k, bidi.bidi_class(ch)) for k, ch in enumerate(text)
+            if not (skip_controls and ord(ch) in bidi.BIDI_CONTROLS)]
+    assert bidi._strong(text, skip_controls) == want
+    assert bidi._strong(text, skip_controls) == want  # from the table the first call filled
