@@ -226,3 +226,89 @@ def test_the_direction_of_each_character_is_its_bidi_class(text, skip_controls):
             if not (skip_controls and ord(ch) in bidi.BIDI_CONTROLS)]
     assert bidi._strong(text, skip_controls) == want
     assert bidi._strong(text, skip_controls) == want  # from the table the first call filled
+
+
+# -- the engine's judgement of an edit stops at its answer -------------------
+
+from irilint import engine as engine_module  # noqa: E402
+from irilint.config import Settings  # noqa: E402
+from irilint.engine import Engine, _WholeTextScanner  # noqa: E402
+
+from iri_strategies import spoof_reference  # noqa: E402
+
+_ALL = Settings(select=("ALL",), protected_domains=("example.com", "paypal.com"), allowed_scripts=("Cyrillic",))
+
+_SELECT_ALL = Settings(select=("ALL",))
+
+#: characters whose fixes ask the engine to judge an edit (compatibility and
+#: full-width forms, bidi controls, escapes of text and of delimiters), and
+#: those that make the edited reference report once more (other scripts)
+_JUDGED = st.sampled_from(["\uff0f", "\uff05", "\ufb01", "\u2460", "\u202e", "\u200f", "%2e", "%2F", "%41",
+                           "%D7%A9", "\u0430", "\u05e9", "\u0645", "\uff41", ".", "/", "a", "%"])
+
+
+@st.composite
+def judged_reference(draw):
+    base = draw(st.one_of(spoof_reference(), iri_reference()))
+    for _ in range(draw(st.integers(0, 3))):
+        k = draw(st.integers(0, len(base)))
+        base = base[:k] + draw(_JUDGED) + base[k:]
+    return base
+
+
+def _with_early_judgement(on: bool, run):
+    old = engine_module.EARLY_JUDGEMENT
+    engine_module.EARLY_JUDGEMENT = on
+    try:
+        return run(Engine())  # a fresh engine: nothing judged before
+    finally:
+        engine_module.EARLY_JUDGEMENT = old
+
+
+def _summary(findings):
+    return [(f.rule.code, f.start, f.end, f.message, f.severity,
+             [(fx.title, fx.safe, fx.edits) for fx in f.fixes]) for f in findings]
+
+
+@PROPERTY
+@given(judged_reference(), st.data())
+def test_judging_an_edit_stops_at_the_same_answer_it_reaches_running_every_rule(value, data):
+    k = data.draw(st.integers(0, len(value)))
+    j = data.draw(st.integers(k, min(len(value), k + 3)))
+    edits = [(k, j, data.draw(_JUDGED))]
+
+    def judge(engine):
+        f = engine.judge_edit(value, edits, _ALL)
+        return None if f is None else _summary([f])
+
+    assert _with_early_judgement(True, judge) == _with_early_judgement(False, judge)
+
+
+@PROPERTY
+@given(judged_reference())
+def test_a_check_finds_and_fixes_the_same_with_judgements_stopped_early(value):
+    def check(engine):
+        result = engine.check_text(value, path="ref.txt", settings=_ALL, scanner=_WholeTextScanner(), run_state={})
+        return _summary(result.findings), result.errors
+
+    assert _with_early_judgement(True, check) == _with_early_judgement(False, check)
+
+
+def test_a_refused_edit_leaves_the_edited_reference_unjudged_and_an_accepted_one_kept():
+    # "pаypal" with a Cyrillic a: mixed-script reports once more, and the
+    # rules after it do not run on that text, so nothing of it is kept
+    value = "http://example.org/paypal"
+    engine = Engine()
+    assert engine.judge_edit(value, [(20, 21, "\u0430")], _SELECT_ALL).rule.name == "mixed-script"
+    assert [key[2] for key in engine._judged] == [value]
+    # an edit that adds nothing runs every rule on the edited text: kept
+    assert engine.judge_edit(value, [(20, 21, "b")], _SELECT_ALL) is None
+    assert sorted(key[2] for key in engine._judged) == [value, "http://example.org/pbypal"]
+    # the same, every rule run: the refused text is kept too
+    engine_module.EARLY_JUDGEMENT = False
+    try:
+        full = Engine()
+        assert full.judge_edit(value, [(20, 21, "\u0430")], _SELECT_ALL).rule.name == "mixed-script"
+        assert "http://example.org/p\u0430ypal" in [key[2] for key in full._judged]
+    finally:
+        engine_module.EARLY_JUDGEMENT = True
