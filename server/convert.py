@@ -60,7 +60,6 @@ _PCT_LOWER_RE = re.compile(r"%([0-9A-Fa-f]{2})")
 _HOST_SPLIT_RE = re.compile("([.%s])" % IDNA_DOTS)
 
 _UNRESERVED_OCTETS = frozenset(UNRESERVED_ASCII.encode("ascii"))
-_HEX = "0123456789ABCDEF"
 
 
 @dataclass
