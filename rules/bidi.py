@@ -46,7 +46,7 @@ import bisect
 import re
 import unicodedata
 from functools import lru_cache
-from typing import List, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 
 from irilint.chars import BIDI_CONTROL_CHARS, BIDI_CONTROLS, SHORT_TEXT, distinct_non_ascii, first_of
 from irilint.convert import percent_encode_component
@@ -349,11 +349,23 @@ def bidi_control_encoded(ctx):
 def _strong(text: str, skip_controls: bool = True) -> List[Tuple[int, str]]:
     """(index, class) of the characters that count for direction."""
     out = []
+    # each character's class is looked up once (a call per character was
+    # most of the cost of the per-component rules)
+    classes = _CLASSES
     for k, ch in enumerate(text):
         if skip_controls and ord(ch) in BIDI_CONTROLS:
             continue
-        out.append((k, bidi_class(ch)))
+        cls = classes.get(ch)
+        if cls is None:
+            if len(classes) >= 65536:
+                classes.clear()
+            cls = classes[ch] = bidi_class(ch)
+        out.append((k, cls))
     return out
+
+
+#: character -> bidi_class(character), for _strong
+_CLASSES: Dict[str, str] = {}
 
 
 def _unless_new_finding(ctx, title: str, edits) -> list:

@@ -143,16 +143,29 @@ def class_re(chars: frozenset) -> "re.Pattern[str]":
     return rx
 
 
+#: Below this length a text is walked in Python when no pattern for the
+#: characters sought is compiled yet: compiling one costs more than the walk,
+#: and a set of characters seen once (fuzzed or rare text) is never reused.
+_WALK_UNCOMPILED = 256
+
+
 def positions_of(text: str, chars: frozenset):
     """Offsets of the characters of ``text`` that are in ``chars``, in order."""
     if not chars:
         return iter(())
+    if len(text) < _WALK_UNCOMPILED and chars not in _CLASS_RES:
+        return (i for i, c in enumerate(text) if c in chars)
     return (m.start() for m in class_re(chars).finditer(text))
 
 
 def first_of(text: str, chars: frozenset) -> int:
     """Offset of the first character of ``text`` in ``chars``, or -1."""
     if not chars:
+        return -1
+    if len(text) < _WALK_UNCOMPILED and chars not in _CLASS_RES:
+        for i, c in enumerate(text):
+            if c in chars:
+                return i
         return -1
     m = class_re(chars).search(text)
     return -1 if m is None else m.start()

@@ -16,6 +16,7 @@ imports neither the rules nor the engine.
 """
 from __future__ import annotations
 
+import codecs
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -59,7 +60,6 @@ _PCT_LOWER_RE = re.compile(r"%([0-9A-Fa-f]{2})")
 _HOST_SPLIT_RE = re.compile("([.%s])" % IDNA_DOTS)
 
 _UNRESERVED_OCTETS = frozenset(UNRESERVED_ASCII.encode("ascii"))
-_HEX = "0123456789ABCDEF"
 
 
 @dataclass
@@ -75,7 +75,8 @@ class URIConversion:
 
 
 def _pct(octets: bytes) -> str:
-    return "".join("%" + _HEX[b >> 4] + _HEX[b & 15] for b in octets)
+    # bytes.hex with a separator: one C call, not a Python step per octet
+    return "%" + octets.hex("%").upper() if octets else ""
 
 
 def _utf8(s: str) -> bytes:
@@ -351,7 +352,21 @@ def _octet_parts(octets: bytes, keep, in_query: bool = False) -> List[Tuple[int,
 
 def _decode_octets(octets: bytes, keep, in_query: bool = False) -> str:
     """The text of :func:`_octet_parts`."""
+    if keep is None:
+        # Python's strict decoder takes what _octet_parts decodes (strictly
+        # legal UTF-8, one character at a time) and hands each maximal
+        # invalid part to the handler, which re-escapes it octet by octet
+        # as _octet_parts does: the same text, without a step per octet.
+        return octets.decode("utf-8", _REESCAPE)
     return "".join(part[2] for part in _octet_parts(octets, keep, in_query))
+
+
+def _reescape(error: UnicodeDecodeError) -> Tuple[str, int]:
+    return _pct(error.object[error.start:error.end]), error.end
+
+
+_REESCAPE = "irilint-reescape"
+codecs.register_error(_REESCAPE, _reescape)
 
 
 @dataclass(frozen=True)
@@ -446,8 +461,24 @@ def iri_pieces(uri: str) -> List[IRIPiece]:
         return []
 
 
+#: the last URI :func:`_iri_parts` cut, and its parts: to_iri, iri_pieces
+#: and to_iri_detailed are often asked about one URI in turn (the engine's
+#: safe_to_iri asks for its pieces, then converts it)
+_last_parts: Tuple[Optional[str], Tuple[_Part, ...]] = (None, ())
+
+
 def _iri_parts(uri: str) -> List[_Part]:
     """The URI cut into parts that cover it, in order (see ``_Part``)."""
+    global _last_parts
+    last = _last_parts  # one read: another thread may replace it
+    if last[0] == uri:
+        return list(last[1])
+    parts = _iri_parts_uncached(uri)
+    _last_parts = (uri, tuple(parts))
+    return parts
+
+
+def _iri_parts_uncached(uri: str) -> List[_Part]:
     ref = parse(uri)
     marks: List[_Part] = []
     # Step 2: A-labels of a DNS host.
@@ -507,6 +538,17 @@ def _run_parts(uri: str, start: int, run: str, query_range: Tuple[int, int]) -> 
     characters make one piece."""
     in_query = query_range[0] <= start < query_range[1]
     octets = bytes.fromhex(run.replace("%", ""))
+    if octets[0] >= 0x80 and min(octets) >= 0x80:
+        # The common run: encoded non-ASCII text.  When it is all strictly
+        # legal UTF-8 and no character of it stays encoded, the steps below
+        # make one piece of the whole run; found here with C-level calls.
+        try:
+            text = octets.decode("utf-8")
+        except UnicodeDecodeError:
+            text = None
+        if text is not None and not any(kept_encoded_in_iri(ord(c), in_query) for c in set(text)):
+            end = start + len(run)
+            return [(start, end, text, IRIPiece("percent", start, end, run, text))]
     # (octet start, octet end, text, decoded)
     items: List[Tuple[int, int, str, bool]] = []
     j = 0

@@ -46,6 +46,10 @@ def template_rules(run: Sequence[Any], value: str, regex: bool = False) -> List[
 #: text misleads: a look-alike, a bidi reordering, a host IDNA maps apart.
 JUDGED_FAMILIES = frozenset(("lookalike", "bidi", "host"))
 
+#: Engine.judge_edit stops running rules on an edited reference at the first
+#: finding it answers with (False: every rule runs; tests compare the two)
+EARLY_JUDGEMENT = True
+
 
 @dataclass(frozen=True)
 class KeptPiece:
@@ -287,10 +291,16 @@ class Engine:
         for f in self._all_findings(value, settings):
             before[f.rule.code] = before.get(f.rule.code, 0) + 1
         after: Dict[str, int] = {}
-        for f in self._all_findings(candidate, settings):
-            n = after[f.rule.code] = after.get(f.rule.code, 0) + 1
-            if n > before.get(f.rule.code, 0):
-                return f
+        # The candidate's findings come rule by rule, and the answer is the
+        # first one past its rule's count before: the rules after it need
+        # not run (a fix refused this way never makes the candidate, so its
+        # findings are not worth keeping).  EARLY_JUDGEMENT = False runs
+        # them all, as the tests compare.
+        for found in self._findings_by_rule(candidate, settings, False, EARLY_JUDGEMENT):
+            for f in found:
+                n = after[f.rule.code] = after.get(f.rule.code, 0) + 1
+                if n > before.get(f.rule.code, 0):
+                    return f
         return None
 
     def _flagged_spans(self, original: str, candidate: str, spans: Sequence[Any],
@@ -343,15 +353,52 @@ class Engine:
         return self._findings_alone(value, settings, False)
 
     def _findings_alone(self, value: str, settings: Optional[Settings], judged_only: bool) -> List[Finding]:
-        from irilint.rules.context import DocContext, DocumentInfo, RefContext
-        from irilint.scanners.base import Candidate
+        found: List[Finding] = []
+        for part in self._findings_by_rule(value, settings, judged_only, False):
+            found.extend(part)
+        return found
 
+    def _findings_by_rule(self, value: str, settings: Optional[Settings], judged_only: bool,
+                          lazily: bool) -> Iterable[List[Finding]]:
+        """The findings of :meth:`_findings_alone`, one list per rule in the
+        order they run.  ``lazily``: each rule runs when its list is asked
+        for (a caller may stop early), and the whole list is kept only if
+        the caller takes every rule's; otherwise all run first, and are kept."""
         selection = self.selection_for(settings)
         key = (id(selection), judged_only, value)
         cache = self._judged
         hit = cache.get(key)
         if hit is not None and hit[0] is selection:
-            return hit[1]
+            return (hit[1],)
+        parts = self._run_alone(value, settings, judged_only, selection)
+        if lazily:
+            return self._kept_when_done(parts, key, selection, value)
+        found: List[Finding] = []
+        for part in parts:
+            found.extend(part)
+        self._keep_judged(key, selection, value, found)
+        return (found,)
+
+    def _kept_when_done(self, parts: Iterable[List[Finding]], key: Tuple[int, bool, str], selection: Any,
+                        value: str) -> Iterable[List[Finding]]:
+        found: List[Finding] = []
+        for part in parts:
+            found.extend(part)
+            yield part
+        self._keep_judged(key, selection, value, found)
+
+    def _keep_judged(self, key: Tuple[int, bool, str], selection: Any, value: str, found: List[Finding]) -> None:
+        cache = self._judged
+        if len(value) <= 4096:  # long values are rarely judged twice: not kept
+            if len(cache) >= 4096:
+                cache.clear()
+            cache[key] = (selection, found)
+
+    def _run_alone(self, value: str, settings: Optional[Settings], judged_only: bool,
+                   selection: Any) -> Iterable[List[Finding]]:
+        from irilint.rules.context import DocContext, DocumentInfo, RefContext
+        from irilint.scanners.base import Candidate
+
         if judged_only:
             rules = [r for r in selection.rules if r.family in JUDGED_FAMILIES]
             doc = DocumentInfo(text=value, path=None, scanner="reference", settings=settings, run_state={})
@@ -363,7 +410,6 @@ class Engine:
         # fast path, then the document rules.
         plan = self._plan_for(selection, rules)
         cand = Candidate(0, len(value), value)
-        found: List[Finding] = []
         fast = plan.fast_match(value) if plan.fast_match is not None else None
         if fast is not None:
             ctx = RefContext(cand, None, doc, fast)
@@ -376,23 +422,22 @@ class Engine:
         for r in run:
             ctx.rule = r
             ctx.severity = plan.severities[r.name]
+            part: List[Finding] = []
             try:
-                found.extend(r.check(ctx) or ())
+                part.extend(r.check(ctx) or ())
             except Exception:  # a rule bug is reported by the check itself
-                continue
+                pass  # (what it found before failing counts, as it did)
+            yield part
         for r in plan.doc_rules:
             dctx = DocContext(doc, [ctx])
             dctx.rule = r
             dctx.severity = plan.severities.get(r.name) or selection.severity_of(r)
+            part = []
             try:
-                found.extend(r.check(dctx) or ())
+                part.extend(r.check(dctx) or ())
             except Exception:
-                continue
-        if len(value) <= 4096:  # long values are rarely judged twice: not kept
-            if len(cache) >= 4096:
-                cache.clear()
-            cache[key] = (selection, found)
-        return found
+                pass
+            yield part
 
     def _plan_for(self, selection: Any, rules: List[Any]) -> "_RulePlan":
         """The rule plan of a selection (less the rules a file's

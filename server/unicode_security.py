@@ -634,14 +634,38 @@ def visible_text(s: str) -> str:
     if s.isascii() and s.isprintable():
         return s
     # Each distinct character is judged once (a long run of one combining
-    # mark is one judgement), found by C-level regex passes.
-    hidden = frozenset(ch for ch in distinct_non_ascii(s) if is_invisible(ch))
+    # mark is one judgement), found by C-level regex passes; the judgement
+    # of a character is kept (messages quote the same few characters).
+    memo = _INVISIBLE_MEMO
+    hidden = []
+    for ch in distinct_non_ascii(s):
+        seen = memo.get(ch)
+        if seen is None:
+            if len(memo) >= 65536:
+                memo.clear()
+            seen = memo[ch] = is_invisible(ch)
+        if seen:
+            hidden.append(ch)
     # The ASCII ones are controls, which isprintable (one C loop) rules out.
     if not s.isprintable() and _ASCII_INVISIBLE_RE.search(s) is not None:
-        hidden = hidden.union(_ASCII_INVISIBLE_RE.findall(s))
+        hidden.extend(set(_ASCII_INVISIBLE_RE.findall(s)))
     if not hidden:
         return s
-    return class_re(hidden).sub(lambda m: "<U+%04X>" % ord(m.group()), s)
+    if len(hidden) <= _FEW_HIDDEN:
+        # A few C-level replaces cost less than compiling a pattern for a
+        # set of characters not seen before (each fuzz input has its own).
+        # The order does not matter: "<U+XXXX>" holds no invisible character.
+        for ch in hidden:
+            s = s.replace(ch, "<U+%04X>" % ord(ch))
+        return s
+    return class_re(frozenset(hidden)).sub(lambda m: "<U+%04X>" % ord(m.group()), s)
+
+
+#: character -> is_invisible(character), for visible_text
+_INVISIBLE_MEMO: Dict[str, bool] = {}
+#: up to this many distinct invisible characters, visible_text replaces
+#: them one at a time instead of compiling a pattern
+_FEW_HIDDEN = 8
 
 
 def quoted(s: str, limit: int = 0) -> str:
