@@ -116,6 +116,84 @@ def dumps_json(items: List[Dict[str, Any]]) -> str:
     return json.dumps(items, ensure_ascii=False, indent=2)
 
 
+def json_text(value: Any, indent: str = "") -> str:
+    """``json.dumps(value, ensure_ascii=False, indent=2)`` as it would
+    appear nested in a larger such dump at a line indented by ``indent``
+    (the same bytes, made with the C string encoder; the ``indent``
+    encoder of :mod:`json` is pure Python).  Keys must be strings."""
+    out: List[str] = []
+    _json_parts(value, indent, out)
+    return "".join(out)
+
+
+def _json_parts(value: Any, indent: str, out: List[str]) -> None:
+    kind = type(value)
+    if kind is str:
+        out.append(_encode_string(value))
+    elif kind is dict:
+        if not value:
+            out.append("{}")
+            return
+        inner = indent + "  "
+        sep = "{\n" + inner
+        for key, item in value.items():
+            if type(key) is not str:
+                raise TypeError("json_text: a key that is not a string: %r" % (key,))
+            out.append(sep + _encode_string(key) + ": ")
+            _json_parts(item, inner, out)
+            sep = ",\n" + inner
+        out.append("\n" + indent + "}")
+    elif kind is list or kind is tuple:
+        if not value:
+            out.append("[]")
+            return
+        inner = indent + "  "
+        sep = "[\n" + inner
+        for item in value:
+            out.append(sep)
+            _json_parts(item, inner, out)
+            sep = ",\n" + inner
+        out.append("\n" + indent + "]")
+    elif value is None:
+        out.append("null")
+    elif value is True:
+        out.append("true")
+    elif value is False:
+        out.append("false")
+    elif kind is int:
+        out.append(int.__repr__(value))
+    else:  # floats and the rest: as json renders them
+        out.append(json.dumps(value, ensure_ascii=False))
+
+
+def _string_encoder() -> Any:
+    from json import encoder
+
+    return encoder.encode_basestring  # the C one when the accelerator is built
+
+
+_encode_string = _string_encoder()
+
+
+class JsonArrayWriter:
+    """A JSON array written item by item to ``out`` (``write(str)``),
+    byte for byte what :func:`dumps_json` of the whole list writes, at
+    nesting depth ``depth`` (0: the top level)."""
+
+    def __init__(self, out: Any, depth: int = 0) -> None:
+        self.out = out
+        self.indent = "  " * depth
+        self.count = 0
+
+    def add(self, item: Any) -> None:
+        inner = self.indent + "  "
+        self.out.write(("[\n" if not self.count else ",\n") + inner + json_text(item, inner))
+        self.count += 1
+
+    def close(self) -> None:
+        self.out.write("\n" + self.indent + "]" if self.count else "[]")
+
+
 @dataclass(frozen=True)
 class NotChecked:
     """A path that was not checked (or not wholly): ``kind`` is ``"error"``
@@ -149,12 +227,27 @@ def sarif_log(reported: List[Reported], indexes: Dict[str, LineIndex], version: 
     each path that was not checked as a tool execution notification
     (SARIF s3.20.21): ``error`` for what made the run fail, ``note`` for
     a skip; ``executionSuccessful`` is false when there was an error."""
+    rule_index = sarif_rule_index()
+    descriptors = sarif_descriptors()
+    results = [sarif_result(rep, indexes.get(rep.path), rule_index) for rep in reported]
+    log = sarif_skeleton(descriptors, version, not_checked)
+    log["runs"][0]["results"] = results
+    return log
+
+
+def sarif_rule_index() -> Dict[str, int]:
+    """Rule name -> its index in the SARIF log's rules table."""
     from irilint.rules.registry import all_rules
 
-    rules = all_rules()
-    rule_index = {r.name: i for i, r in enumerate(rules)}
+    return {r.name: i for i, r in enumerate(all_rules())}
+
+
+def sarif_descriptors() -> List[Dict[str, Any]]:
+    """The SARIF log's rules table: every rule's metadata."""
+    from irilint.rules.registry import all_rules
+
     descriptors = []
-    for r in rules:
+    for r in all_rules():
         descriptors.append({
             "id": r.code,
             "name": r.name,
@@ -165,56 +258,12 @@ def sarif_log(reported: List[Reported], indexes: Dict[str, LineIndex], version: 
             "defaultConfiguration": {"level": _SARIF_LEVEL[r.severity.label], "enabled": r.enabled},
             "properties": {"family": r.family, "fix": r.fix, "tags": [r.family]},
         })
-    results = []
-    for rep in reported:
-        f = rep.finding
-        region = {"startLine": rep.line, "startColumn": rep.column,
-                  "endLine": rep.end_line, "endColumn": rep.end_column}
-        if rep.line_text:
-            region["snippet"] = {"text": rep.line_text}
-        result: Dict[str, Any] = {
-            "ruleId": f.rule.code,
-            "ruleIndex": rule_index[f.rule.name],
-            "level": _SARIF_LEVEL[f.severity.label],
-            "message": {"text": f.message},
-            "locations": [{"physicalLocation": {
-                "artifactLocation": {"uri": _artifact_uri(rep.path)},
-                "region": region,
-            }}],
-            "properties": {"name": f.rule.name, "severity": f.severity.label, "iri": f.iri},
-        }
-        if f.related:
-            related = []
-            for k, rel in enumerate(f.related):
-                where: Dict[str, Any] = {"startLine": rel.line}
-                if rel.column:
-                    where.update(startColumn=rel.column, endLine=rel.end_line, endColumn=rel.end_column)
-                related.append({"id": k, "message": {"text": rel.message}, "physicalLocation": {
-                    "artifactLocation": {"uri": _artifact_uri(rel.path if rel.path is not None else rep.path)},
-                    "region": where}})
-            result["relatedLocations"] = related
-        index = indexes.get(rep.path)
-        if f.fixes and index is not None:
-            fixes = []
-            for fx in f.fixes:
-                replacements = []
-                for e in fx.edits:
-                    l1, c1 = index.position(e.start)
-                    l2, c2 = index.position(e.end)
-                    replacements.append({
-                        "deletedRegion": {"startLine": l1 + 1, "startColumn": c1 + 1,
-                                          "endLine": l2 + 1, "endColumn": c2 + 1},
-                        "insertedContent": {"text": e.new_text},
-                    })
-                fixes.append({
-                    # a title that gives its reason ("(unsafe: ...)") says it once
-                    "description": {"text": fx.title + (
-                        "" if fx.safe or "(unsafe" in fx.title else " (unsafe)")},
-                    "artifactChanges": [{"artifactLocation": {"uri": _artifact_uri(rep.path)},
-                                         "replacements": replacements}],
-                })
-            result["fixes"] = fixes
-        results.append(result)
+    return descriptors
+
+
+def sarif_skeleton(descriptors: List[Dict[str, Any]], version: str,
+                   not_checked: Sequence[NotChecked] = ()) -> Dict[str, Any]:
+    """The SARIF log with an empty ``results`` (the last key of its run)."""
     return {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
@@ -228,9 +277,61 @@ def sarif_log(reported: List[Reported], indexes: Dict[str, LineIndex], version: 
             }},
             "invocations": [_sarif_invocation(not_checked)],
             "columnKind": "unicodeCodePoints",
-            "results": results,
+            "results": [],
         }],
     }
+
+
+def sarif_result(rep: Reported, index: Optional[Any], rule_index: Dict[str, int]) -> Dict[str, Any]:
+    """One SARIF result: a finding with its location, region and fixes
+    (``index``: the positions of its file's offsets, None for no fixes)."""
+    f = rep.finding
+    region = {"startLine": rep.line, "startColumn": rep.column,
+              "endLine": rep.end_line, "endColumn": rep.end_column}
+    if rep.line_text:
+        region["snippet"] = {"text": rep.line_text}
+    result: Dict[str, Any] = {
+        "ruleId": f.rule.code,
+        "ruleIndex": rule_index[f.rule.name],
+        "level": _SARIF_LEVEL[f.severity.label],
+        "message": {"text": f.message},
+        "locations": [{"physicalLocation": {
+            "artifactLocation": {"uri": _artifact_uri(rep.path)},
+            "region": region,
+        }}],
+        "properties": {"name": f.rule.name, "severity": f.severity.label, "iri": f.iri},
+    }
+    if f.related:
+        related = []
+        for k, rel in enumerate(f.related):
+            where: Dict[str, Any] = {"startLine": rel.line}
+            if rel.column:
+                where.update(startColumn=rel.column, endLine=rel.end_line, endColumn=rel.end_column)
+            related.append({"id": k, "message": {"text": rel.message}, "physicalLocation": {
+                "artifactLocation": {"uri": _artifact_uri(rel.path if rel.path is not None else rep.path)},
+                "region": where}})
+        result["relatedLocations"] = related
+    if f.fixes and index is not None:
+        fixes = []
+        for fx in f.fixes:
+            replacements = []
+            for e in fx.edits:
+                l1, c1 = index.position(e.start)
+                l2, c2 = index.position(e.end)
+                replacements.append({
+                    "deletedRegion": {"startLine": l1 + 1, "startColumn": c1 + 1,
+                                      "endLine": l2 + 1, "endColumn": c2 + 1},
+                    "insertedContent": {"text": e.new_text},
+                })
+            fixes.append({
+                # a title that gives its reason ("(unsafe: ...)") says it once
+                "description": {"text": fx.title + (
+                    "" if fx.safe or "(unsafe" in fx.title else " (unsafe)")},
+                "artifactChanges": [{"artifactLocation": {"uri": _artifact_uri(rep.path)},
+                                     "replacements": replacements}],
+            })
+        result["fixes"] = fixes
+    return result
 
 
 def _sarif_invocation(not_checked: Sequence[NotChecked]) -> Dict[str, Any]:
