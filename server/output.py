@@ -39,10 +39,16 @@ class Reported:
 
 def locate(path: str, findings: Sequence[Finding], index: LineIndex) -> List[Reported]:
     out: List[Reported] = []
+    # Findings come in document order, often several on a line: its text
+    # is taken once, and shared by them when it is short enough to be
+    # shown whole (a dense document held a copy per finding).
+    last_line, last_text = -1, ""
     for f in findings:
         l1, c1 = index.position(f.start)
         l2, c2 = index.position(f.end)
-        line = clip_line(index.line_text(l1), c1, c2 if l2 == l1 else c1)
+        if l1 != last_line:
+            last_line, last_text = l1, index.line_text(l1)
+        line = clip_line(last_text, c1, c2 if l2 == l1 else c1)
         out.append(Reported(path, f, l1 + 1, c1 + 1, l2 + 1, c2 + 1, line))
     return out
 
