@@ -93,6 +93,62 @@ def to_json_obj(r: Reported, index: Optional[LineIndex]) -> Dict[str, Any]:
     }
 
 
+def finding_json_text(r: Reported, index: Optional[LineIndex], indent: str = "  ") -> str:
+    """``json_text(to_json_obj(r, index), indent)``, written straight from
+    the finding (the output of a document dense with findings is mostly
+    these records)."""
+    f = r.finding
+    rule = f.rule
+    i1 = indent + "  "
+    key = (rule, indent)
+    rule_part = _rule_parts.get(key)
+    if rule_part is None:
+        rule_part = _rule_parts[key] = "".join(",\n%s%s: %s" % (i1, _encode_string(k), _encode_string(v)) for k, v in (
+            ("code", rule.code), ("name", rule.name), ("family", rule.family)))
+    enc = _encode_string
+    parts = [
+        '{\n%s"kind": "finding",\n%s"path": %s,\n%s"line": %d,\n%s"column": %d,\n%s"end_line": %d,\n'
+        '%s"end_column": %d' % (i1, i1, enc(r.path), i1, r.line, i1, r.column, i1, r.end_line, i1, r.end_column),
+        rule_part,
+        ',\n%s"severity": %s,\n%s"message": %s,\n%s"iri": %s,\n%s"url": %s,\n%s"fixes": ' % (
+            i1, enc(f.severity.label), i1, enc(f.message), i1, enc(f.iri), i1, enc(rule_url(rule)), i1),
+    ]
+    if not f.fixes:
+        parts.append("[]")
+    else:
+        i2, i3, i4, i5, i6 = (i1 + "  " * k for k in range(1, 6))
+        sep = "[\n" + i2
+        for fx in f.fixes:
+            parts.append('%s{\n%s"title": %s,\n%s"safe": %s,\n%s"edits": ' % (
+                sep, i3, enc(fx.title), i3, "true" if fx.safe is True else "false" if fx.safe is False
+                else json_text(fx.safe), i3))
+            if index is None or not fx.edits:
+                parts.append("[]")
+            else:
+                esep = "[\n" + i4
+                for e in fx.edits:
+                    l1, c1 = index.position(e.start)
+                    l2, c2 = index.position(e.end)
+                    parts.append(
+                        '%s{\n%s"start": {\n%s"line": %d,\n%s"column": %d\n%s},\n%s"end": {\n%s"line": %d,\n'
+                        '%s"column": %d\n%s},\n%s"offset": %s,\n%s"end_offset": %s,\n%s"new_text": %s\n%s}' % (
+                            esep, i5, i6, l1 + 1, i6, c1 + 1, i5, i5, i6, l2 + 1, i6, c2 + 1, i5,
+                            i5, json_text(e.start), i5, json_text(e.end), i5, enc(e.new_text), i4))
+                    esep = ",\n" + i4
+                parts.append("\n%s]" % i3)
+            parts.append("\n%s}" % i2)
+            sep = ",\n" + i2
+        parts.append("\n%s]" % i1)
+    parts.append(',\n%s"related": ' % i1)
+    parts.append(json_text([_related_json(rel, r.path) for rel in f.related], i1) if f.related else "[]")
+    parts.append("\n%s}" % indent)
+    return "".join(parts)
+
+
+#: (rule, indent) -> the part of a finding's JSON record that names its rule
+_rule_parts: Dict[Any, str] = {}
+
+
 def _related_json(rel: Any, path: str) -> Dict[str, Any]:
     """A related location: its path (the finding's own when it is in the
     same document), 1-based line, and columns when known (0: the line)."""
@@ -195,6 +251,16 @@ class JsonArrayWriter:
         inner = self.indent + "  "
         self.out.write(("[\n" if not self.count else ",\n") + inner + json_text(item, inner))
         self.count += 1
+
+    def add_text(self, text: str) -> None:
+        """Add an item already written as :func:`json_text` at this array's
+        items' indent (``item_indent``)."""
+        self.out.write(("[\n" if not self.count else ",\n") + self.indent + "  " + text)
+        self.count += 1
+
+    @property
+    def item_indent(self) -> str:
+        return self.indent + "  "
 
     def close(self) -> None:
         self.out.write("\n" + self.indent + "]" if self.count else "[]")

@@ -126,3 +126,44 @@ def test_a_run_reduction_reaches_only_documents_the_rules_say_it_may(texts, cach
         documents.append(("d%d.md" % n, facts))
     for n, pfs in reduce_documents(documents).items():
         assert pfs and may_receive_findings(documents[n][1])
+
+
+def _reported(draw_text, rule, severity, message, iri, spans, fixes, related, path):
+    from irilint.findings import Edit, Finding, Fix, Related
+    from irilint.output import Reported
+
+    text = draw_text
+    start, end = spans
+    f = Finding(rule=rule, severity=severity, message=message, start=start, end=end, iri=iri,
+                fixes=[Fix(title, tuple(Edit(a, b, new) for a, b, new in edits), safe) for title, edits, safe in fixes],
+                related=[Related(m, ln, col, ln, col + 1 if col else 0, p) for m, ln, col, p in related])
+    return text, Reported(path, f, 1, start + 1, 1, end + 1, text[:40])
+
+
+@st.composite
+def _reported_findings(draw):
+    from irilint.findings import Severity
+    from irilint.rules.registry import all_rules
+
+    text = draw(st.text(alphabet=st.sampled_from("ab \n\r\u05d0\U0001f600\"\\"), min_size=1, max_size=30))
+    n = len(text)
+    offset = st.integers(min_value=0, max_value=n)
+    edit = st.tuples(offset, offset, st.text(max_size=6)).map(lambda e: (min(e[0], e[1]), max(e[0], e[1]), e[2]))
+    fixes = st.lists(st.tuples(st.text(max_size=10), st.lists(edit, max_size=3), st.booleans()), max_size=3)
+    related = st.lists(st.tuples(st.text(max_size=8), st.integers(1, 9), st.integers(0, 9),
+                                 st.one_of(st.none(), st.text(max_size=5))), max_size=2)
+    a, b = draw(offset), draw(offset)
+    return _reported(text, draw(st.sampled_from(all_rules())), draw(st.sampled_from(list(Severity))),
+                     draw(st.text(max_size=20)), draw(st.text(max_size=20)), (min(a, b), max(a, b)),
+                     draw(fixes), draw(related), draw(st.text(min_size=1, max_size=8)))
+
+
+@hsettings(max_examples=300, deadline=None)
+@given(_reported_findings(), st.sampled_from(["", "  ", "      "]), st.booleans())
+def test_a_findings_json_record_written_straight_is_the_dumped_one(found, indent, with_index):
+    from irilint.lines import LineIndex
+    from irilint.output import finding_json_text, to_json_obj
+
+    text, r = found
+    index = LineIndex(text) if with_index else None
+    assert finding_json_text(r, index, indent) == json_text(to_json_obj(r, index), indent)

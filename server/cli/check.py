@@ -253,11 +253,11 @@ class _Printer:
         fmt = args.format
         sink = self.sink
         if fmt == "json":
-            from irilint.output import to_json_obj
+            from irilint.output import finding_json_text
 
-            add, index = self.array.add, o.index
+            add, index, indent = self.array.add_text, o.index, self.array.item_indent
             for r in o.reported:
-                add(to_json_obj(r, index))
+                add(finding_json_text(r, index, indent))
         elif fmt == "sarif":
             from irilint.output import sarif_result
 
