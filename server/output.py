@@ -374,36 +374,73 @@ def sarif_result(rep: Reported, index: Optional[Any], rule_index: Dict[str, int]
         "properties": {"name": f.rule.name, "severity": f.severity.label, "iri": f.iri},
     }
     if f.related:
-        related = []
-        for k, rel in enumerate(f.related):
-            where: Dict[str, Any] = {"startLine": rel.line}
-            if rel.column:
-                where.update(startColumn=rel.column, endLine=rel.end_line, endColumn=rel.end_column)
-            related.append({"id": k, "message": {"text": rel.message}, "physicalLocation": {
-                "artifactLocation": {"uri": _artifact_uri(rel.path if rel.path is not None else rep.path)},
-                "region": where}})
-        result["relatedLocations"] = related
+        result["relatedLocations"] = _sarif_related(rep)
     if f.fixes and index is not None:
-        fixes = []
-        for fx in f.fixes:
-            replacements = []
-            for e in fx.edits:
-                l1, c1 = index.position(e.start)
-                l2, c2 = index.position(e.end)
-                replacements.append({
-                    "deletedRegion": {"startLine": l1 + 1, "startColumn": c1 + 1,
-                                      "endLine": l2 + 1, "endColumn": c2 + 1},
-                    "insertedContent": {"text": e.new_text},
-                })
-            fixes.append({
-                # a title that gives its reason ("(unsafe: ...)") says it once
-                "description": {"text": fx.title + (
-                    "" if fx.safe or "(unsafe" in fx.title else " (unsafe)")},
-                "artifactChanges": [{"artifactLocation": {"uri": _artifact_uri(rep.path)},
-                                     "replacements": replacements}],
-            })
-        result["fixes"] = fixes
+        result["fixes"] = _sarif_fixes(rep, index)
     return result
+
+
+def _sarif_related(rep: Reported) -> List[Dict[str, Any]]:
+    related = []
+    for k, rel in enumerate(rep.finding.related):
+        where: Dict[str, Any] = {"startLine": rel.line}
+        if rel.column:
+            where.update(startColumn=rel.column, endLine=rel.end_line, endColumn=rel.end_column)
+        related.append({"id": k, "message": {"text": rel.message}, "physicalLocation": {
+            "artifactLocation": {"uri": _artifact_uri(rel.path if rel.path is not None else rep.path)},
+            "region": where}})
+    return related
+
+
+def _sarif_fixes(rep: Reported, index: Any) -> List[Dict[str, Any]]:
+    fixes = []
+    for fx in rep.finding.fixes:
+        replacements = []
+        for e in fx.edits:
+            l1, c1 = index.position(e.start)
+            l2, c2 = index.position(e.end)
+            replacements.append({
+                "deletedRegion": {"startLine": l1 + 1, "startColumn": c1 + 1,
+                                  "endLine": l2 + 1, "endColumn": c2 + 1},
+                "insertedContent": {"text": e.new_text},
+            })
+        fixes.append({
+            # a title that gives its reason ("(unsafe: ...)") says it once
+            "description": {"text": fx.title + (
+                "" if fx.safe or "(unsafe" in fx.title else " (unsafe)")},
+            "artifactChanges": [{"artifactLocation": {"uri": _artifact_uri(rep.path)},
+                                 "replacements": replacements}],
+        })
+    return fixes
+
+
+def sarif_result_text(rep: Reported, index: Optional[Any], rule_index: Dict[str, int], indent: str) -> str:
+    """``json_text(sarif_result(rep, index, rule_index), indent)``, written
+    straight from the finding."""
+    f = rep.finding
+    rule = f.rule
+    enc = _encode_string
+    i1, i2, i3, i4, i5, i6 = (indent + "  " * k for k in range(1, 7))
+    label = f.severity.label
+    parts = [
+        '{\n%s"ruleId": %s,\n%s"ruleIndex": %s,\n%s"level": %s,\n%s"message": {\n%s"text": %s\n%s},\n'
+        '%s"locations": [\n%s{\n%s"physicalLocation": {\n%s"artifactLocation": {\n%s"uri": %s\n%s},\n'
+        '%s"region": {\n%s"startLine": %s,\n%s"startColumn": %s,\n%s"endLine": %s,\n%s"endColumn": %s' % (
+            i1, enc(rule.code), i1, json_text(rule_index[rule.name]), i1, enc(_SARIF_LEVEL[label]), i1, i2,
+            enc(f.message), i1, i1, i2, i3, i4, i5, enc(_artifact_uri(rep.path)), i4,
+            i4, i5, json_text(rep.line), i5, json_text(rep.column), i5, json_text(rep.end_line),
+            i5, json_text(rep.end_column)),
+    ]
+    if rep.line_text:
+        parts.append(',\n%s"snippet": {\n%s"text": %s\n%s}' % (i5, i6, enc(rep.line_text), i5))
+    parts.append('\n%s}\n%s}\n%s}\n%s],\n%s"properties": {\n%s"name": %s,\n%s"severity": %s,\n%s"iri": %s\n%s}' % (
+        i4, i3, i2, i1, i1, i2, enc(rule.name), i2, enc(label), i2, enc(f.iri), i1))
+    if f.related:
+        parts.append(',\n%s"relatedLocations": %s' % (i1, json_text(_sarif_related(rep), i1)))
+    if f.fixes and index is not None:
+        parts.append(',\n%s"fixes": %s' % (i1, json_text(_sarif_fixes(rep, index), i1)))
+    parts.append("\n%s}" % indent)
+    return "".join(parts)
 
 
 def _sarif_invocation(not_checked: Sequence[NotChecked]) -> Dict[str, Any]:

@@ -137,7 +137,7 @@ def _reported(draw_text, rule, severity, message, iri, spans, fixes, related, pa
     f = Finding(rule=rule, severity=severity, message=message, start=start, end=end, iri=iri,
                 fixes=[Fix(title, tuple(Edit(a, b, new) for a, b, new in edits), safe) for title, edits, safe in fixes],
                 related=[Related(m, ln, col, ln, col + 1 if col else 0, p) for m, ln, col, p in related])
-    return text, Reported(path, f, 1, start + 1, 1, end + 1, text[:40])
+    return text, Reported(path, f, 1, start + 1, 1, end + 1, text[:start])  # "" at times: no snippet
 
 
 @st.composite
@@ -167,3 +167,15 @@ def test_a_findings_json_record_written_straight_is_the_dumped_one(found, indent
     text, r = found
     index = LineIndex(text) if with_index else None
     assert finding_json_text(r, index, indent) == json_text(to_json_obj(r, index), indent)
+
+
+@hsettings(max_examples=300, deadline=None)
+@given(_reported_findings(), st.sampled_from(["", "        "]), st.booleans())
+def test_a_sarif_result_written_straight_is_the_dumped_one(found, indent, with_index):
+    from irilint.lines import LineIndex
+    from irilint.output import sarif_result, sarif_result_text, sarif_rule_index
+
+    text, r = found
+    index = LineIndex(text) if with_index else None
+    rule_index = sarif_rule_index()
+    assert sarif_result_text(r, index, rule_index, indent) == json_text(sarif_result(r, index, rule_index), indent)

@@ -259,11 +259,11 @@ class _Printer:
             for r in o.reported:
                 add(finding_json_text(r, index, indent))
         elif fmt == "sarif":
-            from irilint.output import sarif_result
+            from irilint.output import sarif_result_text
 
-            add, index, rule_index = self.array.add, o.index, self.rule_index
+            add, index, rule_index, indent = self.array.add_text, o.index, self.rule_index, self.array.item_indent
             for r in o.reported:
-                add(sarif_result(r, index, rule_index))
+                add(sarif_result_text(r, index, rule_index, indent))
         elif fmt == "github":
             from irilint.output import format_github
 
