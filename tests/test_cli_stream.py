@@ -270,3 +270,26 @@ def test_json_and_sarif_hold_no_more_per_finding_than_text(tmp_path, monkeypatch
     text = _peak(argv + ["text"])
     for fmt in ("json", "sarif"):
         assert _peak(argv + [fmt]) < 1.3 * text, fmt
+
+
+def test_a_reader_that_goes_away_ends_the_run_as_before(tmp_path, monkeypatch):
+    # `irilint check | head -1`: the rest of the output is dropped, the run
+    # still ends (the cache saved) and exits 0, as when it wrote at the end.
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("IRILINT_NO_CACHE")
+    monkeypatch.setenv("IRILINT_CACHE_ROOT", str(tmp_path))
+    _tree(str(tmp_path))
+
+    class Closed(io.StringIO):
+        def write(self, text):
+            raise BrokenPipeError(32, "Broken pipe")
+
+    monkeypatch.setattr(sys, "stdout", Closed())
+    err = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", err)
+    assert main(["check", "--jobs", "1", "docs"]) == 0
+    monkeypatch.setattr(sys, "stdout", io.StringIO())
+    checked = []
+    monkeypatch.setattr(Project, "outcome", lambda self, path, *a, **k: checked.append(path))
+    assert main(["check", "--jobs", "1", "docs"]) == 2  # bad.md cannot be read
+    assert checked == []  # every other file answered by the cache the first run saved

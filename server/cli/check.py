@@ -123,6 +123,9 @@ def _cmd_check(args: argparse.Namespace) -> int:
         printer.discard()
         print("irilint: error: %s" % exc, file=sys.stderr)
         return 2
+    except BaseException:
+        printer.discard()  # interrupted: no temporary output file is left
+        raise
     progress.done()
     return printer.finish()
 
@@ -155,6 +158,7 @@ class _Printer:
         self.fixed: List[Any] = []
         self.output_error: Optional[OSError] = None
         self.output: Any = None
+        self.visible = _Visible(self.stdout, progress)
         # With the fixed text on stdout (stdin --fix) or a diff, findings go
         # to stderr after the other messages, so the two never mix; with
         # --output-file, to that file.
@@ -172,7 +176,7 @@ class _Printer:
 
             self.sink = self.deferred = io.StringIO()
         else:
-            self.sink = _Visible(self.stdout, progress)
+            self.sink = self.visible
         fmt = args.format
         self.statistics = _Statistics() if args.statistics else None
         self.array: Any = None
@@ -221,14 +225,13 @@ class _Printer:
             self.messages.append("irilint: note: %s" % o.note)
             self.hints.setdefault(advice(o.note) or "", None)
         self.fixed_total += o.fixed
-        stdout = self.stdout
+        stdout = self.visible
         if o.diff:
             stdout.write(o.diff)
         if o.new_text is not None:
             stdout.write(o.new_text)
         if o.new_bytes is not None:
-            stdout.flush()
-            getattr(stdout, "buffer", stdout).write(o.new_bytes)
+            stdout.write_bytes(o.new_bytes)
         if o.fixed and getattr(o, "fixed_rules", None):
             self.fixed.append((o.path, o.fixed_rules))
         reported = o.reported
@@ -318,12 +321,17 @@ class _Printer:
         for hint in self.hints:
             if hint:
                 print("irilint: hint: %s" % hint, file=err)
+        if self.visible.broken:
+            # Told where the output used to be written whole, after the run.
+            raise BrokenPipeError("standard output closed")
         try:
             self._finish_output()
         except OSError as exc:
             if self.output is None:
                 raise
             self._lose_output(exc)
+        if self.visible.broken:
+            raise BrokenPipeError("standard output closed")
         if self.output is not None:
             try:
                 self.output.commit()
@@ -400,16 +408,34 @@ _SARIF_RESULTS_DEPTH = 3
 
 class _Visible:
     """Standard output while the progress line may show on stderr (both
-    can be the terminal): the line is cleared before findings are written."""
+    can be the terminal): the line is cleared before findings are written.
+    A reader that went away (``| head``) does not cut the run short: the
+    rest of the output is dropped, and the run ends as it did when it
+    wrote everything at the end (the cache saved, exit 0)."""
 
     def __init__(self, out: Any, progress: Progress) -> None:
         self.out = out
         self.progress = progress
+        self.broken = False
 
     def write(self, text: str) -> None:
+        if self.broken:
+            return
         if self.progress.shown:
             self.progress.done()
-        self.out.write(text)
+        try:
+            self.out.write(text)
+        except BrokenPipeError:
+            self.broken = True
+
+    def write_bytes(self, data: bytes) -> None:
+        if self.broken:
+            return
+        try:
+            self.out.flush()
+            getattr(self.out, "buffer", self.out).write(data)
+        except BrokenPipeError:
+            self.broken = True
 
 
 class _Discard:
