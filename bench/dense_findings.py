@@ -1,6 +1,6 @@
 """A document dense with findings (issue 18): the line
 ``text http://example.com/עבר%zz and more prose here`` four times a line,
-repeated to the size asked for.  1 MB holds 36,864 findings (two a
+repeated to the size asked for.  1 MB holds 37,032 findings (two a
 reference: the bad escape and the unencoded non-ASCII path).
 
     python bench/dense_findings.py OUT.md [MEGABYTES]   (default 1)
@@ -12,11 +12,11 @@ from pathlib import Path
 
 PIECE = "text http://example.com/עבר%zz and more prose here"
 LINE = " ".join([PIECE] * 4) + "\n"
-MB = 1 << 20
+MB = 1_000_000  # as the size limit counts them (max-file-size: 10 MB is 10,000,000 bytes)
 
 
 def dense_text(megabytes: float) -> str:
-    """Whole lines of :data:`LINE`, as many as fit in ``megabytes`` MiB of UTF-8."""
+    """Whole lines of :data:`LINE`, as many as fit in ``megabytes`` MB (10**6 bytes) of UTF-8."""
     size = len(LINE.encode("utf-8"))
     return LINE * max(1, int(megabytes * MB) // size)
 
