@@ -1,7 +1,8 @@
 """A document dense with findings (issue 18): the line
 ``text http://example.com/עבר%zz and more prose here`` four times a line,
 repeated to the size asked for.  1 MB holds 37,032 findings (two a
-reference: the bad escape and the unencoded non-ASCII path).
+reference: the bad escape, and the path segment mixing right-to-left and
+left-to-right characters).
 
     python bench/dense_findings.py OUT.md [MEGABYTES]   (default 1)
 """

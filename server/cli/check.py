@@ -267,22 +267,22 @@ class _Printer:
             add, index, rule_index, indent = self.array.add_text, o.index, self.rule_index, self.array.item_indent
             for r in o.reported:
                 add(sarif_result_text(r, index, rule_index, indent))
-        elif fmt == "github":
-            from irilint.output import format_github
-
-            sink.write("".join(format_github(r) + "\n" for r in o.reported))
         else:
-            from irilint.output import format_text
+            from irilint.output import format_github, format_text
 
-            if args.show_fixes and not args.fix:
+            line = format_github if fmt == "github" else format_text
+            fixes = fmt == "text" and args.show_fixes and not args.fix
+            reported = o.reported
+            # A few hundred lines a write: not a write per line, nor a copy
+            # of a dense file's whole output.
+            for at in range(0, len(reported), _LINES_A_WRITE):
                 lines = []
-                for r in o.reported:
-                    lines.append(format_text(r) + "\n")
-                    for fx in r.finding.fixes:
-                        lines.append("    fix (%s): %s\n" % ("safe" if fx.safe else "unsafe", fx.title))
+                for r in reported[at:at + _LINES_A_WRITE]:
+                    lines.append(line(r) + "\n")
+                    if fixes:
+                        for fx in r.finding.fixes:
+                            lines.append("    fix (%s): %s\n" % ("safe" if fx.safe else "unsafe", fx.title))
                 sink.write("".join(lines))
-            else:
-                sink.write("".join(format_text(r) + "\n" for r in o.reported))
 
     def _lose_output(self, exc: OSError) -> None:
         # The output file cannot be written (a full disk): the run goes on,
@@ -401,6 +401,9 @@ class _Printer:
                         "left" if fixed_total else "found", checked, "" if checked == 1 else "s"))
                 print(" ".join(summary), file=sys.stderr)
 
+
+#: findings written at once in text and GitHub output
+_LINES_A_WRITE = 512
 
 #: how deep the results array of a SARIF log is nested (log, runs, run)
 _SARIF_RESULTS_DEPTH = 3
