@@ -293,3 +293,16 @@ def test_a_reader_that_goes_away_ends_the_run_as_before(tmp_path, monkeypatch):
     monkeypatch.setattr(Project, "outcome", lambda self, path, *a, **k: checked.append(path))
     assert main(["check", "--jobs", "1", "docs"]) == 2  # bad.md cannot be read
     assert checked == []  # every other file answered by the cache the first run saved
+
+
+def test_sarif_without_a_temporary_folder_is_still_whole(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    _tree(str(tmp_path))
+    expected = reference(["docs"], "sarif")
+
+    def no_temporary_file(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(tempfile, "TemporaryFile", no_temporary_file)
+    code, out, _ = run(["check", "--no-cache", "--jobs", "1", "--format", "sarif", "docs"])
+    assert code == 2 and out == expected

@@ -190,8 +190,14 @@ class _Printer:
             from irilint.output import JsonArrayWriter, sarif_rule_index
 
             # SARIF lists what was not checked before the results: those
-            # wait in a spool file until the run is over.
-            self.spool: Any = tempfile.TemporaryFile("w+", encoding="utf-8", errors="surrogatepass")
+            # wait in a spool file until the run is over (in memory when
+            # no temporary file can be made).
+            try:
+                self.spool: Any = tempfile.TemporaryFile("w+", encoding="utf-8", errors="surrogatepass")
+            except OSError:
+                import io
+
+                self.spool = io.StringIO()
             self.array = JsonArrayWriter(self.spool, _SARIF_RESULTS_DEPTH)
             self.rule_index = sarif_rule_index()
 
