@@ -438,9 +438,39 @@ def sarif_result_text(rep: Reported, index: Optional[Any], rule_index: Dict[str,
     if f.related:
         parts.append(',\n%s"relatedLocations": %s' % (i1, json_text(_sarif_related(rep), i1)))
     if f.fixes and index is not None:
-        parts.append(',\n%s"fixes": %s' % (i1, json_text(_sarif_fixes(rep, index), i1)))
+        parts.append(',\n%s"fixes": ' % i1)
+        _sarif_fixes_text(rep, index, i1, parts)
     parts.append("\n%s}" % indent)
     return "".join(parts)
+
+
+def _sarif_fixes_text(rep: Reported, index: Any, indent: str, parts: List[str]) -> None:
+    """``json_text(_sarif_fixes(rep, index), indent)``, into ``parts``."""
+    enc = _encode_string
+    i1, i2, i3, i4, i5, i6, i7 = (indent + "  " * k for k in range(1, 8))
+    uri = enc(_artifact_uri(rep.path))
+    sep = "[\n" + i1
+    for fx in rep.finding.fixes:
+        title = fx.title + ("" if fx.safe or "(unsafe" in fx.title else " (unsafe)")
+        parts.append('%s{\n%s"description": {\n%s"text": %s\n%s},\n%s"artifactChanges": [\n%s{\n'
+                     '%s"artifactLocation": {\n%s"uri": %s\n%s},\n%s"replacements": ' % (
+                         sep, i2, i3, enc(title), i2, i2, i3, i4, i5, uri, i4, i4))
+        if not fx.edits:
+            parts.append("[]")
+        else:
+            esep = "[\n" + i5
+            for e in fx.edits:
+                l1, c1 = index.position(e.start)
+                l2, c2 = index.position(e.end)
+                parts.append('%s{\n%s"deletedRegion": {\n%s"startLine": %d,\n%s"startColumn": %d,\n'
+                             '%s"endLine": %d,\n%s"endColumn": %d\n%s},\n%s"insertedContent": {\n%s"text": %s\n%s}\n%s}' % (
+                                 esep, i6, i7, l1 + 1, i7, c1 + 1, i7, l2 + 1, i7, c2 + 1, i6, i6, i7,
+                                 enc(e.new_text), i6, i5))
+                esep = ",\n" + i5
+            parts.append("\n%s]" % i4)
+        parts.append("\n%s}\n%s]\n%s}" % (i3, i2, i1))
+        sep = ",\n" + i1
+    parts.append("\n%s]" % indent)
 
 
 def _sarif_invocation(not_checked: Sequence[NotChecked]) -> Dict[str, Any]:
