@@ -17,6 +17,11 @@ ratios, which are what to compare between runs:
   vs per MB of ordinary text (.txt, .rst and man pages of the corpus);
 * ``cache``: ``irilint check --jobs 1 CORPUS`` with a fresh cache (cold)
   vs the same again (warm);
+* ``findings``: ``irilint check --no-cache --jobs 1 --format json|sarif|text``
+  on bench/dense_findings.py's document dense with findings (1 and 2 MB,
+  ``--findings-mb`` for more, e.g. 1,2,10): wall time, µs per finding and
+  peak RSS, vs the same command on a file of the same size with the same
+  references and no finding;
 * ``server``: ``didChange`` to ``publishDiagnostics`` on bench/lsp_bench.py's
   5,000-line Markdown file (500 IRIs, debounce 0), range edits and whole
   texts, ``irilint server`` vs bench/bare_pygls_server.py (a bare pygls 2
@@ -25,6 +30,7 @@ ratios, which are what to compare between runs:
     python bench/speed.py --corpus bench/real-corpus          # every row
     python bench/speed.py --corpus DIR --only cli,startup --runs 3
     python bench/speed.py --only combining,server             # no corpus needed for server
+    python bench/speed.py --only findings --findings-mb 1,2,10
 
 The corpus is ``--corpus`` (default: bench/corpus when built, else
 bench/real-corpus).  ripgrep missing: the rows that need it say so and the
@@ -45,7 +51,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import (BENCH, CORPUS, RG_URL_REGEX, BenchError, irilint_argv, loadavg,  # noqa: E402
                      median, p95, run_timed, shell, tree_bytes, wait_for_quiet)
 
-ROWS = ["cli", "html", "startup", "combining", "cache", "server"]
+ROWS = ["cli", "html", "startup", "combining", "cache", "findings", "server"]
 MB = 1_000_000
 
 
@@ -125,6 +131,74 @@ def row_html(corpus: Path, runs: int) -> Row:
         row = _throughput("CLI --jobs 1 --no-cache, HTML of the corpus", Path(tmp), runs)
         row.command = row.command.replace(tmp, "HTML-COPY")
         return row
+
+
+#: Runs a command with its stdout to a file and prints its wall time and
+#: peak RSS (KB): ru_maxrss of RUSAGE_CHILDREN is the largest child's, so
+#: each command is measured from a fresh wrapper process of its own.
+_PEAK_WRAPPER = """import resource, subprocess, sys, time
+with open(sys.argv[1], "wb") as out:
+    t0 = time.perf_counter()
+    code = subprocess.call(sys.argv[2:], stdout=out, stderr=subprocess.DEVNULL)
+    wall = time.perf_counter() - t0
+print(code, wall, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+"""
+
+
+def run_peak(cmd: Sequence[str], out: Path, cwd: Path) -> "tuple":
+    """``cmd`` run once, its stdout to ``out``: (wall seconds, peak RSS in MB)."""
+    import subprocess
+
+    from _common import bench_env
+
+    p = subprocess.run([sys.executable, "-c", _PEAK_WRAPPER, str(out)] + list(cmd), capture_output=True,
+                       text=True, cwd=str(cwd), env=bench_env())
+    try:
+        code, wall, rss = p.stdout.split()
+    except ValueError:
+        raise BenchError("cannot measure %s: %s" % (shell(cmd), p.stderr[-2000:]))
+    if int(code) not in (0, 1):
+        raise BenchError("exit status %s from %s" % (code, shell(cmd)))
+    return float(wall), int(rss) / 1024
+
+
+def rows_findings(sizes: Sequence[float]) -> List[Row]:
+    """A document dense with findings, per size and output format, beside
+    the same command on a file as large with the same references and none."""
+    import dense_findings
+
+    rows: List[Row] = []
+    with tempfile.TemporaryDirectory(prefix="irilint-speed-findings-") as tmp:
+        folder = Path(tmp)
+        for mb in sizes:
+            dense, clean = folder / ("dense-%gmb.md" % mb), folder / ("clean-%gmb.md" % mb)
+            dense_findings.write_dense(dense, mb)
+            # the same references, each made clean: no finding
+            clean.write_text(dense_findings.dense_text(mb).replace("%zz", "/zz"), encoding="utf-8")
+            base = irilint_argv() + ["check", "--no-cache", "--jobs", "1", "--format"]
+            # the findings, counted from the text output (one line each)
+            run_peak(base + ["text", dense.name], folder / "out", folder)
+            with open(folder / "out", "rb") as fh:
+                count = sum(1 for _ in fh)
+            if not count:
+                raise BenchError("no finding in %s" % dense)
+            for fmt in ("json", "sarif", "text"):
+                load = wait_for_quiet()
+                wall, rss = run_peak(base + [fmt, dense.name], folder / "out", folder)
+                clean_wall, clean_rss = run_peak(base + [fmt, clean.name], folder / "out", folder)
+                per = wall / count * 1e6
+                over = (wall - clean_wall) / count * 1e6
+                met = per <= 30 and (mb < 10 or rss <= 100)
+                rows.append(Row(
+                    "%g MB dense with findings (%d), --format %s" % (mb, count, fmt),
+                    "%.2f s, %.0f µs/finding, %.0f MB peak" % (wall, per, rss),
+                    "no findings: %.2f s, %.0f MB peak" % (clean_wall, clean_rss),
+                    "%.0f µs/finding over it" % over,
+                    "<= 30 µs/finding; <= 100 MB at 10 MB", met,
+                    shell(base + [fmt, "DENSE.md"]) + "  vs  the same on CLEAN.md  "
+                    "(python bench/dense_findings.py DENSE.md %g)" % mb,
+                    "%s .. %s" % (load, loadavg())))
+    return rows
 
 
 def row_startup(runs: int) -> Row:
@@ -233,6 +307,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--only", default=",".join(ROWS), help="comma-separated rows: " + ", ".join(ROWS))
     ap.add_argument("--runs", type=int, default=3, help="rounds per comparison (median)")
     ap.add_argument("--changes", type=int, default=30, help="didChange messages per server round")
+    ap.add_argument("--findings-mb", default="1,2",
+                    help="sizes (MB) of the document dense with findings (comma-separated; default 1,2)")
     args = ap.parse_args(argv)
     only = [s.strip() for s in args.only.split(",") if s.strip()]
     unknown = [s for s in only if s not in ROWS]
@@ -250,6 +326,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         "startup": lambda: [row_startup(max(5, args.runs * 3))],
         "combining": lambda: [row_combining(corpus, max(5, args.runs))],
         "cache": lambda: [row_cache(corpus, args.runs)],
+        "findings": lambda: rows_findings([float(x) for x in args.findings_mb.split(",") if x.strip()]),
         "server": lambda: rows_server(max(2, args.runs - 1), args.changes),
     }
     for name in only:

@@ -187,4 +187,11 @@ def collision_steps(rule_side: HostsOfRule) -> ProjectSteps:
     return ProjectSteps(collect=lambda doc: collect_hosts(rule_side, doc),
                         reduce=lambda rule, documents, every_document=False: reduce_hosts(
                             rule_side, rule, documents, every_document),
-                        version=FACTS_VERSION, encode=encode_hosts, decode=decode_hosts)
+                        version=FACTS_VERSION, encode=encode_hosts, decode=decode_hosts,
+                        may_report=may_report_hosts)
+
+
+def may_report_hosts(facts: Tuple[HostFact, ...]) -> bool:
+    """Whether :func:`reduce_hosts` for a run's output can report on one of
+    these hosts: it reports only on a host that is not ASCII, at its place."""
+    return any(h.place is not None and not h.identity.isascii() for h in facts)

@@ -45,6 +45,13 @@ class ProjectSteps:
     version: int
     encode: Callable[[Any], Any]
     decode: Callable[[Any], Any]
+    #: ``may_report(facts)``: whether reduce, for a run's output (without
+    #: ``every_document``), can put a finding on a document with these
+    #: facts, whatever the other documents hold.  A run writes the output
+    #: of a document that none of its rules' ``may_report`` answers for
+    #: as soon as it is checked; the others wait for the reduction.  None:
+    #: it can (every document waits).
+    may_report: Optional[Callable[[Any], bool]] = None
 
 
 @dataclass(frozen=True)
@@ -218,6 +225,20 @@ def reduce_documents(documents: Sequence[Tuple[Optional[str], Dict[str, Collecte
             n = numbers[pf.document]
             out.setdefault(n, []).append(ProjectFinding(n, pf.finding, pf.place))
     return out
+
+
+def may_receive_findings(collected: Dict[str, Collected]) -> bool:
+    """Whether reducing a run's documents (:func:`reduce_documents`
+    without ``every_document``) can add a finding to, or replace one of, a
+    document whose project rules collected ``collected``."""
+    from irilint.rules.registry import get_rule
+
+    for name, c in collected.items():
+        r = get_rule(name)
+        steps = r.project if r is not None else None
+        if steps is None or steps.may_report is None or steps.may_report(c.facts):
+            return True
+    return False
 
 
 def with_project_findings(own: Sequence[Finding], new: Sequence[Finding]) -> List[Finding]:

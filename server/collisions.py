@@ -4,7 +4,7 @@ of confusable-collision), and the run reduces them in file order.  No file
 is read again."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, List
+from typing import TYPE_CHECKING, Any, Dict, List
 
 if TYPE_CHECKING:  # pragma: no cover
     from .project import FileResult
@@ -14,16 +14,66 @@ def reduce_project_rules(outcomes: "List[FileResult]") -> None:
     """The findings of the project rules across the files of the run, from
     the facts each file's check collected.  Each supersedes the file's own
     finding of its rule on the same characters, or is added."""
-    from irilint.output import Reported
-    from irilint.rules.project_rules import reduce_documents, supersedes
+    from irilint.rules.project_rules import reduce_documents
 
     checked = [o for o in outcomes if o.facts and not o.error and not o.skipped]
     found = reduce_documents([(o.path, o.facts) for o in checked])
     for n, pfs in found.items():
-        o = checked[n]
-        kept = [r for r in o.reported if not any(supersedes(pf.finding, r.finding) for pf in pfs)]
-        for pf in pfs:
-            p = pf.place
-            kept.append(Reported(o.path, pf.finding, p.line, p.column, p.end_line, p.end_column, p.line_text))
-        kept.sort(key=lambda r: r.finding.sort_key())
-        o.reported = kept
+        _apply(checked[n], pfs)
+
+
+def _apply(o: "FileResult", pfs: "List[Any]") -> None:
+    """Put the project findings ``pfs`` of ``o`` in its reported findings."""
+    from irilint.output import Reported
+    from irilint.rules.project_rules import supersedes
+
+    kept = [r for r in o.reported if not any(supersedes(pf.finding, r.finding) for pf in pfs)]
+    for pf in pfs:
+        p = pf.place
+        kept.append(Reported(o.path, pf.finding, p.line, p.column, p.end_line, p.end_column, p.line_text))
+    kept.sort(key=lambda r: r.finding.sort_key())
+    o.reported = kept
+
+
+class ProjectReduction:
+    """:func:`reduce_project_rules` for results that go out one by one: a
+    result no project finding can reach (``may_receive_findings`` of its
+    facts is false) is final as soon as it is checked; the others, and
+    every result after them (the output keeps file order), are held until
+    :meth:`finish` has reduced the facts of the whole run.  Only the path
+    and facts of a result that went out are kept."""
+
+    def __init__(self) -> None:
+        #: (path, facts) of every checked result with facts, in file order
+        self._documents: List[Any] = []
+        #: index in _documents -> its held result
+        self._held_at: Dict[int, "FileResult"] = {}
+        #: results held, in file order
+        self.held: "List[FileResult]" = []
+
+    def add(self, o: "FileResult") -> "List[FileResult]":
+        """The results final now (in file order) once ``o`` is added."""
+        from irilint.rules.project_rules import may_receive_findings
+
+        reducible = bool(o.facts) and not o.error and not o.skipped
+        if reducible:
+            self._documents.append((o.path, o.facts))
+        if self.held or (reducible and may_receive_findings(o.facts)):
+            if reducible:
+                self._held_at[len(self._documents) - 1] = o
+            self.held.append(o)
+            return []
+        return [o]
+
+    def finish(self) -> "List[FileResult]":
+        """The held results, with the project rules' findings in."""
+        from irilint.rules.project_rules import reduce_documents
+
+        found = reduce_documents(self._documents)
+        for n, pfs in found.items():
+            o = self._held_at.get(n)
+            if o is None:  # may_report of a rule said no: a bug of that rule
+                raise AssertionError("a project finding for %s, written already" % self._documents[n][0])
+            _apply(o, pfs)
+        held, self.held = self.held, []
+        return held

@@ -738,17 +738,91 @@ def write_file_atomic(path: str, data: bytes) -> None:
             os.fsync(fd)
         finally:
             os.close(fd)
-        try:
-            mode = stat_module.S_IMODE(os.stat(target).st_mode)
-        except FileNotFoundError:
-            mask = os.umask(0)
-            os.umask(mask)
-            mode = 0o666 & ~mask
-        os.chmod(tmp, mode)
-        os.replace(tmp, target)
+        _replace_keeping_mode(tmp, target)
     except BaseException:
         try:
             os.unlink(tmp)
         except OSError:
             pass
         raise
+
+
+def _replace_keeping_mode(tmp: str, target: str) -> None:
+    """Rename ``tmp`` over ``target``: a new file gets the umask's
+    permissions, a replaced one keeps its own."""
+    try:
+        mode = stat_module.S_IMODE(os.stat(target).st_mode)
+    except FileNotFoundError:
+        mask = os.umask(0)
+        os.umask(mask)
+        mode = 0o666 & ~mask
+    os.chmod(tmp, mode)
+    os.replace(tmp, target)
+
+
+class AtomicTextOutput:
+    """Text written piece by piece into a temporary file in the folder of
+    ``path``, which :meth:`commit` renames over ``path``: the same file
+    :func:`write_file_atomic` makes of the whole text encoded as UTF-8
+    with ``surrogateescape`` (a file name read from the disk goes back as
+    its bytes), or ``backslashreplace`` when the text has a surrogate that
+    cannot go back, without holding the text.  Raises OSError; no
+    temporary file is left behind once committed or discarded."""
+
+    def __init__(self, path: str) -> None:
+        self.target = os.path.realpath(path)
+        fd, self.tmp = tempfile.mkstemp(dir=os.path.dirname(self.target) or ".", prefix=".irilint-output-")
+        self.file = os.fdopen(fd, "wb")
+        #: a piece had a surrogate: written with surrogatepass (which keeps
+        #: it exactly), re-encoded at commit
+        self.surrogates = False
+
+    def write(self, text: str) -> None:
+        try:
+            data = text.encode("utf-8")
+        except UnicodeEncodeError:
+            data = text.encode("utf-8", "surrogatepass")
+            self.surrogates = True
+        self.file.write(data)
+
+    def commit(self) -> None:
+        try:
+            if self.surrogates:
+                self._reencode()
+            self.file.flush()
+            os.fsync(self.file.fileno())
+            self.file.close()
+            _replace_keeping_mode(self.tmp, self.target)
+        except BaseException:
+            self.discard()
+            raise
+
+    def discard(self) -> None:
+        try:
+            self.file.close()
+        finally:
+            try:
+                os.unlink(self.tmp)
+            except OSError:
+                pass
+
+    def _reencode(self) -> None:
+        # Line by line: the bytes of a surrogate never hold a line feed.
+        self.file.flush()
+        with open(self.tmp, "rb") as written:
+            errors = "surrogateescape"
+            for line in written:
+                try:
+                    line.decode("utf-8", "surrogatepass").encode("utf-8", errors)
+                except UnicodeEncodeError:
+                    errors = "backslashreplace"
+                    break
+            written.seek(0)
+            fd, tmp = tempfile.mkstemp(dir=os.path.dirname(self.target) or ".", prefix=".irilint-output-")
+            with os.fdopen(fd, "wb") as out:
+                for line in written:
+                    out.write(line.decode("utf-8", "surrogatepass").encode("utf-8", errors))
+        self.file.close()
+        os.unlink(self.tmp)
+        self.tmp = tmp
+        self.file = open(tmp, "ab")

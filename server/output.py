@@ -39,10 +39,16 @@ class Reported:
 
 def locate(path: str, findings: Sequence[Finding], index: LineIndex) -> List[Reported]:
     out: List[Reported] = []
+    # Findings come in document order, often several on a line: its text
+    # is taken once, and shared by them when it is short enough to be
+    # shown whole (a dense document held a copy per finding).
+    last_line, last_text = -1, ""
     for f in findings:
         l1, c1 = index.position(f.start)
         l2, c2 = index.position(f.end)
-        line = clip_line(index.line_text(l1), c1, c2 if l2 == l1 else c1)
+        if l1 != last_line:
+            last_line, last_text = l1, index.line_text(l1)
+        line = clip_line(last_text, c1, c2 if l2 == l1 else c1)
         out.append(Reported(path, f, l1 + 1, c1 + 1, l2 + 1, c2 + 1, line))
     return out
 
@@ -87,6 +93,62 @@ def to_json_obj(r: Reported, index: Optional[LineIndex]) -> Dict[str, Any]:
     }
 
 
+def finding_json_text(r: Reported, index: Optional[LineIndex], indent: str = "  ") -> str:
+    """``json_text(to_json_obj(r, index), indent)``, written straight from
+    the finding (the output of a document dense with findings is mostly
+    these records)."""
+    f = r.finding
+    rule = f.rule
+    i1 = indent + "  "
+    key = (rule, indent)
+    rule_part = _rule_parts.get(key)
+    if rule_part is None:
+        rule_part = _rule_parts[key] = "".join(",\n%s%s: %s" % (i1, _encode_string(k), _encode_string(v)) for k, v in (
+            ("code", rule.code), ("name", rule.name), ("family", rule.family)))
+    enc = _encode_string
+    parts = [
+        '{\n%s"kind": "finding",\n%s"path": %s,\n%s"line": %d,\n%s"column": %d,\n%s"end_line": %d,\n'
+        '%s"end_column": %d' % (i1, i1, enc(r.path), i1, r.line, i1, r.column, i1, r.end_line, i1, r.end_column),
+        rule_part,
+        ',\n%s"severity": %s,\n%s"message": %s,\n%s"iri": %s,\n%s"url": %s,\n%s"fixes": ' % (
+            i1, enc(f.severity.label), i1, enc(f.message), i1, enc(f.iri), i1, enc(rule_url(rule)), i1),
+    ]
+    if not f.fixes:
+        parts.append("[]")
+    else:
+        i2, i3, i4, i5, i6 = (i1 + "  " * k for k in range(1, 6))
+        sep = "[\n" + i2
+        for fx in f.fixes:
+            parts.append('%s{\n%s"title": %s,\n%s"safe": %s,\n%s"edits": ' % (
+                sep, i3, enc(fx.title), i3, "true" if fx.safe is True else "false" if fx.safe is False
+                else json_text(fx.safe), i3))
+            if index is None or not fx.edits:
+                parts.append("[]")
+            else:
+                esep = "[\n" + i4
+                for e in fx.edits:
+                    l1, c1 = index.position(e.start)
+                    l2, c2 = index.position(e.end)
+                    parts.append(
+                        '%s{\n%s"start": {\n%s"line": %d,\n%s"column": %d\n%s},\n%s"end": {\n%s"line": %d,\n'
+                        '%s"column": %d\n%s},\n%s"offset": %s,\n%s"end_offset": %s,\n%s"new_text": %s\n%s}' % (
+                            esep, i5, i6, l1 + 1, i6, c1 + 1, i5, i5, i6, l2 + 1, i6, c2 + 1, i5,
+                            i5, json_text(e.start), i5, json_text(e.end), i5, enc(e.new_text), i4))
+                    esep = ",\n" + i4
+                parts.append("\n%s]" % i3)
+            parts.append("\n%s}" % i2)
+            sep = ",\n" + i2
+        parts.append("\n%s]" % i1)
+    parts.append(',\n%s"related": ' % i1)
+    parts.append(json_text([_related_json(rel, r.path) for rel in f.related], i1) if f.related else "[]")
+    parts.append("\n%s}" % indent)
+    return "".join(parts)
+
+
+#: (rule, indent) -> the part of a finding's JSON record that names its rule
+_rule_parts: Dict[Any, str] = {}
+
+
 def _related_json(rel: Any, path: str) -> Dict[str, Any]:
     """A related location: its path (the finding's own when it is in the
     same document), 1-based line, and columns when known (0: the line)."""
@@ -114,6 +176,94 @@ def _one_line(s: str) -> str:
 
 def dumps_json(items: List[Dict[str, Any]]) -> str:
     return json.dumps(items, ensure_ascii=False, indent=2)
+
+
+def json_text(value: Any, indent: str = "") -> str:
+    """``json.dumps(value, ensure_ascii=False, indent=2)`` as it would
+    appear nested in a larger such dump at a line indented by ``indent``
+    (the same bytes, made with the C string encoder; the ``indent``
+    encoder of :mod:`json` is pure Python).  Keys must be strings."""
+    out: List[str] = []
+    _json_parts(value, indent, out)
+    return "".join(out)
+
+
+def _json_parts(value: Any, indent: str, out: List[str]) -> None:
+    kind = type(value)
+    if kind is str:
+        out.append(_encode_string(value))
+    elif kind is dict:
+        if not value:
+            out.append("{}")
+            return
+        inner = indent + "  "
+        sep = "{\n" + inner
+        for key, item in value.items():
+            if type(key) is not str:
+                raise TypeError("json_text: a key that is not a string: %r" % (key,))
+            out.append(sep + _encode_string(key) + ": ")
+            _json_parts(item, inner, out)
+            sep = ",\n" + inner
+        out.append("\n" + indent + "}")
+    elif kind is list or kind is tuple:
+        if not value:
+            out.append("[]")
+            return
+        inner = indent + "  "
+        sep = "[\n" + inner
+        for item in value:
+            out.append(sep)
+            _json_parts(item, inner, out)
+            sep = ",\n" + inner
+        out.append("\n" + indent + "]")
+    elif value is None:
+        out.append("null")
+    elif value is True:
+        out.append("true")
+    elif value is False:
+        out.append("false")
+    elif kind is int:
+        out.append(int.__repr__(value))
+    else:  # floats and the rest: as json renders them
+        out.append(json.dumps(value, ensure_ascii=False))
+
+
+def _string_encoder() -> Any:
+    from json import encoder
+
+    return encoder.encode_basestring  # the C one when the accelerator is built
+
+
+_encode_string = _string_encoder()
+
+
+class JsonArrayWriter:
+    """A JSON array written item by item to ``out`` (``write(str)``),
+    byte for byte what :func:`dumps_json` of the whole list writes, at
+    nesting depth ``depth`` (0: the top level)."""
+
+    def __init__(self, out: Any, depth: int = 0) -> None:
+        self.out = out
+        self.indent = "  " * depth
+        self.count = 0
+
+    def add(self, item: Any) -> None:
+        inner = self.indent + "  "
+        self.out.write(("[\n" if not self.count else ",\n") + inner + json_text(item, inner))
+        self.count += 1
+
+    def add_text(self, text: str) -> None:
+        """Add an item already written as :func:`json_text` at this array's
+        items' indent (``item_indent``)."""
+        self.out.write(("[\n" if not self.count else ",\n") + self.indent + "  " + text)
+        self.count += 1
+
+    @property
+    def item_indent(self) -> str:
+        return self.indent + "  "
+
+    def close(self) -> None:
+        self.out.write("\n" + self.indent + "]" if self.count else "[]")
 
 
 @dataclass(frozen=True)
@@ -149,12 +299,27 @@ def sarif_log(reported: List[Reported], indexes: Dict[str, LineIndex], version: 
     each path that was not checked as a tool execution notification
     (SARIF s3.20.21): ``error`` for what made the run fail, ``note`` for
     a skip; ``executionSuccessful`` is false when there was an error."""
+    rule_index = sarif_rule_index()
+    descriptors = sarif_descriptors()
+    results = [sarif_result(rep, indexes.get(rep.path), rule_index) for rep in reported]
+    log = sarif_skeleton(descriptors, version, not_checked)
+    log["runs"][0]["results"] = results
+    return log
+
+
+def sarif_rule_index() -> Dict[str, int]:
+    """Rule name -> its index in the SARIF log's rules table."""
     from irilint.rules.registry import all_rules
 
-    rules = all_rules()
-    rule_index = {r.name: i for i, r in enumerate(rules)}
+    return {r.name: i for i, r in enumerate(all_rules())}
+
+
+def sarif_descriptors() -> List[Dict[str, Any]]:
+    """The SARIF log's rules table: every rule's metadata."""
+    from irilint.rules.registry import all_rules
+
     descriptors = []
-    for r in rules:
+    for r in all_rules():
         descriptors.append({
             "id": r.code,
             "name": r.name,
@@ -165,56 +330,12 @@ def sarif_log(reported: List[Reported], indexes: Dict[str, LineIndex], version: 
             "defaultConfiguration": {"level": _SARIF_LEVEL[r.severity.label], "enabled": r.enabled},
             "properties": {"family": r.family, "fix": r.fix, "tags": [r.family]},
         })
-    results = []
-    for rep in reported:
-        f = rep.finding
-        region = {"startLine": rep.line, "startColumn": rep.column,
-                  "endLine": rep.end_line, "endColumn": rep.end_column}
-        if rep.line_text:
-            region["snippet"] = {"text": rep.line_text}
-        result: Dict[str, Any] = {
-            "ruleId": f.rule.code,
-            "ruleIndex": rule_index[f.rule.name],
-            "level": _SARIF_LEVEL[f.severity.label],
-            "message": {"text": f.message},
-            "locations": [{"physicalLocation": {
-                "artifactLocation": {"uri": _artifact_uri(rep.path)},
-                "region": region,
-            }}],
-            "properties": {"name": f.rule.name, "severity": f.severity.label, "iri": f.iri},
-        }
-        if f.related:
-            related = []
-            for k, rel in enumerate(f.related):
-                where: Dict[str, Any] = {"startLine": rel.line}
-                if rel.column:
-                    where.update(startColumn=rel.column, endLine=rel.end_line, endColumn=rel.end_column)
-                related.append({"id": k, "message": {"text": rel.message}, "physicalLocation": {
-                    "artifactLocation": {"uri": _artifact_uri(rel.path if rel.path is not None else rep.path)},
-                    "region": where}})
-            result["relatedLocations"] = related
-        index = indexes.get(rep.path)
-        if f.fixes and index is not None:
-            fixes = []
-            for fx in f.fixes:
-                replacements = []
-                for e in fx.edits:
-                    l1, c1 = index.position(e.start)
-                    l2, c2 = index.position(e.end)
-                    replacements.append({
-                        "deletedRegion": {"startLine": l1 + 1, "startColumn": c1 + 1,
-                                          "endLine": l2 + 1, "endColumn": c2 + 1},
-                        "insertedContent": {"text": e.new_text},
-                    })
-                fixes.append({
-                    # a title that gives its reason ("(unsafe: ...)") says it once
-                    "description": {"text": fx.title + (
-                        "" if fx.safe or "(unsafe" in fx.title else " (unsafe)")},
-                    "artifactChanges": [{"artifactLocation": {"uri": _artifact_uri(rep.path)},
-                                         "replacements": replacements}],
-                })
-            result["fixes"] = fixes
-        results.append(result)
+    return descriptors
+
+
+def sarif_skeleton(descriptors: List[Dict[str, Any]], version: str,
+                   not_checked: Sequence[NotChecked] = ()) -> Dict[str, Any]:
+    """The SARIF log with an empty ``results`` (the last key of its run)."""
     return {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
@@ -228,9 +349,128 @@ def sarif_log(reported: List[Reported], indexes: Dict[str, LineIndex], version: 
             }},
             "invocations": [_sarif_invocation(not_checked)],
             "columnKind": "unicodeCodePoints",
-            "results": results,
+            "results": [],
         }],
     }
+
+
+def sarif_result(rep: Reported, index: Optional[Any], rule_index: Dict[str, int]) -> Dict[str, Any]:
+    """One SARIF result: a finding with its location, region and fixes
+    (``index``: the positions of its file's offsets, None for no fixes)."""
+    f = rep.finding
+    region = {"startLine": rep.line, "startColumn": rep.column,
+              "endLine": rep.end_line, "endColumn": rep.end_column}
+    if rep.line_text:
+        region["snippet"] = {"text": rep.line_text}
+    result: Dict[str, Any] = {
+        "ruleId": f.rule.code,
+        "ruleIndex": rule_index[f.rule.name],
+        "level": _SARIF_LEVEL[f.severity.label],
+        "message": {"text": f.message},
+        "locations": [{"physicalLocation": {
+            "artifactLocation": {"uri": _artifact_uri(rep.path)},
+            "region": region,
+        }}],
+        "properties": {"name": f.rule.name, "severity": f.severity.label, "iri": f.iri},
+    }
+    if f.related:
+        result["relatedLocations"] = _sarif_related(rep)
+    if f.fixes and index is not None:
+        result["fixes"] = _sarif_fixes(rep, index)
+    return result
+
+
+def _sarif_related(rep: Reported) -> List[Dict[str, Any]]:
+    related = []
+    for k, rel in enumerate(rep.finding.related):
+        where: Dict[str, Any] = {"startLine": rel.line}
+        if rel.column:
+            where.update(startColumn=rel.column, endLine=rel.end_line, endColumn=rel.end_column)
+        related.append({"id": k, "message": {"text": rel.message}, "physicalLocation": {
+            "artifactLocation": {"uri": _artifact_uri(rel.path if rel.path is not None else rep.path)},
+            "region": where}})
+    return related
+
+
+def _sarif_fixes(rep: Reported, index: Any) -> List[Dict[str, Any]]:
+    fixes = []
+    for fx in rep.finding.fixes:
+        replacements = []
+        for e in fx.edits:
+            l1, c1 = index.position(e.start)
+            l2, c2 = index.position(e.end)
+            replacements.append({
+                "deletedRegion": {"startLine": l1 + 1, "startColumn": c1 + 1,
+                                  "endLine": l2 + 1, "endColumn": c2 + 1},
+                "insertedContent": {"text": e.new_text},
+            })
+        fixes.append({
+            # a title that gives its reason ("(unsafe: ...)") says it once
+            "description": {"text": fx.title + (
+                "" if fx.safe or "(unsafe" in fx.title else " (unsafe)")},
+            "artifactChanges": [{"artifactLocation": {"uri": _artifact_uri(rep.path)},
+                                 "replacements": replacements}],
+        })
+    return fixes
+
+
+def sarif_result_text(rep: Reported, index: Optional[Any], rule_index: Dict[str, int], indent: str) -> str:
+    """``json_text(sarif_result(rep, index, rule_index), indent)``, written
+    straight from the finding."""
+    f = rep.finding
+    rule = f.rule
+    enc = _encode_string
+    i1, i2, i3, i4, i5, i6 = (indent + "  " * k for k in range(1, 7))
+    label = f.severity.label
+    parts = [
+        '{\n%s"ruleId": %s,\n%s"ruleIndex": %s,\n%s"level": %s,\n%s"message": {\n%s"text": %s\n%s},\n'
+        '%s"locations": [\n%s{\n%s"physicalLocation": {\n%s"artifactLocation": {\n%s"uri": %s\n%s},\n'
+        '%s"region": {\n%s"startLine": %s,\n%s"startColumn": %s,\n%s"endLine": %s,\n%s"endColumn": %s' % (
+            i1, enc(rule.code), i1, json_text(rule_index[rule.name]), i1, enc(_SARIF_LEVEL[label]), i1, i2,
+            enc(f.message), i1, i1, i2, i3, i4, i5, enc(_artifact_uri(rep.path)), i4,
+            i4, i5, json_text(rep.line), i5, json_text(rep.column), i5, json_text(rep.end_line),
+            i5, json_text(rep.end_column)),
+    ]
+    if rep.line_text:
+        parts.append(',\n%s"snippet": {\n%s"text": %s\n%s}' % (i5, i6, enc(rep.line_text), i5))
+    parts.append('\n%s}\n%s}\n%s}\n%s],\n%s"properties": {\n%s"name": %s,\n%s"severity": %s,\n%s"iri": %s\n%s}' % (
+        i4, i3, i2, i1, i1, i2, enc(rule.name), i2, enc(label), i2, enc(f.iri), i1))
+    if f.related:
+        parts.append(',\n%s"relatedLocations": %s' % (i1, json_text(_sarif_related(rep), i1)))
+    if f.fixes and index is not None:
+        parts.append(',\n%s"fixes": ' % i1)
+        _sarif_fixes_text(rep, index, i1, parts)
+    parts.append("\n%s}" % indent)
+    return "".join(parts)
+
+
+def _sarif_fixes_text(rep: Reported, index: Any, indent: str, parts: List[str]) -> None:
+    """``json_text(_sarif_fixes(rep, index), indent)``, into ``parts``."""
+    enc = _encode_string
+    i1, i2, i3, i4, i5, i6, i7 = (indent + "  " * k for k in range(1, 8))
+    uri = enc(_artifact_uri(rep.path))
+    sep = "[\n" + i1
+    for fx in rep.finding.fixes:
+        title = fx.title + ("" if fx.safe or "(unsafe" in fx.title else " (unsafe)")
+        parts.append('%s{\n%s"description": {\n%s"text": %s\n%s},\n%s"artifactChanges": [\n%s{\n'
+                     '%s"artifactLocation": {\n%s"uri": %s\n%s},\n%s"replacements": ' % (
+                         sep, i2, i3, enc(title), i2, i2, i3, i4, i5, uri, i4, i4))
+        if not fx.edits:
+            parts.append("[]")
+        else:
+            esep = "[\n" + i5
+            for e in fx.edits:
+                l1, c1 = index.position(e.start)
+                l2, c2 = index.position(e.end)
+                parts.append('%s{\n%s"deletedRegion": {\n%s"startLine": %d,\n%s"startColumn": %d,\n'
+                             '%s"endLine": %d,\n%s"endColumn": %d\n%s},\n%s"insertedContent": {\n%s"text": %s\n%s}\n%s}' % (
+                                 esep, i6, i7, l1 + 1, i7, c1 + 1, i7, l2 + 1, i7, c2 + 1, i6, i6, i7,
+                                 enc(e.new_text), i6, i5))
+                esep = ",\n" + i5
+            parts.append("\n%s]" % i4)
+        parts.append("\n%s}\n%s]\n%s}" % (i3, i2, i1))
+        sep = ",\n" + i1
+    parts.append("\n%s]" % indent)
 
 
 def _sarif_invocation(not_checked: Sequence[NotChecked]) -> Dict[str, Any]:

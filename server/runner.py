@@ -422,16 +422,45 @@ def check_files(checker: Project, paths: Sequence[str], on_result: Any = None) -
     return results
 
 
+def stream_files(checker: Project, paths: Sequence[str], on_result: Any = None):
+    """The results of :func:`check_files`, in the same order and with the
+    same findings, each yielded as soon as it is final: when every file
+    before it is, and no project finding can still reach it
+    (:class:`~irilint.collisions.ProjectReduction`).  What the run learnt
+    goes to the result cache as results arrive; the cache is saved after
+    the last one."""
+    from .collisions import ProjectReduction
+
+    reduction = ProjectReduction()
+    for item in run_files(checker, paths):
+        if on_result is not None:
+            on_result(item)
+        if checker.cache is not None:
+            _remember(checker, item)
+        yield from reduction.add(item)
+    yield from reduction.finish()
+    if checker.cache is not None:
+        _save(checker)
+
+
 def save_cache(checker: Project, results: Sequence[FileResult]) -> None:
     """Write what the run learnt to the result cache and its indexes."""
     if checker.cache is None:
         return
     for o in results:
-        if o.stamp is not None and o.abspath:
-            checker.stat_index.record(o.abspath, o.stamp[0], o.stamp[1])
-        if o.cache_line is not None:
-            checker.cache.add(o.cache_line)
-            o.cache_line = None
+        _remember(checker, o)
+    _save(checker)
+
+
+def _remember(checker: Project, o: FileResult) -> None:
+    if o.stamp is not None and o.abspath:
+        checker.stat_index.record(o.abspath, o.stamp[0], o.stamp[1])
+    if o.cache_line is not None:
+        checker.cache.add(o.cache_line)
+        o.cache_line = None
+
+
+def _save(checker: Project) -> None:
     checker.cache.save()
     checker.stat_index.save()
     checker.listing_index.save()

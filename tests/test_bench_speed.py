@@ -50,3 +50,14 @@ def test_speed_names_the_missing_corpus(tmp_path):
                        capture_output=True, text=True, timeout=120)
     assert p.returncode == 2
     assert str(missing) in p.stderr and "--corpus" in p.stderr
+
+
+def test_speed_prints_the_findings_rows_against_a_clean_file(tmp_path):
+    p = subprocess.run([sys.executable, str(BENCH / "speed.py"), "--only", "findings", "--findings-mb", "0.02"],
+                       capture_output=True, text=True, timeout=300, env=dict(os.environ, BENCH_MAX_WAIT="0"),
+                       cwd=str(tmp_path))
+    assert p.returncode == 0, p.stderr
+    rows = [line for line in p.stdout.splitlines() if line.startswith("| 0.02 MB dense with findings")]
+    assert [r.split("--format ")[1].split(" ")[0] for r in rows] == ["json", "sarif", "text"], p.stdout
+    for row in rows:
+        assert "µs/finding" in row and "MB peak" in row and "no findings: " in row and "<= 30 µs/finding" in row

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Optional
 
 from ..project import FileResult, Project, check_stdin, comma_list
-from ..runner import Progress, check_files, save_cache
+from ..runner import Progress, stream_files
 
 LEVELS = ("error", "warning", "info", "hint")
 FORMATS = ("text", "json", "sarif", "github")
@@ -88,7 +88,6 @@ _GC_THRESHOLD = 50000
 
 def _cmd_check(args: argparse.Namespace) -> int:
     from irilint import config
-    from irilint.findings import Severity
 
     if args.unsafe_fixes and not (args.fix or args.diff):
         print("irilint: error: --unsafe-fixes needs --fix or --diff", file=sys.stderr)
@@ -107,159 +106,355 @@ def _cmd_check(args: argparse.Namespace) -> int:
         print("irilint: error: %s: %s" % (args.config, exc.strerror or exc), file=sys.stderr)
         return 2
 
-    outcomes: List[FileResult] = []
-    errors = 0
     progress = Progress(enabled=not args.no_progress and not use_stdin)
+    printer = _Printer(args, use_stdin, progress)
     try:
         if use_stdin:
-            outcomes.append(check_stdin(checker))
+            printer.add(check_stdin(checker))
         else:
-            outcomes = check_files(checker, paths, on_result=lambda item: progress.step(item.path))
-            save_cache(checker, outcomes)
+            # Each file's findings are written as soon as it is final (in
+            # file order); the cache is saved after the last one.
+            for outcome in stream_files(checker, paths, on_result=lambda item: progress.step(item.path)):
+                printer.add(outcome)
             if checker.cache is not None and checker.cache.problem:
-                print("irilint: note: %s" % checker.cache.problem, file=sys.stderr)
+                printer.note_first("irilint: note: %s" % checker.cache.problem)
     except config.ConfigError as exc:
         progress.done()
+        printer.discard()
         print("irilint: error: %s" % exc, file=sys.stderr)
         return 2
+    except BaseException:
+        printer.discard()  # interrupted: no temporary output file is left
+        raise
     progress.done()
+    return printer.finish()
 
-    # -- output
-    fmt = args.format
-    stdout = sys.stdout
-    all_reported = []
-    fixed_total = 0
-    found_failing = False
-    not_checked: Dict[str, List[str]] = {}
-    # What JSON and SARIF list besides findings: each path that could not
-    # be checked (or fixed), and each one skipped, as stderr tells them.
-    unchecked: List[Any] = []
-    from irilint.messages import CONFIG_ADVICE, advice
 
-    hints: Dict[str, None] = {}  # what to do, once per kind of problem, in order
-    for o in outcomes:
+class _Printer:
+    """The output of a run, written as each file's result arrives: its
+    findings (or their counts) to the sink, in any format; what goes to
+    stderr (errors, skips, notes, hints, the summary) is told at the end,
+    in the order of the results.  The bytes are those of printing every
+    result at the end."""
+
+    def __init__(self, args: argparse.Namespace, use_stdin: bool, progress: Progress) -> None:
+        self.args = args
+        self.progress = progress
+        self.stdout = sys.stdout
+        self.errors = 0
+        self.fixed_total = 0
+        self.found_failing = False
+        self.reported = 0
+        self.checked = 0
+        #: config error -> the paths it kept from being checked
+        self.not_checked: Dict[str, List[str]] = {}
+        # What JSON and SARIF list besides findings: each path that could
+        # not be checked (or fixed), and each one skipped, as stderr tells.
+        self.unchecked: List[Any] = []
+        #: the lines for stderr, told after the run
+        self.messages: List[str] = []
+        self.hints: Dict[str, None] = {}  # what to do, once per kind of problem, in order
+        #: (path, fixed rules) of each file --fix fixed
+        self.fixed: List[Any] = []
+        self.output_error: Optional[OSError] = None
+        self.output: Any = None
+        self.visible = _Visible(self.stdout, progress)
+        # With the fixed text on stdout (stdin --fix) or a diff, findings go
+        # to stderr after the other messages, so the two never mix; with
+        # --output-file, to that file.
+        self.deferred = None
+        if args.output_file:
+            from irilint.fileio import AtomicTextOutput
+
+            try:
+                self.output = AtomicTextOutput(args.output_file)
+            except OSError as exc:
+                self.output_error = exc
+            self.sink: Any = self.output if self.output is not None else _Discard()
+        elif (use_stdin and args.fix) or args.diff:
+            import io
+
+            self.sink = self.deferred = io.StringIO()
+        else:
+            self.sink = self.visible
+        fmt = args.format
+        self.statistics = _Statistics() if args.statistics else None
+        self.array: Any = None
+        if self.statistics is None and fmt == "json":
+            from irilint.output import JsonArrayWriter
+
+            self.array = JsonArrayWriter(self.sink)
+        elif self.statistics is None and fmt == "sarif":
+            import tempfile
+
+            from irilint.output import JsonArrayWriter, sarif_rule_index
+
+            # SARIF lists what was not checked before the results: those
+            # wait in a spool file until the run is over (in memory when
+            # no temporary file can be made).
+            try:
+                self.spool: Any = tempfile.TemporaryFile("w+", encoding="utf-8", errors="surrogatepass")
+            except OSError:
+                import io
+
+                self.spool = io.StringIO()
+            self.array = JsonArrayWriter(self.spool, _SARIF_RESULTS_DEPTH)
+            self.rule_index = sarif_rule_index()
+
+    def note_first(self, line: str) -> None:
+        """A line for stderr before those of the results."""
+        self.messages.insert(0, line)
+
+    def add(self, o: FileResult) -> None:
+        from irilint.findings import Severity
+        from irilint.messages import advice
+
+        if not (o.error or o.skipped or o.config_error):
+            self.checked += 1
         if o.config_error:
-            not_checked.setdefault(o.config_error, []).append(o.path)
-            unchecked.append(("error", o.path, o.error or o.config_error))
-            continue
+            self.not_checked.setdefault(o.config_error, []).append(o.path)
+            self.unchecked.append(("error", o.path, o.error or o.config_error))
+            return
         if o.error:
-            errors += 1
-            print("irilint: error: %s" % o.error, file=sys.stderr)
-            hints.setdefault(advice(o.error) or "", None)
-            unchecked.append(("error", o.path, o.error))
+            self.errors += 1
+            self.messages.append("irilint: error: %s" % o.error)
+            self.hints.setdefault(advice(o.error) or "", None)
+            self.unchecked.append(("error", o.path, o.error))
             if not o.reported:
-                continue
+                return
         if o.skipped:
-            print("irilint: skipped %s" % o.skipped, file=sys.stderr)
-            hints.setdefault(advice(o.skipped) or "", None)
-            unchecked.append(("skipped", o.path, "skipped " + o.skipped))
-            continue
+            self.messages.append("irilint: skipped %s" % o.skipped)
+            self.hints.setdefault(advice(o.skipped) or "", None)
+            self.unchecked.append(("skipped", o.path, "skipped " + o.skipped))
+            return
         if o.note:
-            print("irilint: note: %s" % o.note, file=sys.stderr)
-            hints.setdefault(advice(o.note) or "", None)
-        fixed_total += o.fixed
+            self.messages.append("irilint: note: %s" % o.note)
+            self.hints.setdefault(advice(o.note) or "", None)
+        self.fixed_total += o.fixed
+        stdout = self.visible
         if o.diff:
             stdout.write(o.diff)
         if o.new_text is not None:
             stdout.write(o.new_text)
         if o.new_bytes is not None:
-            stdout.flush()
-            getattr(stdout, "buffer", stdout).write(o.new_bytes)
-        if o.reported:
-            threshold = Severity.parse(o.fail_level)
-            for r in o.reported:
-                if r.finding.severity >= threshold:
-                    found_failing = True
-        all_reported.extend((o, r) for r in o.reported)
-    # A broken config stops only the files it governs; each error is told
-    # once, with the files it kept from being checked (exit 2 below).
-    for message, names in not_checked.items():
-        errors += 1
-        shown = ", ".join(names[:5]) + (" and %d more" % (len(names) - 5) if len(names) > 5 else "")
-        print("irilint: error: %s" % message, file=sys.stderr)
-        print("irilint: error: not checked because of this configuration error: %s" % shown, file=sys.stderr)
-        hints.setdefault(CONFIG_ADVICE, None)
-    for hint in hints:
-        if hint:
-            print("irilint: hint: %s" % hint, file=sys.stderr)
-
-    # With the fixed text on stdout (stdin --fix) or a diff, findings go to
-    # stderr so the two never mix; with --output-file, to that file.
-    sink = sys.stderr if (use_stdin and args.fix) or args.diff else stdout
-    if args.output_file:
-        import io
-
-        sink = io.StringIO()
-    if args.statistics:
-        # Only the counts (ruff --statistics): no findings, no summary.
-        _print_statistics([r for _, r in all_reported], sink)
-    elif fmt == "json":
-        from irilint.output import NotChecked, dumps_json, not_checked_json, to_json_obj
-
-        items = [to_json_obj(r, o.index) for o, r in all_reported]
-        items.extend(not_checked_json(NotChecked(p, k, m)) for k, p, m in unchecked)
-        sink.write(dumps_json(items) + "\n")
-    elif fmt == "sarif":
-        import json
-
-        from irilint import __version__
-        from irilint.output import NotChecked, sarif_log
-
-        indexes = {o.path: o.index for o in outcomes if o.index is not None}
-        log = sarif_log([r for _, r in all_reported], indexes, __version__,
-                        [NotChecked(p, k, m) for k, p, m in unchecked])
-        sink.write(json.dumps(log, ensure_ascii=False, indent=2) + "\n")
-    elif fmt == "github":
-        from irilint.output import format_github
-
-        for _, r in all_reported:
-            sink.write(format_github(r) + "\n")
-    else:
-        from irilint.output import format_text
-
-        for _, r in all_reported:
-            sink.write(format_text(r) + "\n")
-            if args.show_fixes and not args.fix:
-                for fx in r.finding.fixes:
-                    sink.write("    fix (%s): %s\n" % ("safe" if fx.safe else "unsafe", fx.title))
-        if args.show_fixes and args.fix:
-            _print_fixed(outcomes, sink)
-        if not args.quiet:
-            n = len(all_reported)
-            summary = []
-            if n:
-                summary.append("Found %d problem%s." % (n, "" if n == 1 else "s"))
-            if fixed_total:
-                summary.append("Fixed %d problem%s." % (fixed_total, "" if fixed_total == 1 else "s"))
-            if not n:
-                checked = sum(1 for o in outcomes if not (o.error or o.skipped or o.config_error))
-                summary.append("No problems %s in %d file%s." % (
-                    "left" if fixed_total else "found", checked, "" if checked == 1 else "s"))
-            print(" ".join(summary), file=sys.stderr)
-    if args.output_file:
-        from irilint.fileio import write_file_atomic
-
+            stdout.write_bytes(o.new_bytes)
+        if o.fixed and getattr(o, "fixed_rules", None):
+            self.fixed.append((o.path, o.fixed_rules))
+        reported = o.reported
+        if not reported:
+            return
+        self.reported += len(reported)
+        threshold = Severity.parse(o.fail_level)
+        if not self.found_failing:
+            self.found_failing = any(r.finding.severity >= threshold for r in reported)
         try:
-            text = sink.getvalue()
-            try:  # a file name read from the disk goes back as its bytes
-                data = text.encode("utf-8", "surrogateescape")
-            except UnicodeEncodeError:
-                data = text.encode("utf-8", "backslashreplace")
-            write_file_atomic(args.output_file, data)
+            self._write(o)
         except OSError as exc:
-            print("irilint: error: cannot write %s: %s" % (args.output_file, exc.strerror or exc),
-                  file=sys.stderr)
+            if self.output is None:
+                raise
+            self._lose_output(exc)
+
+    def _write(self, o: FileResult) -> None:
+        args = self.args
+        if self.statistics is not None:
+            self.statistics.add(o.reported)
+            return
+        fmt = args.format
+        sink = self.sink
+        if fmt == "json":
+            from irilint.output import finding_json_text
+
+            add, index, indent = self.array.add_text, o.index, self.array.item_indent
+            for r in o.reported:
+                add(finding_json_text(r, index, indent))
+        elif fmt == "sarif":
+            from irilint.output import sarif_result_text
+
+            add, index, rule_index, indent = self.array.add_text, o.index, self.rule_index, self.array.item_indent
+            for r in o.reported:
+                add(sarif_result_text(r, index, rule_index, indent))
+        else:
+            from irilint.output import format_github, format_text
+
+            line = format_github if fmt == "github" else format_text
+            fixes = fmt == "text" and args.show_fixes and not args.fix
+            reported = o.reported
+            # A few hundred lines a write: not a write per line, nor a copy
+            # of a dense file's whole output.
+            for at in range(0, len(reported), _LINES_A_WRITE):
+                lines = []
+                for r in reported[at:at + _LINES_A_WRITE]:
+                    lines.append(line(r) + "\n")
+                    if fixes:
+                        for fx in r.finding.fixes:
+                            lines.append("    fix (%s): %s\n" % ("safe" if fx.safe else "unsafe", fx.title))
+                sink.write("".join(lines))
+
+    def _lose_output(self, exc: OSError) -> None:
+        # The output file cannot be written (a full disk): the run goes on,
+        # and says so at the end, as when the file cannot be made.
+        if self.output_error is None:
+            self.output_error = exc
+        if self.output is not None:
+            self.output.discard()
+            self.output = None
+        self.sink = _Discard()
+        if self.array is not None and self.args.format == "json":
+            self.array.out = self.sink
+
+    def discard(self) -> None:
+        """The run stopped: no output file."""
+        if self.output is not None:
+            self.output.discard()
+            self.output = None
+
+    def finish(self) -> int:
+        """Tell the rest (stderr, the end of the output); the exit status."""
+        args = self.args
+        from irilint.messages import CONFIG_ADVICE
+
+        err = sys.stderr
+        for line in self.messages:
+            print(line, file=err)
+        # A broken config stops only the files it governs; each error is
+        # told once, with the files it kept from being checked (exit 2).
+        for message, names in self.not_checked.items():
+            self.errors += 1
+            shown = ", ".join(names[:5]) + (" and %d more" % (len(names) - 5) if len(names) > 5 else "")
+            print("irilint: error: %s" % message, file=err)
+            print("irilint: error: not checked because of this configuration error: %s" % shown, file=err)
+            self.hints.setdefault(CONFIG_ADVICE, None)
+        for hint in self.hints:
+            if hint:
+                print("irilint: hint: %s" % hint, file=err)
+        if self.visible.broken:
+            # Told where the output used to be written whole, after the run.
+            raise BrokenPipeError("standard output closed")
+        try:
+            self._finish_output()
+        except OSError as exc:
+            if self.output is None:
+                raise
+            self._lose_output(exc)
+        if self.visible.broken:
+            raise BrokenPipeError("standard output closed")
+        if self.output is not None:
+            try:
+                self.output.commit()
+            except OSError as exc:
+                self.output = None
+                self._lose_output(exc)
+        if self.output_error is not None:
+            exc = self.output_error
+            print("irilint: error: cannot write %s: %s" % (args.output_file, exc.strerror or exc), file=err)
             return 2
-    if errors:
-        return 2
-    if args.exit_zero:
-        return 0
-    return 1 if found_failing else 0
+        if self.errors:
+            return 2
+        if args.exit_zero:
+            return 0
+        return 1 if self.found_failing else 0
+
+    def _finish_output(self) -> None:
+        args = self.args
+        sink = self.sink
+        if self.statistics is not None:
+            # Only the counts (ruff --statistics): no findings, no summary.
+            self.statistics.write(sink)
+        elif args.format == "json":
+            from irilint.output import NotChecked, not_checked_json
+
+            for k, p, m in self.unchecked:
+                self.array.add(not_checked_json(NotChecked(p, k, m)))
+            self.array.close()
+            sink.write("\n")
+        elif args.format == "sarif":
+            import json
+
+            from irilint import __version__
+            from irilint.output import NotChecked, sarif_descriptors, sarif_skeleton
+
+            self.array.close()
+            log = sarif_skeleton(sarif_descriptors(), __version__,
+                                 [NotChecked(p, k, m) for k, p, m in self.unchecked])
+            text = json.dumps(log, ensure_ascii=False, indent=2)
+            at = text.rindex('"results": []') + len('"results": ')
+            sink.write(text[:at])
+            spool = self.spool
+            spool.seek(0)
+            while True:
+                chunk = spool.read(1 << 16)
+                if not chunk:
+                    break
+                sink.write(chunk)
+            spool.close()
+            sink.write(text[at + 2:] + "\n")
+        elif args.format == "text" and args.show_fixes and args.fix:
+            _print_fixed(self.fixed, sink)
+        if self.deferred is not None:
+            sys.stderr.write(self.deferred.getvalue())
+            self.deferred = None
+        if args.format == "text" and self.statistics is None:
+            if not args.quiet:
+                n, fixed_total = self.reported, self.fixed_total
+                summary = []
+                if n:
+                    summary.append("Found %d problem%s." % (n, "" if n == 1 else "s"))
+                if fixed_total:
+                    summary.append("Fixed %d problem%s." % (fixed_total, "" if fixed_total == 1 else "s"))
+                if not n:
+                    checked = self.checked
+                    summary.append("No problems %s in %d file%s." % (
+                        "left" if fixed_total else "found", checked, "" if checked == 1 else "s"))
+                print(" ".join(summary), file=sys.stderr)
 
 
-def _print_fixed(outcomes: List[FileResult], out: Any) -> None:
-    """What --fix fixed, per file and rule (--show-fixes)."""
-    fixed = [(o.path, o.fixed_rules) for o in outcomes if o.fixed and o.fixed_rules]
+#: findings written at once in text and GitHub output
+_LINES_A_WRITE = 512
+
+#: how deep the results array of a SARIF log is nested (log, runs, run)
+_SARIF_RESULTS_DEPTH = 3
+
+
+class _Visible:
+    """Standard output while the progress line may show on stderr (both
+    can be the terminal): the line is cleared before findings are written.
+    A reader that went away (``| head``) does not cut the run short: the
+    rest of the output is dropped, and the run ends as it did when it
+    wrote everything at the end (the cache saved, exit 0)."""
+
+    def __init__(self, out: Any, progress: Progress) -> None:
+        self.out = out
+        self.progress = progress
+        self.broken = False
+
+    def write(self, text: str) -> None:
+        if self.broken:
+            return
+        if self.progress.shown:
+            self.progress.done()
+        try:
+            self.out.write(text)
+        except BrokenPipeError:
+            self.broken = True
+
+    def write_bytes(self, data: bytes) -> None:
+        if self.broken:
+            return
+        try:
+            self.out.flush()
+            getattr(self.out, "buffer", self.out).write(data)
+        except BrokenPipeError:
+            self.broken = True
+
+
+class _Discard:
+    def write(self, text: str) -> None:
+        pass
+
+
+def _print_fixed(fixed: List[Any], out: Any) -> None:
+    """What --fix fixed, per file and rule (--show-fixes): ``fixed`` holds
+    (path, {(code, name): count}) of each file fixed."""
     total = sum(n for _, rules in fixed for n in rules.values())
     if not total:
         return
@@ -270,20 +465,34 @@ def _print_fixed(outcomes: List[FileResult], out: Any) -> None:
             out.write("    %d × %s (%s)\n" % (n, code, name))
 
 
-def _print_statistics(reported: List[Any], out: Any) -> None:
+class _Statistics:
     """A count per rule, most frequent first (like ruff --statistics);
     "[*]" when ``--fix`` can fix some of them (a fix the rule calls safe is
     not where the reference is data)."""
-    counts: Dict[str, List[Any]] = {}
-    for r in reported:
-        row = counts.setdefault(r.rule.name, [r.rule, 0, False])
-        row[1] += 1
-        row[2] = row[2] or any(fx.safe for fx in r.finding.fixes)
-    rows = sorted(counts.values(), key=lambda x: (-x[1], x[0].code))
-    for rule, n, safe_fix in rows:
-        fixable = "[*]" if safe_fix else "   "
-        out.write("%5d  %s  %s %-28s %s\n" % (n, rule.code, fixable, rule.name, rule.severity.label))
-    if rows:
-        out.write("%5d  total\n" % sum(n for _, n, _ in rows))
+
+    def __init__(self) -> None:
+        self.counts: Dict[str, List[Any]] = {}
+
+    def add(self, reported: List[Any]) -> None:
+        counts = self.counts
+        for r in reported:
+            row = counts.get(r.rule.name)
+            if row is None:
+                row = counts[r.rule.name] = [r.rule, 0, False]
+            row[1] += 1
+            row[2] = row[2] or any(fx.safe for fx in r.finding.fixes)
+
+    def write(self, out: Any) -> None:
+        rows = sorted(self.counts.values(), key=lambda x: (-x[1], x[0].code))
+        for rule, n, safe_fix in rows:
+            fixable = "[*]" if safe_fix else "   "
+            out.write("%5d  %s  %s %-28s %s\n" % (n, rule.code, fixable, rule.name, rule.severity.label))
+        if rows:
+            out.write("%5d  total\n" % sum(n for _, n, _ in rows))
 
 
+def _print_statistics(reported: List[Any], out: Any) -> None:
+    """The statistics of ``reported`` (see :class:`_Statistics`)."""
+    stats = _Statistics()
+    stats.add(reported)
+    stats.write(out)
