@@ -101,13 +101,18 @@ class LspClient:
                         length = int(v.strip())
                 if length is None:
                     continue
-                body = b""
-                while len(body) < length:
-                    chunk = out.read(length - len(body))
-                    if not chunk:
+                # one buffer: appending chunks to bytes copies the whole body
+                # each time, quadratic in a large publication's size
+                body = bytearray(length)
+                view = memoryview(body)
+                got = 0
+                while got < length:
+                    n = out.readinto(view[got:])
+                    if not n:
                         self.messages.put((time.perf_counter(), None))
                         return
-                    body += chunk
+                    got += n
+                view.release()
                 t = time.perf_counter()
                 msg = json.loads(body)
                 if "method" in msg and "id" in msg:  # a request from the server
@@ -369,6 +374,49 @@ def bench_changes(tmp: str, text: str, changes: int, warmup: int = 3, full: bool
         c.close()
 
 
+#: issue 18's line dense with findings (each reference has three: the
+#: undecodable ``%zz``, the Hebrew path segment's direction, ...)
+DENSE_LINE = " ".join(["text http://example.com/\u05e2\u05d1\u05e8%zz and more prose here"] * 4) + "\n"
+
+
+def dense_doc(nbytes: int) -> str:
+    """Whole lines of :data:`DENSE_LINE` up to ``nbytes`` UTF-8 bytes."""
+    per = len(DENSE_LINE.encode("utf-8"))
+    return DENSE_LINE * max(1, nbytes // per)
+
+
+def bench_dense(tmp: str, nbytes: int, edits: int = 3, argv: Optional[List[str]] = None) -> Dict[str, Any]:
+    """A plain-text document dense with findings: seconds from didOpen to
+    its publishDiagnostics, and from a one-character edit (a range edit
+    in the middle of the document, then its undo) to the diagnostics of
+    its version (median of ``edits``), with the number of diagnostics."""
+    text = dense_doc(nbytes)
+    c = _start(tmp, argv=argv)
+    try:
+        uri = Path(tmp, "dense.txt").as_uri()
+        t0 = c.open(uri, text, language="plaintext")
+        t1, msg = c.wait_diagnostics(uri, 1, timeout=600)
+        count = len(msg["params"]["diagnostics"])
+        line = text.count("\n") // 2
+        times = []
+        for k in range(edits):
+            v = k + 2
+            # insert one character at the start of the middle line, then take it out again
+            if k % 2 == 0:
+                edit = {"range": {"start": {"line": line, "character": 0},
+                                  "end": {"line": line, "character": 0}}, "text": "x"}
+            else:
+                edit = {"range": {"start": {"line": line, "character": 0},
+                                  "end": {"line": line, "character": 1}}, "text": ""}
+            e0 = c.change(uri, [edit], v)
+            e1, _ = c.wait_diagnostics(uri, v, timeout=600)
+            times.append(e1 - e0)
+        return {"bytes": len(text.encode("utf-8")), "open": t1 - t0, "edit": median(times),
+                "findings": count}
+    finally:
+        c.close()
+
+
 def bench_init(tmp: str, runs: int) -> tuple:
     ir, br = [], []
     for i in range(runs):
@@ -446,7 +494,18 @@ def main(argv: Optional[List[str]] = None) -> int:
                     help="how ``change`` sends its changes: range edits (the figure with the "
                          "targets), whole texts (a reference figure) or both (default)")
     ap.add_argument("--no-store", action="store_true", help="do not write bench/results.json")
+    ap.add_argument("--dense", type=float, metavar="MB", default=None,
+                    help="only time a plain-text document of MB megabytes dense with findings: open "
+                         "and a one-character edit to their diagnostics, microseconds per finding")
     args = ap.parse_args(argv)
+    if args.dense is not None:
+        with tempfile.TemporaryDirectory(prefix="irilint-lsp-") as tmp:
+            d = bench_dense(tmp, int(args.dense * 1_000_000))
+        print("dense %.2f MB, %d diagnostics: open -> diagnostics %.2f s (%.1f us per finding); "
+              "one-character edit -> diagnostics %.2f s (%.1f us per finding)" % (
+                  d["bytes"] / 1e6, d["findings"], d["open"], d["open"] / max(1, d["findings"]) * 1e6,
+                  d["edit"], d["edit"] / max(1, d["findings"]) * 1e6))
+        return 0
     only = {s.strip() for s in args.only.split(",") if s.strip()}
     unknown = only - {"change", "big", "init", "memory", "lint"}
     if unknown:
