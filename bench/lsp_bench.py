@@ -32,6 +32,7 @@ pushes diagnostics and uses its defaults plus the initialization options.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import queue
@@ -114,7 +115,14 @@ class LspClient:
                     got += n
                 view.release()
                 t = time.perf_counter()
-                msg = json.loads(body)
+                # the collector off while parsing: it would traverse a large
+                # publication's dicts again and again (~8x the parse), a
+                # cost of this Python client, not of the server or an editor
+                gc.disable()
+                try:
+                    msg = json.loads(body)
+                finally:
+                    gc.enable()
                 if "method" in msg and "id" in msg:  # a request from the server
                     self._send({"jsonrpc": "2.0", "id": msg["id"], "result": None})
                 self.messages.put((t, msg))
