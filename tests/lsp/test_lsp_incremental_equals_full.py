@@ -18,7 +18,8 @@ from lsprotocol import types
 
 from irilint.config import Settings
 from irilint.lsp.diagnostics import Linter, diagnostics_json
-from irilint.lsp.documents import DocumentStore
+from irilint.lines import LineIndex, _line_starts
+from irilint.lsp.documents import DocumentStore, whole_text_index
 
 #: what edits insert: references (bidi controls, %-escapes, non-BMP and
 #: right-to-left characters, look-alike hosts that collide with another
@@ -82,10 +83,14 @@ def test_each_edit_publishes_what_a_full_check_of_the_new_text_does(text, data, 
         a = _lsp_offset(text, data.draw(st.integers(0, len(text)), label="start"))
         b = _lsp_offset(text, data.draw(st.integers(a, len(text)), label="end"))
         inserted = data.draw(_TEXT, label="inserted")
-        change = types.TextDocumentContentChangePartial(
-            range=types.Range(start=pos_of(text, a, encoding), end=pos_of(text, b, encoding)), text=inserted)
+        edited = text[:a] + inserted + text[b:]
+        if data.draw(st.booleans(), label="whole text"):  # a client without incremental sync
+            change: Any = types.TextDocumentContentChangeWholeDocument(text=edited)
+        else:
+            change = types.TextDocumentContentChangePartial(
+                range=types.Range(start=pos_of(text, a, encoding), end=pos_of(text, b, encoding)), text=inserted)
         doc = server.documents.change(uri, version, [change])
-        text = text[:a] + inserted + text[b:]
+        text = edited
         assert doc.text == text
         got = _published(linter, doc, rules, encoding)
         assert got == _full_check(text, path, language_id, rules, encoding, version), (version, text)
@@ -113,7 +118,6 @@ def test_a_dense_document_edited_in_the_middle_publishes_what_a_full_check_does(
 
 def test_the_published_list_is_each_findings_diagnostic_in_order():
     from irilint.engine import Engine
-    from irilint.lines import LineIndex
     from irilint.lsp.diagnostics import diagnostic_json
 
     text = "a http://example.com/\u05e2\u05d1\u05e8%zz\r\nb https://\u0440\u0430\u0443\u0440\u0430l.com/ https://paypal.com/\n"
@@ -123,3 +127,25 @@ def test_the_published_list_is_each_findings_diagnostic_in_order():
     for encoding in ("utf-8", "utf-16", "utf-32"):
         assert diagnostics_json(findings, index, encoding, 3, "file:///w/d.txt") == [
             diagnostic_json(f, index, encoding, 3, "file:///w/d.txt") for f in findings]
+
+
+@hsettings(max_examples=500, deadline=None)
+@given(old=_TEXT, new=_TEXT, common=st.tuples(_TEXT, _TEXT))
+def test_a_whole_text_change_derives_the_line_index_of_the_new_text(old, new, common):
+    head, tail = common
+    old, new = head + old + tail, head + new + tail
+    index = LineIndex(old)
+    index.starts  # computed: what a new version can derive from
+    derived = whole_text_index(old, index, new)
+    assert derived is not None and derived.text is new
+    assert derived.starts == _line_starts(new)
+
+
+def test_a_whole_text_change_keeps_the_store_line_index_derived():
+    store = DocumentStore()
+    text = "a\r\nb http://x.example/%zz\n" * 50
+    doc = store.open("file:///w/d.txt", text, 1, "plaintext")
+    doc.index.position(len(text) - 1, "utf-16")  # the first version's line starts in use
+    new = text[:40] + "\r" + text[41:]
+    doc = store.change("file:///w/d.txt", 2, [types.TextDocumentContentChangeWholeDocument(text=new)])
+    assert doc.text == new and doc._index is not None and doc._index._starts == _line_starts(new)
