@@ -116,17 +116,40 @@ def test_a_dense_document_edited_in_the_middle_publishes_what_a_full_check_does(
             doc.text, "/w/dense.txt", "plaintext", Settings(), "utf-16", version)
 
 
-def test_the_published_list_is_each_findings_diagnostic_in_order():
+@hsettings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=_TEXT, version=st.sampled_from([None, 0, 7]))
+def test_the_published_list_is_each_findings_diagnostic_in_order(text, version):
+    """The batch conversion the server publishes equals the one-finding
+    conversion (what lsprotocol's converter makes, test_lsp_publish_json)."""
     from irilint.engine import Engine
     from irilint.lsp.diagnostics import diagnostic_json
 
-    text = "a http://example.com/\u05e2\u05d1\u05e8%zz\r\nb https://\u0440\u0430\u0443\u0440\u0430l.com/ https://paypal.com/\n"
-    findings = Engine().check_text(text, path="/w/d.txt", settings=Settings()).findings
+    findings = Engine().check_text(text, path="/w/d.md", settings=Settings(select=("ALL",))).findings
     index = LineIndex(text)
-    assert len(findings) >= 3
     for encoding in ("utf-8", "utf-16", "utf-32"):
-        assert diagnostics_json(findings, index, encoding, 3, "file:///w/d.txt") == [
-            diagnostic_json(f, index, encoding, 3, "file:///w/d.txt") for f in findings]
+        for uri in ("file:///w/d.md", None):
+            assert diagnostics_json(findings, index, encoding, version, uri) == [
+                diagnostic_json(f, index, encoding, version, uri) for f in findings]
+
+
+def test_the_batch_conversion_of_findings_across_lines_and_with_related_places():
+    from irilint.engine import Engine
+    from irilint.findings import Finding
+    from irilint.lsp.diagnostics import diagnostic_json
+    from dataclasses import replace
+
+    text = "a http://example.com/\u05e2\u05d1\u05e8%zz\r\nb https://\u0440\u0430\u0443\u0440\u0430l.com/ \U0001F600 https://paypal.com/\r\u2028x\n"
+    findings = Engine().check_text(text, path="/w/d.txt", settings=Settings()).findings
+    assert any(f.related for f in findings) and len(findings) >= 3
+    f0: Finding = findings[0]
+    # spans over line ends, to the end of the text, and a second finding with the same message
+    extra = [replace(f0, start=f0.start, end=len(text) - 3), replace(f0, start=len(text) - 1, end=len(text)),
+             replace(f0, start=3, end=3)]
+    index = LineIndex(text)
+    for encoding in ("utf-8", "utf-16", "utf-32"):
+        every = findings + extra
+        assert diagnostics_json(every, index, encoding, 3, "file:///w/d.txt") == [
+            diagnostic_json(f, index, encoding, 3, "file:///w/d.txt") for f in every]
 
 
 @hsettings(max_examples=500, deadline=None)
