@@ -22,12 +22,16 @@ turn comes (a burst of edits costs one lint, not one per edit).
 Results are cached per (document version, settings generation), and code
 actions reuse them.  A Markdown document is linted with a scanner of its own
 that re-scans only the blocks an edit touched
-(:class:`irilint.scanners.markdown.IncrementalMarkdownScanner`).
+(:class:`irilint.scanners.markdown.IncrementalMarkdownScanner`).  A push
+sends each diagnostic's JSON text made in the lint worker
+(:func:`diagnostics_text`): the event loop neither builds nor encodes them.
 """
 from __future__ import annotations
 
 import asyncio
 import gc
+import inspect
+import json
 import logging
 from bisect import bisect_right
 from dataclasses import dataclass, field
@@ -92,8 +96,24 @@ class LintResult:
     encoding: str = "utf-16"
     #: the diagnostics as the JSON publishDiagnostics carries, made in the
     #: lint worker (None: publish ``diagnostics`` through pygls)
-    published: Optional[List[Dict[str, Any]]] = field(default=None, repr=False)
+    _published: Optional[List[Dict[str, Any]]] = field(default=None, repr=False)
+    #: each diagnostic as JSON text (:func:`diagnostics_text`), what a push
+    #: sends; ``published`` is read from it when asked for
+    published_text: Optional[List[str]] = field(default=None, repr=False)
     _diagnostics: Optional[List[types.Diagnostic]] = field(default=None, repr=False)
+
+    @property
+    def published(self) -> Optional[List[Dict[str, Any]]]:
+        if self._published is None and self.published_text is not None:
+            from irilint.engine import _GC_PAUSE
+
+            with _GC_PAUSE:  # (see diagnostics_json)
+                self._published = json.loads("[%s]" % ",".join(self.published_text))
+        return self._published
+
+    @published.setter
+    def published(self, value: Optional[List[Dict[str, Any]]]) -> None:
+        self._published = value
 
     @property
     def diagnostics(self) -> List[types.Diagnostic]:
@@ -195,14 +215,38 @@ def diagnostic_json(f: Finding, index: LineIndex, encoding: str, version: Option
     return out
 
 
+def _positions(findings: List[Finding], index: LineIndex, encoding: str) -> Any:
+    """Each finding with its range (line, column, end line, end column),
+    converted with the line table and the text looked up once, an end on
+    its start's line counted from the start."""
+    text = index.text
+    starts = index.starts
+    n_lines = len(starts)
+    size = len(text)
+    code_points = encoding == "utf-32"
+    for f in findings:
+        a = f.start
+        b = f.end
+        a = 0 if a < 0 else size if a > size else a
+        b = 0 if b < 0 else size if b > size else b
+        line = bisect_right(starts, a) - 1
+        first = starts[line]
+        col = a - first if code_points else column_units(text[first:a], encoding)
+        following = starts[line + 1] if line + 1 < n_lines else size + 1
+        if a <= b < following:  # on the same line: count from the start
+            yield f, line, col, line, col + (b - a if code_points else column_units(text[a:b], encoding))
+        else:
+            end_line, end_col = index.position(b, encoding)
+            yield f, line, col, end_line, end_col
+
+
 def diagnostics_json(findings: List[Finding], index: LineIndex, encoding: str, version: Optional[int],
                      uri: Optional[str] = None) -> List[Dict[str, Any]]:
     """:func:`diagnostic_json` of each finding, in order (tested equal),
-    made for many findings at once: the offsets are converted with the line
-    table and the text looked up once, an end on its start's line counted
-    from the start, and what a diagnostic says apart from where (message,
-    severity, code, address, tags) made once per rule, severity and
-    message: a document dense with findings repeats a few of them."""
+    made for many findings at once: positions by :func:`_positions`, and
+    what a diagnostic says apart from where (message, severity, code,
+    address, tags) made once per rule, severity and message: a document
+    dense with findings repeats a few of them."""
     # Each diagnostic is ~10 new dicts and lists that live until the next
     # version: with the cyclic collector running, its young collections
     # traverse them over and over (a document dense with findings, 1 MB:
@@ -210,16 +254,11 @@ def diagnostics_json(findings: List[Finding], index: LineIndex, encoding: str, v
     # is the engine's: shared with checks running at the same time.
     from irilint.engine import _GC_PAUSE
 
-    text = index.text
-    starts = index.starts
-    n_lines = len(starts)
-    size = len(text)
-    code_points = encoding == "utf-32"
     said: Dict[Any, Tuple[str, int, str, str, Optional[List[int]]]] = {}
     out: List[Dict[str, Any]] = []
     append = out.append
     with _GC_PAUSE:
-        for f in findings:
+        for f, line, col, end_line, end_col in _positions(findings, index, encoding):
             if f.related and uri is not None:
                 append(diagnostic_json(f, index, encoding, version, uri))
                 continue
@@ -232,22 +271,6 @@ def diagnostics_json(findings: List[Finding], index: LineIndex, encoding: str, v
                     int(SEVERITY.get(f.severity, types.DiagnosticSeverity.Warning)),
                     rule.code, rule_url(rule),
                     [int(_DIAGNOSTIC_TAGS[t]) for t in sorted(rule.tags)] if rule.tags else None)
-            a = f.start
-            b = f.end
-            a = 0 if a < 0 else size if a > size else a
-            b = 0 if b < 0 else size if b > size else b
-            line = bisect_right(starts, a) - 1
-            first = starts[line]
-            if code_points:
-                col = a - first
-            else:
-                col = column_units(text[first:a], encoding)
-            following = starts[line + 1] if line + 1 < n_lines else size + 1
-            if a <= b < following:  # on the same line: count from the start
-                end_line = line
-                end_col = col + (b - a if code_points else column_units(text[a:b], encoding))
-            else:
-                end_line, end_col = index.position(b, encoding)
             d: Dict[str, Any] = {
                 "range": {"start": {"line": line, "character": col},
                           "end": {"line": end_line, "character": end_col}},
@@ -272,6 +295,55 @@ def diagnostics_json(findings: List[Finding], index: LineIndex, encoding: str, v
             if static[4] is not None:
                 d["tags"] = list(static[4])
             append(d)
+    return out
+
+
+def _json_string(cache: Dict[str, str], value: str) -> str:
+    out = cache.get(value)
+    if out is None:
+        out = cache[value] = json.dumps(value)
+    return out
+
+
+def diagnostics_text(findings: List[Finding], index: LineIndex, encoding: str, version: Optional[int],
+                     uri: Optional[str] = None) -> List[str]:
+    """Each diagnostic of :func:`diagnostics_json` as JSON text (tested
+    equal once read): what a push sends, made without dicts nor an
+    encoder; the strings are escaped by ``json.dumps`` (ASCII out), once
+    per distinct string."""
+    strings: Dict[str, str] = {}
+    said: Dict[Any, Tuple[str, str, str]] = {}
+    version_text = "null" if version is None else "%d" % version
+    out: List[str] = []
+    append = out.append
+    for f, line, col, end_line, end_col in _positions(findings, index, encoding):
+        if f.related and uri is not None:  # related places: the one-finding conversion
+            append(json.dumps(diagnostic_json(f, index, encoding, version, uri)))
+            continue
+        rule = f.rule
+        key = (rule, f.severity, f.message)
+        static = said.get(key)
+        if static is None:
+            static = said[key] = (
+                '"message": %s, "severity": %d, "code": %s, "codeDescription": {"href": %s}, '
+                '"source": %s' % (
+                    json.dumps("%s: %s" % (rule.name, f.message)),
+                    int(SEVERITY.get(f.severity, types.DiagnosticSeverity.Warning)),
+                    json.dumps(rule.code), json.dumps(rule_url(rule)), json.dumps(SOURCE)),
+                '"rule": %s, "code": %s' % (json.dumps(rule.name), json.dumps(rule.code)),
+                ', "tags": [%s]' % ", ".join("%d" % int(_DIAGNOSTIC_TAGS[t]) for t in sorted(rule.tags))
+                if rule.tags else "")
+        said_text, data_head, tags = static
+        fixes = ", ".join(
+            '{"title": %s, "safe": %s, "edits": [%s]}' % (
+                _json_string(strings, fx.title), "true" if fx.safe else "false",
+                ", ".join("[%d, %d, %s]" % (e.start, e.end, _json_string(strings, e.new_text))
+                          for e in fx.edits))
+            for fx in f.fixes)
+        append('{"range": {"start": {"line": %d, "character": %d}, "end": {"line": %d, "character": %d}}, '
+               '%s, "data": {%s, "version": %s, "start": %d, "end": %d, "fixes": [%s]}%s}' % (
+                   line, col, end_line, end_col, said_text, data_head, version_text, f.start, f.end,
+                   fixes, tags))
     return out
 
 
@@ -435,7 +507,10 @@ class Linter:
             logger.error("%s: %s", doc.uri, message)
         result.facts = check.facts
         result.findings = list(check.findings)
-        result.published = diagnostics_json(result.findings, index, encoding, version, doc.uri)
+        if self.pull:
+            result.published = diagnostics_json(result.findings, index, encoding, version, doc.uri)
+        else:
+            result.published_text = diagnostics_text(result.findings, index, encoding, version, doc.uri)
         return result
 
     def _document_scanner(self, uri: str, scanner: Any) -> Any:
@@ -494,6 +569,10 @@ class Linter:
         self._publish(uri, result)
 
     def _publish(self, uri: str, result: LintResult) -> None:
+        texts = result.published_text
+        if texts is not None and not self.server.project_facts.findings_for(uri):
+            self._send_text(uri, result.version, texts)
+            return
         published = self.published(result)
         if published is None:
             self.server.text_document_publish_diagnostics(
@@ -507,6 +586,23 @@ class Linter:
             params["version"] = result.version
         self.server.protocol._send_data({"jsonrpc": "2.0", "method": types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS,
                                          "params": params})
+
+    def _send_text(self, uri: str, version: Optional[int], texts: List[str]) -> None:
+        """publishDiagnostics with the diagnostics' JSON texts as they are:
+        neither dicts to make nor JSON to encode on the event loop (a
+        document dense with findings: ~9 -> ~2 us per diagnostic)."""
+        protocol = self.server.protocol
+        body = ('{"jsonrpc": "2.0", "method": "%s", "params": {"uri": %s, "diagnostics": [%s]%s}}' % (
+            types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, json.dumps(uri), ", ".join(texts),
+            ', "version": %d' % version if version is not None else "")).encode("utf-8")
+        if protocol.writer is None:
+            logger.error("Unable to send data, no available transport!")
+            return
+        header = ("Content-Length: %d\r\nContent-Type: %s; charset=%s\r\n\r\n" % (
+            len(body), protocol.CONTENT_TYPE, protocol.CHARSET)).encode("ascii")
+        written = protocol.writer.write(header + body)
+        if inspect.isawaitable(written):  # an asynchronous writer (as pygls' _send_data allows)
+            asyncio.ensure_future(written)
 
     def published(self, result: LintResult) -> Optional[List[Dict[str, Any]]]:
         """The diagnostics JSON of ``result`` with its findings across

@@ -8,6 +8,7 @@ lint worker's own computation (``Linter._compute``), so hypothesis can try
 many edit sequences."""
 from __future__ import annotations
 
+import json
 from types import SimpleNamespace
 from typing import Any, List
 
@@ -17,7 +18,7 @@ from lsp_helpers import pos_of
 from lsprotocol import types
 
 from irilint.config import Settings
-from irilint.lsp.diagnostics import Linter, diagnostics_json
+from irilint.lsp.diagnostics import Linter, diagnostics_json, diagnostics_text
 from irilint.lines import LineIndex, _line_starts
 from irilint.lsp.documents import DocumentStore, whole_text_index
 
@@ -38,10 +39,11 @@ PIECES = [
 _TEXT = st.lists(st.sampled_from(PIECES), max_size=14).map("".join)
 
 
-def _server(encoding: str) -> Any:
+def _server(encoding: str, pull: bool = False) -> Any:
     store = DocumentStore()
     store.encoding = encoding
-    return SimpleNamespace(documents=store)
+    # pushing: the worker makes each diagnostic's JSON text; pulling: dicts
+    return SimpleNamespace(documents=store, pull_diagnostics=pull)
 
 
 def _published(linter: Linter, doc: Any, settings: Settings, encoding: str) -> List[Any]:
@@ -53,8 +55,9 @@ def _published(linter: Linter, doc: Any, settings: Settings, encoding: str) -> L
 
 def _full_check(text: str, path: str, language_id: str, settings: Settings, encoding: str,
                 version: int) -> List[Any]:
-    """What a server that never saw the document publishes for ``text``."""
-    server = _server(encoding)
+    """What a server that never saw the document publishes for ``text``
+    (a pulling one's: the diagnostics made as dicts, not as text)."""
+    server = _server(encoding, pull=True)
     fresh = Linter(server)
     doc = server.documents.open("file://" + path, text, version, language_id)
     return _published(fresh, doc, settings, encoding)
@@ -128,8 +131,9 @@ def test_the_published_list_is_each_findings_diagnostic_in_order(text, version):
     index = LineIndex(text)
     for encoding in ("utf-8", "utf-16", "utf-32"):
         for uri in ("file:///w/d.md", None):
-            assert diagnostics_json(findings, index, encoding, version, uri) == [
-                diagnostic_json(f, index, encoding, version, uri) for f in findings]
+            one_by_one = [diagnostic_json(f, index, encoding, version, uri) for f in findings]
+            assert diagnostics_json(findings, index, encoding, version, uri) == one_by_one
+            assert [json.loads(t) for t in diagnostics_text(findings, index, encoding, version, uri)] == one_by_one
 
 
 def test_the_batch_conversion_of_findings_across_lines_and_with_related_places():
@@ -148,8 +152,9 @@ def test_the_batch_conversion_of_findings_across_lines_and_with_related_places()
     index = LineIndex(text)
     for encoding in ("utf-8", "utf-16", "utf-32"):
         every = findings + extra
-        assert diagnostics_json(every, index, encoding, 3, "file:///w/d.txt") == [
-            diagnostic_json(f, index, encoding, 3, "file:///w/d.txt") for f in every]
+        one_by_one = [diagnostic_json(f, index, encoding, 3, "file:///w/d.txt") for f in every]
+        assert diagnostics_json(every, index, encoding, 3, "file:///w/d.txt") == one_by_one
+        assert [json.loads(t) for t in diagnostics_text(every, index, encoding, 3, "file:///w/d.txt")] == one_by_one
 
 
 @hsettings(max_examples=500, deadline=None)
