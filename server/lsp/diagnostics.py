@@ -608,8 +608,8 @@ class Linter:
         """The diagnostics JSON of ``result`` with its findings across
         documents (irilint.rules.project_rules) in."""
         across = self.server.project_facts.findings_for(result.uri)
-        if not across or result.published is None:
-            return result.published
+        if not across or (result.published_text is None and result._published is None):
+            return result.published  # (with findings across: not read from the text, made anew)
         from irilint.rules.project_rules import with_project_findings
 
         return diagnostics_json(with_project_findings(result.findings, across), result.index,
