@@ -25,7 +25,10 @@ ratios, which are what to compare between runs:
 * ``server``: ``didChange`` to ``publishDiagnostics`` on bench/lsp_bench.py's
   5,000-line Markdown file (500 IRIs, debounce 0), range edits and whole
   texts, ``irilint server`` vs bench/bare_pygls_server.py (a bare pygls 2
-  server publishing no diagnostics).
+  server publishing no diagnostics); and a plain-text document dense with
+  findings (1 MB and 2 MB of issue 18's line): didOpen and a one-character
+  edit to the diagnostics, microseconds per finding, beside the bare
+  server's times for the same document.
 
     python bench/speed.py --corpus bench/real-corpus          # every row
     python bench/speed.py --corpus DIR --only cli,startup --runs 3
@@ -286,6 +289,34 @@ def rows_server(runs: int, changes: int) -> List[Row]:
             rows.append(Row("server: %s -> diagnostics, p95" % kind, "%.1f ms" % (p95(ir) * 1e3),
                             "bare pygls %.1f ms" % (p95(bare) * 1e3), "%.1fx" % pr, "<= 3x", pr <= 3, cmd,
                             "%s .. %s" % (load, loadavg())))
+    rows.extend(rows_server_dense((1, 2)))
+    return rows
+
+
+def rows_server_dense(sizes_mb: Sequence[int]) -> List[Row]:
+    """A plain-text document dense with findings (issue 18's line four
+    times a line): didOpen and a one-character edit to their diagnostics,
+    in microseconds per finding (goal <= 30), beside the bare server's
+    times for the same document."""
+    import lsp_bench
+
+    rows = []
+    for mb in sizes_mb:
+        load = wait_for_quiet()
+        with tempfile.TemporaryDirectory(prefix="irilint-speed-dense-") as tmp:
+            d = lsp_bench.bench_dense(tmp, mb * MB)
+            bare = lsp_bench.bench_dense(tmp, mb * MB, argv=lsp_bench.bare_server_argv())
+        n = max(1, d["findings"])
+        cmd = "python bench/lsp_bench.py --dense %d" % mb
+        log("    dense %d MB: open %.2f s, edit %.2f s, %d findings (load %s)" % (
+            mb, d["open"], d["edit"], n, loadavg()))
+        for what, key in (("didOpen", "open"), ("one-character edit", "edit")):
+            per = d[key] / n * 1e6
+            rows.append(Row("server: %d MB dense with findings (%s findings), %s -> diagnostics" % (
+                mb, format(n, ","), what), "%.2f s = %.1f us per finding (server CPU %.1f us)" % (
+                    d[key], per, d[key + "_cpu"] / n * 1e6),
+                "bare pygls %.2f s" % bare[key], "%.1fx" % (d[key] / max(bare[key], 1e-9)),
+                "<= 30 us per finding", per <= 30, cmd, "%s .. %s" % (load, loadavg())))
     return rows
 
 

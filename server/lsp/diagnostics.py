@@ -22,23 +22,29 @@ turn comes (a burst of edits costs one lint, not one per edit).
 Results are cached per (document version, settings generation), and code
 actions reuse them.  A Markdown document is linted with a scanner of its own
 that re-scans only the blocks an edit touched
-(:class:`irilint.scanners.markdown.IncrementalMarkdownScanner`).
+(:class:`irilint.scanners.markdown.IncrementalMarkdownScanner`).  A push
+sends each diagnostic's JSON text made in the lint worker
+(:func:`diagnostics_text`): the event loop neither builds nor encodes them.
 """
 from __future__ import annotations
 
 import asyncio
 import gc
+import inspect
+import json
 import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Dict, List, Optional
 
 from lsprotocol import types
 
-from irilint.findings import Finding, Severity
+from irilint.findings import Finding
 from irilint.lines import LineIndex
-from irilint.output import DOCS_URL, rule_url
 from irilint.project_files import check_document, over_size_cap
 
+from .diagnostic_json import (  # noqa: F401  (SOURCE...: what the server's other modules import from here)
+    RULES_URL, SEVERITY, SOURCE, diagnostic_json, diagnostics_json, diagnostics_text, finding_data,
+    to_diagnostic)
 from .documents import Document
 from .transport import DaemonExecutor
 
@@ -47,28 +53,10 @@ if TYPE_CHECKING:  # pragma: no cover
 
 logger = logging.getLogger(__name__)
 
-SOURCE = "irilint"
-#: Rule documentation (one address for every output: irilint.output)
-RULES_URL = DOCS_URL
-
 #: per-reference results the server keeps (irilint.engine.ReferenceMemo),
 #: ~1.7 KB each: 50 open Markdown documents of 100 KB need ~5,000 (the
 #: references no rule can flag skip the memo); least recently used out
 MEMO_ENTRIES = 10000
-
-SEVERITY = {
-    Severity.ERROR: types.DiagnosticSeverity.Error,
-    Severity.WARNING: types.DiagnosticSeverity.Warning,
-    Severity.INFO: types.DiagnosticSeverity.Information,
-    Severity.HINT: types.DiagnosticSeverity.Hint,
-}
-
-
-#: Rule.tags -> the LSP tag an editor shows them with
-_DIAGNOSTIC_TAGS = {
-    "unnecessary": types.DiagnosticTag.Unnecessary,
-    "deprecated": types.DiagnosticTag.Deprecated,
-}
 
 
 @dataclass
@@ -91,8 +79,24 @@ class LintResult:
     encoding: str = "utf-16"
     #: the diagnostics as the JSON publishDiagnostics carries, made in the
     #: lint worker (None: publish ``diagnostics`` through pygls)
-    published: Optional[List[Dict[str, Any]]] = field(default=None, repr=False)
+    _published: Optional[List[Dict[str, Any]]] = field(default=None, repr=False)
+    #: each diagnostic as JSON text (:func:`diagnostics_text`), what a push
+    #: sends; ``published`` is read from it when asked for
+    published_text: Optional[List[str]] = field(default=None, repr=False)
     _diagnostics: Optional[List[types.Diagnostic]] = field(default=None, repr=False)
+
+    @property
+    def published(self) -> Optional[List[Dict[str, Any]]]:
+        if self._published is None and self.published_text is not None:
+            from irilint.engine import _GC_PAUSE
+
+            with _GC_PAUSE:  # (see diagnostics_json)
+                self._published = json.loads("[%s]" % ",".join(self.published_text))
+        return self._published
+
+    @published.setter
+    def published(self, value: Optional[List[Dict[str, Any]]]) -> None:
+        self._published = value
 
     @property
     def diagnostics(self) -> List[types.Diagnostic]:
@@ -107,91 +111,6 @@ class LintResult:
     @diagnostics.setter
     def diagnostics(self, value: List[types.Diagnostic]) -> None:
         self._diagnostics = value
-
-
-def finding_data(f: Finding, version: Optional[int]) -> Dict[str, Any]:
-    """What a code action needs, in document offsets (code points) of
-    ``version``."""
-    return {
-        "rule": f.rule.name,
-        "code": f.rule.code,
-        "version": version,
-        "start": f.start,
-        "end": f.end,
-        "fixes": [
-            {"title": fx.title, "safe": fx.safe,
-             "edits": [[e.start, e.end, e.new_text] for e in fx.edits]}
-            for fx in f.fixes
-        ],
-    }
-
-
-def _same_document_related(f: Finding) -> List[Any]:
-    """The related locations of ``f`` that are in its own document (the
-    only ones an editor can point at: other files are named by path and
-    line in the message)."""
-    return [r for r in f.related if r.path is None and r.start >= 0]
-
-
-def to_diagnostic(f: Finding, index: LineIndex, encoding: str, version: Optional[int],
-                  uri: Optional[str] = None) -> types.Diagnostic:
-    """:func:`diagnostic_json` as an lsprotocol object: what a diagnostic
-    says is decided there only.  ``uri``: the document's, for related
-    information (none without it)."""
-    d = diagnostic_json(f, index, encoding, version, uri)
-    related = d.get("relatedInformation")
-    return types.Diagnostic(
-        related_information=[types.DiagnosticRelatedInformation(
-            location=types.Location(uri=r["location"]["uri"], range=_range(r["location"]["range"])),
-            message=r["message"]) for r in related] if related else None,
-        range=_range(d["range"]),
-        message=d["message"],
-        severity=types.DiagnosticSeverity(d["severity"]),
-        code=d["code"],
-        code_description=types.CodeDescription(href=d["codeDescription"]["href"]),
-        source=d["source"],
-        tags=[types.DiagnosticTag(t) for t in d["tags"]] if "tags" in d else None,
-        data=d["data"],
-    )
-
-
-def _range(r: Dict[str, Any]) -> types.Range:
-    return types.Range(start=types.Position(line=r["start"]["line"], character=r["start"]["character"]),
-                       end=types.Position(line=r["end"]["line"], character=r["end"]["character"]))
-
-
-def diagnostic_json(f: Finding, index: LineIndex, encoding: str, version: Optional[int],
-                    uri: Optional[str] = None) -> Dict[str, Any]:
-    """A finding as the JSON of an LSP diagnostic, as pygls would send
-    :func:`to_diagnostic`'s object (tested), made without lsprotocol objects
-    and the converter: a change re-publishes every diagnostic of a
-    document.  The one place that decides what a diagnostic says."""
-    start_line, start_col = index.position(f.start, encoding)
-    end_line, end_col = index.position(f.end, encoding)
-    rule = f.rule
-    out: Dict[str, Any] = {
-        "range": {"start": {"line": start_line, "character": start_col},
-                  "end": {"line": end_line, "character": end_col}},
-        "message": "%s: %s" % (rule.name, f.message),
-        "severity": int(SEVERITY.get(f.severity, types.DiagnosticSeverity.Warning)),
-        "code": rule.code,
-        "codeDescription": {"href": rule_url(rule)},
-        "source": SOURCE,
-        "data": finding_data(f, version),
-    }
-    if rule.tags:
-        out["tags"] = [int(_DIAGNOSTIC_TAGS[t]) for t in sorted(rule.tags)]
-    if uri is not None and f.related:
-        related = []
-        for r in _same_document_related(f):
-            l1, c1 = index.position(r.start, encoding)
-            l2, c2 = index.position(r.end, encoding)
-            related.append({"location": {"uri": uri, "range": {
-                "start": {"line": l1, "character": c1}, "end": {"line": l2, "character": c2}}},
-                "message": r.message})
-        if related:
-            out["relatedInformation"] = related
-    return out
 
 
 #: (hover asks it too)
@@ -354,7 +273,10 @@ class Linter:
             logger.error("%s: %s", doc.uri, message)
         result.facts = check.facts
         result.findings = list(check.findings)
-        result.published = [diagnostic_json(f, index, encoding, version, doc.uri) for f in result.findings]
+        if self.pull:
+            result.published = diagnostics_json(result.findings, index, encoding, version, doc.uri)
+        else:
+            result.published_text = diagnostics_text(result.findings, index, encoding, version, doc.uri)
         return result
 
     def _document_scanner(self, uri: str, scanner: Any) -> Any:
@@ -413,6 +335,10 @@ class Linter:
         self._publish(uri, result)
 
     def _publish(self, uri: str, result: LintResult) -> None:
+        texts = result.published_text
+        if texts is not None and not self.server.project_facts.findings_for(uri):
+            self._send_text(uri, result.version, texts)
+            return
         published = self.published(result)
         if published is None:
             self.server.text_document_publish_diagnostics(
@@ -427,16 +353,33 @@ class Linter:
         self.server.protocol._send_data({"jsonrpc": "2.0", "method": types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS,
                                          "params": params})
 
+    def _send_text(self, uri: str, version: Optional[int], texts: List[str]) -> None:
+        """publishDiagnostics with the diagnostics' JSON texts as they are:
+        neither dicts to make nor JSON to encode on the event loop (a
+        document dense with findings: ~9 -> ~2 us per diagnostic)."""
+        protocol = self.server.protocol
+        body = ('{"jsonrpc": "2.0", "method": "%s", "params": {"uri": %s, "diagnostics": [%s]%s}}' % (
+            types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, json.dumps(uri), ", ".join(texts),
+            ', "version": %d' % version if version is not None else "")).encode("utf-8")
+        if protocol.writer is None:
+            logger.error("Unable to send data, no available transport!")
+            return
+        header = ("Content-Length: %d\r\nContent-Type: %s; charset=%s\r\n\r\n" % (
+            len(body), protocol.CONTENT_TYPE, protocol.CHARSET)).encode("ascii")
+        written = protocol.writer.write(header + body)
+        if inspect.isawaitable(written):  # an asynchronous writer (as pygls' _send_data allows)
+            asyncio.ensure_future(written)
+
     def published(self, result: LintResult) -> Optional[List[Dict[str, Any]]]:
         """The diagnostics JSON of ``result`` with its findings across
         documents (irilint.rules.project_rules) in."""
         across = self.server.project_facts.findings_for(result.uri)
-        if not across or result.published is None:
-            return result.published
+        if not across or (result.published_text is None and result._published is None):
+            return result.published  # (with findings across: not read from the text, made anew)
         from irilint.rules.project_rules import with_project_findings
 
-        return [diagnostic_json(f, result.index, result.encoding, result.version, result.uri)
-                for f in with_project_findings(result.findings, across)]
+        return diagnostics_json(with_project_findings(result.findings, across), result.index,
+                                result.encoding, result.version, result.uri)
 
     def project_findings_changed(self, uris: Any) -> None:
         """The findings across documents of the open documents ``uris``
