@@ -54,7 +54,7 @@ from irilint.anatomy import (
 from irilint.report_args import FORMATS, add_arguments, add_subcommand
 
 from .collect import (
-    FileResult,
+    CheckedFile,
     characters,
     collect,
     file_report,
@@ -80,7 +80,7 @@ from .model import (
 
 #: the report's API (the command, the data, its two renderings)
 __all__ = [
-    "FORMATS", "MARKDOWN_LIMIT", "MAX_HTML_CARDS", "SEVERITIES", "Card", "FileReport", "FileResult",
+    "FORMATS", "MARKDOWN_LIMIT", "MAX_HTML_CARDS", "SEVERITIES", "Card", "FileReport", "CheckedFile",
     "LookalikeGroup", "Occurrence", "ReportData", "RuleTotal", "add_arguments", "add_subcommand",
     "characters", "chip_label", "collect", "excerpt", "file_report", "file_results", "host_identity",
     "iri_identity", "is_bidi", "is_invisible", "lookalike_groups", "looks_like", "main", "md_code", "md_text",

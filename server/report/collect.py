@@ -132,10 +132,12 @@ def lookalike_groups(occurrences: Iterable[Occurrence]) -> List[LookalikeGroup]:
 # ---------------------------------------------------------------------------
 
 @dataclass
-class FileResult:
+class CheckedFile:
     """One file as the report needs it: its findings (``Reported``), the
     text they were found in and the settings it was checked with; or why
-    it was not checked."""
+    it was not checked.  A view of :class:`irilint.project.FileResult`
+    (which does not carry settings across worker processes) plus the
+    settings the report's scan of occurrences needs."""
 
     path: str
     reported: List[Any]
@@ -163,7 +165,7 @@ def _checker_args(paths: Sequence[str], select: Optional[Sequence[str]], ignore:
 def file_results(paths: Sequence[str], *, select: Optional[Sequence[str]] = None,
                  ignore: Optional[Sequence[str]] = None, extend_select: Optional[Sequence[str]] = None,
                  config: Optional[str] = None, jobs: int = 0,
-                 follow_symlinks: bool = False) -> List[FileResult]:
+                 follow_symlinks: bool = False) -> List[CheckedFile]:
     """Check ``paths`` as ``irilint check`` does (the same discovery,
     configuration, rule selection, worker processes and look-alike hosts
     across files), each file read once: the outcome of each keeps the text
@@ -181,7 +183,7 @@ def file_results(paths: Sequence[str], *, select: Optional[Sequence[str]] = None
     results = []
     for o in outcomes:
         settings = checker.settings(o.abspath) if o.abspath and o.text is not None else None
-        results.append(FileResult(o.path, o.reported, o.text, settings, o.error, o.skipped))
+        results.append(CheckedFile(o.path, o.reported, o.text, settings, o.error, o.skipped))
     return results
 
 
@@ -235,7 +237,7 @@ def file_report(path: str, reported: Sequence[Any], index: Any) -> FileReport:
     return fr
 
 
-def report_data(results: Iterable[FileResult]) -> ReportData:
+def report_data(results: Iterable[CheckedFile]) -> ReportData:
     """What the report shows, from per-file results."""
     from irilint import __version__
     from irilint.lines import LineIndex
