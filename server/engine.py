@@ -50,6 +50,12 @@ JUDGED_FAMILIES = frozenset(("lookalike", "bidi", "host"))
 #: finding it answers with (False: every rule runs; tests compare the two)
 EARLY_JUDGEMENT = True
 
+#: Engine.check_text without a cross-call memo runs the reference rules once
+#: per distinct reference of a document (ReferenceMemo.key) and moves the
+#: findings to each further occurrence (False: every occurrence is checked;
+#: tests compare the two)
+DOCUMENT_MEMO = True
+
 
 @dataclass(frozen=True)
 class KeptPiece:
@@ -512,6 +518,12 @@ class Engine:
         contexts: List[RefContext] = []
         memo = self.memo
         namespace = memo.namespace(settings, path, scanner, rules) if memo is not None else None
+        # Without a memo across calls, one for this document alone: the same
+        # reference written again (a link repeated on every line) costs a
+        # copy of its findings, not a run of every rule.
+        seen: Optional[Dict[Tuple[Any, ...], Tuple[int, Any, List[Finding], List[str]]]] = (
+            {} if memo is None and DOCUMENT_MEMO else None)
+        memo_key = ReferenceMemo.key
         fast_match = plan.fast_match
         severities = plan.severities
         for cand in scanner.scan(text):
@@ -528,6 +540,18 @@ class Engine:
                     ref, ref_findings, ref_errors = hit
                     contexts.append(RefContext(cand, ref, doc))
                     findings.extend(ref_findings)
+                    result.errors.extend(ref_errors)
+                    continue
+                first_finding, first_error = len(findings), len(result.errors)
+            elif seen is not None:
+                key = memo_key(0, cand)
+                again = seen.get(key)
+                if again is not None:
+                    first_start, ref, ref_findings, ref_errors = again
+                    contexts.append(RefContext(cand, ref, doc))
+                    # copies even at the same start: merging tells findings apart by identity
+                    delta = cand.start - first_start
+                    findings.extend([_shifted(f, delta) for f in ref_findings])
                     result.errors.extend(ref_errors)
                     continue
                 first_finding, first_error = len(findings), len(result.errors)
@@ -551,6 +575,8 @@ class Engine:
             if namespace is not None:
                 memo.put(key, cand.start, ref, findings[first_finding:],  # type: ignore[union-attr]
                          result.errors[first_error:])
+            elif seen is not None:
+                seen[key] = (cand.start, ref, findings[first_finding:], result.errors[first_error:])
         result.references = len(contexts)
         for r in doc_rules:
             dctx = DocContext(doc, contexts, suppressions)
@@ -720,12 +746,14 @@ class _RulePlan:
 
 
 def _shifted(f: Finding, delta: int) -> Finding:
-    """``f`` moved by ``delta`` code points (its reference moved)."""
-    return replace(
-        f, start=f.start + delta, end=f.end + delta,
-        ref_start=f.ref_start + delta, ref_end=f.ref_end + delta,
-        fixes=[Fix(fx.title, tuple(Edit(e.start + delta, e.end + delta, e.new_text) for e in fx.edits),
-                   fx.safe) for fx in f.fixes])
+    """``f`` moved by ``delta`` code points (its reference moved): a new
+    Finding, its other fields shared as ``dataclasses.replace`` shares them
+    (built directly: ``replace`` was most of the cost of a repeated
+    reference)."""
+    return Finding(f.rule, f.severity, f.message, f.start + delta, f.end + delta,
+                   [Fix(fx.title, tuple([Edit(e.start + delta, e.end + delta, e.new_text) for e in fx.edits]),
+                        fx.safe) for fx in f.fixes] if f.fixes else [],
+                   f.ref_start + delta, f.ref_end + delta, f.iri, f.path, f.related)
 
 
 class ReferenceMemo:
