@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from typing import Dict, List, Tuple
 
 from irilint.chars import UNRESERVED_ASCII, kept_encoded_in_iri
 from irilint.convert import _would_make_dot_segment
@@ -38,7 +39,9 @@ def bad_percent_encoding(ctx):
     decodes to; strict ones reject the reference, and the fix makes it
     valid.  It is this rule's own repair: ``to_uri`` leaves a stray ``%``
     as it is, since RFC 3987 s3.1 says the percent sign must not be
-    converted.
+    converted.  Unsafe in a host: a percent sign is no character of a
+    domain name, encoded or not, so ``%25`` there only trades this error
+    for ``idn-invalid``; which host was meant is for a person to decide.
 
     Where the reference is data, which a program reads as written (in code
     outside comments and docstrings, in a JSON, YAML or TOML value, in a
@@ -50,8 +53,11 @@ def bad_percent_encoding(ctx):
     for p in ctx.ref.problems:
         if p.kind != "bad-percent-encoding":
             continue
+        # In a host, "%25" is still no letter of a domain name: the fix
+        # would trade this error for idn-invalid, so it is not applied alone.
         yield ctx.report(p.start, p.end, "'%%' is not followed by two hexadecimal digits in the %s"
-                         % p.component, [ctx.replace("Encode '%' as '%25'", p.start, p.start + 1, "%25", True)])
+                         % p.component, [ctx.replace("Encode '%' as '%25'", p.start, p.start + 1, "%25",
+                                                     p.component != "host")])
 
 
 @rule(name="lowercase-percent-encoding", code="IRI402", family="percent-encoding", severity="info",
@@ -196,7 +202,11 @@ def percent_encoded_unreserved(ctx):
     not have: a look-alike, bidi or host rule in force flags the decoded
     character (an ``A`` between Hebrew and Han letters makes the segment
     mixed-script), or another rule reports once more (a ``.`` segment,
-    ``%257%41`` decoded to the double encoding ``%257A``).
+    ``%257%41`` decoded to the double encoding ``%257A``).  In a component
+    that shows non-ASCII text, the escapes are judged together too, as
+    ``--fix`` decodes them in one pass: each ``%2e`` of ``ש%2e%2ea`` is
+    harmless alone, but ``ש..a`` ends a right-to-left run with a number
+    separator.
 
     Where the reference is data, which a program reads as written (in code
     outside comments and docstrings, in a JSON, YAML or TOML value, in a
@@ -206,6 +216,13 @@ def percent_encoded_unreserved(ctx):
     RFC 3986 s2.3, s6.2.2.2, s5.2.4.
     """
     value = ctx.value
+    #: the escapes of unreserved characters in components that show
+    #: non-ASCII text, by component: --fix decodes them all in one pass
+    together: Dict[int, List[Tuple[int, int, str]]] = {}
+    for m in _ESCAPE_RE.finditer(value):
+        ch = chr(int(m.group(1), 16))
+        if ch in UNRESERVED_ASCII and _beside_non_ascii(ctx, m.start()):
+            together.setdefault(_component_key(ctx, m.start()), []).append((m.start(), m.end(), ch))
     for m in _ESCAPE_RE.finditer(value):
         ch = chr(int(m.group(1), 16))
         if ch not in UNRESERVED_ASCII:
@@ -236,6 +253,12 @@ def percent_encoded_unreserved(ctx):
         flagged = (ctx.decoding_flagged(m.start(), m.end(), ch) if in_host or _beside_non_ascii(ctx, m.start())
                    else None) or (
             ctx.edit_adds_finding(edits) if _may_restructure(value, m.start(), m.end(), ch, in_host) else None)
+        siblings = together.get(_component_key(ctx, m.start()), ()) if not in_host else ()
+        if flagged is None and len(siblings) > 1:
+            # Each escape of "ש%2e%2ea" decodes harmlessly alone, but --fix
+            # decodes both at once: "ש..a" ends a right-to-left run with
+            # a number separator.  Judged together, as they will be applied.
+            flagged = ctx.edit_adds_finding(list(siblings))
         if flagged is not None:
             # "ם%41日本": decoded, the "A" makes the segment mixed-script;
             # "%2e" alone in a segment becomes a dot-segment; "%257%41"
@@ -456,6 +479,13 @@ def _shown_as_something_else(ch: str) -> bool:
 
 
 _HEXDIGITS = frozenset("0123456789ABCDEFabcdef")
+
+
+def _component_key(ctx, i: int) -> int:
+    """Which component holds value offset ``i`` (its view start; -1 for
+    none), to group the escapes of one component."""
+    comp = ctx.component_at(ctx.view.index_of(i))
+    return -1 if comp is None else comp.view_start
 
 
 def _beside_non_ascii(ctx, i: int) -> bool:

@@ -82,6 +82,8 @@ ALL = Settings(select=tuple(SELECT))
 @given(references, st.booleans())
 @example("foo://e.org/%D1%80%D0%B0%D1%83%D1%80%D0%B0%D3%8F1%E2%80%AElogin", True)
 @example("https://xn--80ak6aa92e.com/login", True)
+@example("http://example.com/\u05e9%2e%2ea", False)
+@example("http://\u00e9%)@example.com", False)
 def test_fixing_until_stable_adds_no_finding(iri, unsafe):
     engine = Engine()
     doc = "see %s here\n" % iri
@@ -120,3 +122,18 @@ def test_unsafe_fixes_keep_the_apple_spoof_as_an_a_label(tmp_path):
     doc.write_text("Log in at <https://xn--80ak6aa92e.com/login>.\n", encoding="utf-8")
     main(["check", "--fix", "--unsafe-fixes", "--select", "ALL", str(doc)])
     assert doc.read_text(encoding="utf-8") == "Log in at <https://xn--80ak6aa92e.com/login>.\n"
+
+
+def test_escapes_of_one_component_are_judged_as_fix_applies_them_together():
+    # Each %2e alone decodes to a text no rule flags more; both at once,
+    # as one --fix pass applies them, end the Hebrew run with "..".
+    engine = Engine()
+    doc = "see http://example.com/\u05e9%2e%2ea here\n"
+    found = engine.check_text(doc, path="doc.txt", settings=ALL, run_state={}).findings
+    decodes = [f for f in found if f.rule.name == "percent-encoded-unreserved"]
+    assert len(decodes) == 2 and all(not f.fixes for f in decodes), [(f.message, f.fixes) for f in decodes]
+    assert all("bidi-component-edge (IRI104)" in f.message for f in decodes)
+    # where they stay harmless together, they are still fixed
+    plain = engine.check_text("see http://example.com/caf\u00e9%7e%7ex here\n", path="doc.txt", settings=ALL,
+                              run_state={}).findings
+    assert [bool(f.fixes) for f in plain if f.rule.name == "percent-encoded-unreserved"] == [True, True]
