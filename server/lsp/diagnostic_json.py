@@ -183,18 +183,7 @@ def diagnostics_json(findings: List[Finding], index: LineIndex, encoding: str, v
                 "code": static[2],
                 "codeDescription": {"href": static[3]},
                 "source": SOURCE,
-                "data": {
-                    "rule": rule.name,
-                    "code": static[2],
-                    "version": version,
-                    "start": f.start,
-                    "end": f.end,
-                    "fixes": [
-                        {"title": fx.title, "safe": fx.safe,
-                         "edits": [[e.start, e.end, e.new_text] for e in fx.edits]}
-                        for fx in f.fixes
-                    ],
-                },
+                "data": finding_data(f, version),
             }
             if static[4] is not None:
                 d["tags"] = list(static[4])
