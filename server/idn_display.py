@@ -29,7 +29,8 @@ Steps (each an :class:`Issue` with the name of the rule that reports it):
 4. dangerous patterns: :func:`pattern_issues`;
 5. whole-script confusables: :func:`latin_lookalike_script` extends
    :func:`irilint.unicode_security.whole_script_confusable` with the
-   per-script letter lists of Chromium's policy;
+   per-script letter lists of Chromium's policy and the letters its
+   skeleton draws like Latin ones (``irilint.lookalike_table``);
 6. characters tied to a TLD: :func:`tld_character_issues`.
 """
 from __future__ import annotations
@@ -163,6 +164,8 @@ def _char_reading(c: str) -> Optional[str]:
     if c in _STROKES:
         return "l"
     r = _READINGS.get(c)
+    if r is None:
+        r = _drawn_like_table().get(c)
     if r is not None:
         return r
     sk = unicodedata.normalize("NFC", skeleton(c))
@@ -628,7 +631,8 @@ for _script, _tlds in (
 def latin_lookalike_script(label: str) -> Optional[str]:
     """The script of a single-script, non-Latin ``label`` whose letters of
     that script are all Latin look-alikes of Chromium's list for it
-    (``ძ4000``: Georgian ძ reads as 'd'), or None."""
+    (``ძ4000``: Georgian ძ reads as 'd') or drawn like Latin letters by the
+    browsers' skeleton (``шмнтв`` reads as 'wmhtb'), or None."""
     if label.isascii() or label in ALLOWED_WHOLE_SCRIPT_WORDS:
         return None
     resolved = resolved_script_set(label)
@@ -638,10 +642,26 @@ def latin_lookalike_script(label: str) -> Optional[str]:
         if script not in resolved:
             continue
         own = {c for c in label if script in script_extensions(c) and not c.isascii()}
-        # A look-alike of a digit reads as Latin too (Devanagari ०२ is "o2").
-        if own and own <= letters | DIGIT_LOOKALIKES:
+        # A look-alike of a digit reads as Latin too (Devanagari ०२ is "o2"),
+        # and so does a letter the browsers' skeleton draws like a Latin one
+        # (Cyrillic ш н т as "wht"): the label's skeleton is then all Latin.
+        if own and own <= letters | DIGIT_LOOKALIKES | _drawn_like_latin():
             return script
     return None
+
+
+@lru_cache(maxsize=1)
+def _drawn_like_latin() -> FrozenSet[str]:
+    """The characters of ``irilint.lookalike_table`` drawn like Latin
+    letters or digits in an address bar (the skeleton browsers compare
+    hosts by)."""
+    return frozenset(_drawn_like_table())
+
+
+@lru_cache(maxsize=1)
+def _drawn_like_table() -> Dict[str, str]:
+    from .lookalike_table import DRAWN_LIKE
+    return DRAWN_LIKE
 
 
 def tld_allows_script(scripts: FrozenSet[str], tld: str) -> bool:

@@ -957,7 +957,7 @@ def test_joining_type_and_extended_pictographic():
 # Look-alikes in paths, queries and fragments (delimiters, scripts, digits)
 # ---------------------------------------------------------------------------
 
-from hypothesis import example, given, settings as hsettings, strategies as st  # noqa: E402
+from hypothesis import assume, example, given, settings as hsettings, strategies as st  # noqa: E402
 
 
 def run_markdown(text, select):
@@ -1323,10 +1323,28 @@ def test_protected_domain_itself_and_its_subdomains_are_not_lookalikes(host, pro
     assert run_doc("http://%s/" % host, protected_domains=(protected,)) == []
 
 
-def test_browser_skeleton_is_not_used_without_a_protected_domain():
-    # шмнтв is an ordinary Cyrillic label: only a protected domain it
-    # imitates makes it a finding.
-    assert run("http://\u0448\u043c\u043d\u0442\u0432.com/", OURS) == []
+def test_a_label_the_browser_skeleton_reads_as_latin_is_a_whole_script_confusable():
+    # ш м н т в are drawn like w m h t b in an address bar: under .com the
+    # label reads as Latin, under a Cyrillic TLD it is an ordinary label.
+    found = run("http://\u0448\u043c\u043d\u0442\u0432.com/", OURS)
+    assert [f.rule.name for f in found] == ["whole-script-confusable"]
+    assert "looks like the Latin 'wmhtb'" in found[0].message
+    assert run("http://\u0448\u043c\u043d\u0442\u0432.\u0440\u0444/", OURS) == []
+
+
+_CYRILLIC_DRAWN_LIKE = sorted(c for c in __import__("irilint.lookalike_table", fromlist=["DRAWN_LIKE"]).DRAWN_LIKE
+                              if "\u0400" <= c <= "\u052f")
+
+
+@hsettings(max_examples=150, deadline=None)
+@given(st.text(alphabet=_CYRILLIC_DRAWN_LIKE, min_size=1, max_size=10))
+def test_every_cyrillic_label_drawn_all_latin_is_reported_only_outside_cyrillic_tlds(label):
+    from irilint.idn_display import ALLOWED_WHOLE_SCRIPT_WORDS, is_digit_label
+    # A label of digit look-alikes (з is drawn like 3) is the digit rule's.
+    assume(label not in ALLOWED_WHOLE_SCRIPT_WORDS and not is_digit_label(label))
+    assert "whole-script-confusable" in [f.rule.name for f in run("http://%s.com/" % label, OURS)]
+    for tld in ("ru", "\u0440\u0444", "\u0443\u043a\u0440"):
+        assert "whole-script-confusable" not in [f.rule.name for f in run("http://%s.%s/" % (label, tld), OURS)]
 
 
 _MARKS = st.sampled_from([chr(c) for c in range(0x0300, 0x033A)])

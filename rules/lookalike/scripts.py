@@ -384,7 +384,15 @@ def whole_script_confusable_rule(ctx):
     look-alikes (Chromium's IDN display policy, for Armenian, Cyrillic,
     Ethiopic, Georgian, Greek, Hebrew, Lao, Myanmar, Thai and the Indic
     scripts), digit look-alikes included, such as Georgian ``ძ4000``
-    (looks like ``d4000``) or Devanagari ``०२`` (``o2``).  ``xn--`` labels
+    (looks like ``d4000``) or Devanagari ``०२`` (``o2``); or every letter
+    is one the browsers' skeleton draws like a Latin letter when it
+    compares hosts (``irilint.lookalike_table``: Cyrillic ``ш м н т в``
+    as ``w m h t b``), such as ``шмнтв``, which looks like ``wmhtb``.
+    Chromium reports such a label only when its reading is on its list of
+    top domains; irilint ships no list by default, so it reports every
+    label that reads all Latin outside its script's TLDs (a Russian word
+    such as ``мост`` under ``.com`` reads as ``moct``; under ``.ru`` it is
+    not reported).  ``xn--`` labels
     and percent-encoded labels are decoded first.  Short labels are not
     skipped: Cyrillic ``х.com`` imitates ``x.com``.
 
