@@ -18,6 +18,9 @@ from .registry import rule
 # character never composes with what precedes it, so NFC never reaches
 # across one, and checking these runs alone finds every non-NFC spot.
 _RUN_RE = re.compile(r"[\x00-\x7f]?[^\x00-\x7f]+")
+#: A message quotes at most this many characters of the normalized text: a
+#: run of a thousand combining marks is not read mark by mark.
+SHOWN_NFC_CHARACTERS = 100
 
 
 def _is_nfc(s: str) -> bool:
@@ -92,7 +95,8 @@ def not_nfc(ctx):
                 fixes.append(ctx.replace("Normalize to NFC", s, e, fixed, True))
             yield ctx.report(
                 s, e,
-                "not in NFC: %s; NFC gives %s" % (", ".join(describe(c) for c in changed[:4]), quoted(fixed)),
+                "not in NFC: %s; NFC gives %s" % (", ".join(describe(c) for c in changed[:4]),
+                                                  quoted(fixed, SHOWN_NFC_CHARACTERS)),
                 fixes)
     view = ctx.view
     if "%" in value and view.decoded_any:
@@ -104,7 +108,8 @@ def not_nfc(ctx):
                 continue
             yield ctx.report_view(
                 i, j, "percent-encoded text decodes to %s, which is not in NFC (NFC: %s)"
-                % (quoted(m.group()), quoted(unicodedata.normalize("NFC", m.group()))))
+                % (quoted(m.group(), SHOWN_NFC_CHARACTERS),
+                   quoted(unicodedata.normalize("NFC", m.group()), SHOWN_NFC_CHARACTERS)))
 
 
 def _changed_part(run: str, fixed: str):
@@ -125,13 +130,27 @@ def _changed_part(run: str, fixed: str):
             found = starter.search(run[a::-1])
             a = a - found.start() if found is not None else 0
         if b < n:
-            found = starter.search(run, b)
+            found = starter.search(run, _past_copies(run, b, non_starters))
             b = n if found is None else found.start()
     if (a, b) == (0, n):  # the whole run: fixed is its NFC already
         return a, b
     if run[:a] + unicodedata.normalize("NFC", run[a:b]) + run[b:] != fixed:
         return 0, n
     return a, b
+
+
+_BLOCK = 4096
+
+
+def _past_copies(text: str, i: int, marks: frozenset) -> int:
+    """An offset at or after ``i`` with only copies of the one character of
+    ``marks`` between: a megabyte of one repeated mark is skipped by
+    comparing blocks (memcmp), not walked by a regex."""
+    if len(marks) == 1:
+        block = next(iter(marks)) * _BLOCK
+        while text.startswith(block, i):
+            i += _BLOCK
+    return i
 
 
 def _common_prefix_len(x: str, y: str) -> int:

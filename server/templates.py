@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import re
 
+from .chars import FIND_EACH_FROM, first_index
+
 #: Before a "[": what follows is no IP literal ([::1], [fe80::1%25en0], [v7.x]).
 _NOT_IP_LITERAL = r"(?![0-9A-Fa-f:.]*(?:%25[\w.~-]*)?\]|[vV][0-9A-Fa-f]+\.)"
 
@@ -51,13 +53,20 @@ REGEX_RE = re.compile(
 
 #: Characters without which a reference cannot match TEMPLATE_RE or REGEX_RE
 #: (a port word needs a second colon, "javascript:" its "j").
-_TRIGGERS_RE = re.compile("[%s]" % re.escape("{%<$[\\*+(?^"))
+_TRIGGERS = "{%<$[\\*+(?^"
+_TRIGGERS_RE = re.compile("[%s]" % re.escape(_TRIGGERS))
+
+
+def _has_trigger(value: str) -> bool:
+    if len(value) >= FIND_EACH_FROM:
+        return first_index(value, _TRIGGERS) >= 0
+    return _TRIGGERS_RE.search(value) is not None
 
 
 def is_template(value: str) -> bool:
     """Whether the reference ``value`` holds template, placeholder or
     regular-expression syntax."""
-    if not (value[:1] in "jJ" or value.count(":") > 1 or _TRIGGERS_RE.search(value) is not None):
+    if not (value[:1] in "jJ" or value.count(":") > 1 or _has_trigger(value)):
         return False
     return TEMPLATE_RE.search(value) is not None or REGEX_RE.search(value) is not None
 

@@ -45,6 +45,9 @@ def _reference_changed_part(run: str, fixed: str):
 @settings(max_examples=400, deadline=None)
 @given(st.lists(st.sampled_from(_PIECES), min_size=1, max_size=30).map("".join))
 @example("e" + "\u0301" * 500)
+@example("e" + "\u0301" * 8192 + "\u0323x")  # whole blocks of one mark, then another mark
+@example("e" + "\u0301" * 4095 + "a\u0301" * 3)
+@example("\u00e9\u0301" * 3 + "\u0323" * 9000)
 @example("x\u0323\u0301e\u0301\u0301")
 @example("\u00e9\u0301" + "\u0323" * 3)
 def test_changed_part_equals_the_per_character_definition(run):
@@ -86,6 +89,89 @@ def test_is_template_equals_its_trigger_set_definition(value):
     assert is_template(value) == _reference_is_template(value)
 
 
+# Long values take the find-per-character path of the trigger check.
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("{%<$[\\*+(?^}]>)jJ:/ab.-_=")), max_size=6),
+       st.sampled_from(["\u0301", "a", "\u3001", "\x00"]), st.integers(1024, 3000),
+       st.text(alphabet=st.sampled_from(list("{%<$[\\*+(?^}]>)jJ:/ab.\u0301-_=")), max_size=6))
+@example("{{", "a", 1100, "}}")
+@example("%(a)s", "\u0301", 1100, "")
+@example("", "a", 1100, "{b}")
+@example("", "\u0301", 1100, "[^b]")
+def test_is_template_of_a_long_value_equals_its_trigger_set_definition(head, filler, n, tail):
+    from irilint.templates import REGEX_RE, TEMPLATE_RE
+    value = head + filler * n + tail
+    # The definition without the trigger prefilter, which only saves time.
+    assert is_template(value) == (TEMPLATE_RE.search(value) is not None or REGEX_RE.search(value) is not None)
+
+
+def _class_search(text: str, chars) -> int:
+    import re
+    m = re.compile("[%s]" % "".join(re.escape(c) for c in sorted(chars))).search(text) if chars else None
+    return -1 if m is None else m.start()
+
+
+_SOUGHT = [chr(c) for c in range(0x21)] + list("<>\"`{}|\\^()[]\x7f") + [
+    "\u0301", "\u0300", "\u3001", "\u3002", "\uff08", "\u3010", "\u200b", "\u202e", "\u00a0", "\u0101"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_SOUGHT + ["a", "\u0301" * 700, "x" * 600, "\u3000"]), max_size=12).map("".join),
+       st.sets(st.sampled_from(_SOUGHT), max_size=60), st.integers(0, 1))
+@example("\u0301" * 2000 + " ", set(map(chr, range(0x21))) | {"\u0302"}, 0)
+@example("\u0301" * 2000 + "\u0300 <", set(map(chr, range(0x21))) | {"\u0300"}, 0)
+def test_first_of_equals_a_regex_class_search(text, chars, pad):
+    from irilint.chars import first_index, first_of
+    text = ("\u0301" * 1100 if pad else "") + text  # long text: the find-per-character paths
+    chars = frozenset(chars)
+    assert first_of(text, chars) == _class_search(text, chars)
+    if len(chars) <= 24:
+        assert first_index(text, chars) == _class_search(text, chars)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(["see ", "http://a.example/", "\u0301" * 600, "x" * 400, "(", ")", "[", "]",
+                                 "\uff08", "\uff09", "\u3001", "\u3002", "\u4e2d", " ", "\n", "。http://b/"]),
+                min_size=1, max_size=14).map("".join))
+def test_long_references_end_where_the_regex_searches_end_them(text):
+    # The scanner looks for brackets and CJK punctuation in a long reference
+    # with one find per character; a regex class search must agree.
+    import irilint.scanners.text as scanner
+    fast = [(c.start, c.end, c.value) for c in scanner.TextScanner().scan(text)]
+    saved = scanner.FIND_EACH_FROM
+    scanner.FIND_EACH_FROM = 1 << 62
+    try:
+        slow = [(c.start, c.end, c.value) for c in scanner.TextScanner().scan(text)]
+    finally:
+        scanner.FIND_EACH_FROM = saved
+    assert fast == slow
+
+
+_SCAN_PIECES = ["\u0301" * 700, "x" * 500, "(", ")", "[", "]", "\uff08", "\uff09", "\u3010", "\u3011",
+                "\u3001", "\u3002", "\uff0e", "\u4e2d", "a", "/", "?", "http://b.example/"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_SCAN_PIECES), min_size=1, max_size=12).map("".join),
+       st.booleans(), st.booleans())
+def test_bracket_and_cjk_ends_equal_their_regex_searches(body, ascii_text, slashes):
+    # Called on the span of a long reference, as the scanner calls them.
+    import irilint.scanners.text as scanner
+    text = "see http://a.example/" + body + " end"
+    if ascii_text:
+        text = text.encode("ascii", "ignore").decode("ascii")
+    start, end = 4, len(text) - 4
+    fast = (scanner._bracket_end(text, start, end, ascii_text), scanner._cjk_prose_end(text, start, end, slashes))
+    saved = scanner.FIND_EACH_FROM
+    scanner.FIND_EACH_FROM = 1 << 62
+    try:
+        slow = (scanner._bracket_end(text, start, end, ascii_text),
+                scanner._cjk_prose_end(text, start, end, slashes))
+    finally:
+        scanner.FIND_EACH_FROM = saved
+    assert fast == slow
+
+
 def _cpu_per_char(text: str, path: str, runs: int = 3) -> float:
     eng = Engine()
     eng.check_text(text, path=path)  # warm-up
@@ -116,3 +202,13 @@ def test_a_megabyte_of_combining_marks_costs_a_few_times_ordinary_text():
     # It was ~28x: a Python step per mark in not-nfc and in the message;
     # now ~2x (unicodedata.normalize of the run is most of it).
     assert ratio < 6, "combining marks cost %.1fx ordinary text per byte" % ratio
+
+
+def test_a_long_non_nfc_run_is_quoted_in_part_and_a_short_one_whole():
+    long_run = Engine().check_text("See https://example.org/e" + "\u0301" * 5000 + " now\n", path="a.txt").findings
+    assert [f.rule.name for f in long_run] == ["not-nfc"]
+    assert long_run[0].message.endswith("...'") and len(long_run[0].message) < 300
+    assert long_run[0].fixes[0].edits[0].new_text == "\u00e9" + "\u0301" * 4999  # the fix is whole
+    short = Engine().check_text("See https://example.org/re\u0301sume\u0301 now\n", path="a.txt").findings
+    assert [f.rule.name for f in short] == ["not-nfc", "not-nfc"]
+    assert all(f.message.endswith("NFC gives '\u00e9'") for f in short)

@@ -62,6 +62,7 @@ import re
 import unicodedata
 from typing import Dict, List, Optional
 
+from ..chars import FIND_EACH_FROM, first_index
 from ._common import Decoded
 from .base import Candidate, CommentSyntax, Scanner
 
@@ -234,7 +235,8 @@ def _bidi_wrap_end(text: str, lo: int, s: int, end: int) -> int:
 
 
 _ASCII_BRACKET_RX = re.compile(r"[()\[\]]")
-_BRACKET_RX = re.compile("[%s]" % re.escape("".join(_CLOSERS) + "".join(_OPENERS)))
+_BRACKETS = "".join(_CLOSERS) + "".join(sorted(_OPENERS))
+_BRACKET_RX = re.compile("[%s]" % re.escape(_BRACKETS))
 
 
 def _bracket_end(text: str, start: int, end: int, ascii_text: bool) -> int:
@@ -244,11 +246,15 @@ def _bracket_end(text: str, start: int, end: int, ascii_text: bool) -> int:
     parenthesis of the prose there.  Balanced pairs stay
     (``http://en.wikipedia.org/wiki/Mercury_(planet)``, ``http://[::1]/``)."""
     rx = _ASCII_BRACKET_RX if ascii_text else _BRACKET_RX
-    m = rx.search(text, start, end)
-    if m is None:
+    if end - start >= FIND_EACH_FROM:
+        first = first_index(text, "()[]" if ascii_text else _BRACKETS, start, end)
+    else:
+        m = rx.search(text, start, end)
+        first = -1 if m is None else m.start()
+    if first < 0:
         return end
     depth: Dict[str, int] = {}
-    for m in rx.finditer(text, m.start(), end):
+    for m in rx.finditer(text, first, end):
         c = m.group()
         opener = _CLOSERS.get(c)
         if opener is None:
@@ -263,9 +269,9 @@ def _bracket_end(text: str, start: int, end: int, ascii_text: bool) -> int:
 #: CJK sentence punctuation and opening brackets: prose when what follows
 #: is CJK text, the end of the IRI, or another IRI (see _cjk_prose_end).
 #: Closing brackets are left to the bracket balance.
-_CJK_PUNCT_RX = re.compile(
-    "[\u3001\u3002\uff0c\uff1b\uff01\uff1f\uff1a\uff0e\uff61\uff64"  # 、。，；！？：．｡､
-    "\uff08\u3010\u300c\u300e\u3008\u300a\uff3b\u3014\u3016\u3018\u301a]")  # （【「『〈《［〔〖〘〚
+_CJK_PUNCT = ("\u3001\u3002\uff0c\uff1b\uff01\uff1f\uff1a\uff0e\uff61\uff64"  # 、。，；！？：．｡､
+              "\uff08\u3010\u300c\u300e\u3008\u300a\uff3b\u3014\u3016\u3018\u301a")  # （【「『〈《［〔〖〘〚
+_CJK_PUNCT_RX = re.compile("[%s]" % _CJK_PUNCT)
 #: Full stops that UTS #46 maps to "." in a host: label separators there.
 _IDEOGRAPHIC_DOTS = frozenset("\u3002\uff0e\uff61")
 _AUTHORITY_END_RX = re.compile("[/?#]")
@@ -305,8 +311,12 @@ def _cjk_prose_end(text: str, body: int, end: int, slashes: bool) -> int:
     the authority an ideographic full stop is a label separator (UTS #46)
     when the authority is followed by a path, query or fragment.
     """
-    m = _CJK_PUNCT_RX.search(text, body, end)
-    if m is None:
+    if end - body >= FIND_EACH_FROM:
+        first = first_index(text, _CJK_PUNCT, body, end)
+    else:
+        m = _CJK_PUNCT_RX.search(text, body, end)
+        first = -1 if m is None else m.start()
+    if first < 0:
         return end
     tail = end  # the run's trailing punctuation starts here
     while tail > body and _is_trailing(text[tail - 1]):
@@ -317,7 +327,7 @@ def _cjk_prose_end(text: str, body: int, end: int, slashes: bool) -> int:
         after = _AUTHORITY_END_RX.search(text, body, end)
         auth_end = after.start() if after is not None else end
         label_dots = after is not None and text.find("://", body, auth_end) < 0
-    for m in _CJK_PUNCT_RX.finditer(text, m.start(), end):
+    for m in _CJK_PUNCT_RX.finditer(text, first, end):
         i = m.start()
         if label_dots and i < auth_end and m.group() in _IDEOGRAPHIC_DOTS:
             continue
