@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Sequence
+from functools import lru_cache
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from .findings import Finding
 from .lines import LINE_TEXT_CONTEXT, LINE_TEXT_LIMIT, LineIndex, clip_line  # noqa: F401 (re-exported)
@@ -108,15 +109,17 @@ def finding_json_text(r: Reported, index: Optional[LineIndex], indent: str = "  
     enc = _encode_string
     parts = [
         '{\n%s"kind": "finding",\n%s"path": %s,\n%s"line": %d,\n%s"column": %d,\n%s"end_line": %d,\n'
-        '%s"end_column": %d' % (i1, i1, enc(r.path), i1, r.line, i1, r.column, i1, r.end_line, i1, r.end_column),
+        '%s"end_column": %d' % (i1, i1, _json_string(r.path), i1, r.line, i1, r.column, i1, r.end_line, i1,
+                                r.end_column),
         rule_part,
         ',\n%s"severity": %s,\n%s"message": %s,\n%s"iri": %s,\n%s"url": %s,\n%s"fixes": ' % (
-            i1, enc(f.severity.label), i1, enc(f.message), i1, enc(f.iri), i1, enc(rule_url(rule)), i1),
+            i1, _json_string(f.severity.label), i1, enc(f.message), i1, enc(f.iri), i1,
+            _json_string(rule_url(rule)), i1),
     ]
     if not f.fixes:
         parts.append("[]")
     else:
-        i2, i3, i4, i5, i6 = (i1 + "  " * k for k in range(1, 6))
+        i2, i3, i4, i5, i6 = _indents(i1)[:5]
         sep = "[\n" + i2
         for fx in f.fixes:
             parts.append('%s{\n%s"title": %s,\n%s"safe": %s,\n%s"edits": ' % (
@@ -133,7 +136,7 @@ def finding_json_text(r: Reported, index: Optional[LineIndex], indent: str = "  
                         '%s{\n%s"start": {\n%s"line": %d,\n%s"column": %d\n%s},\n%s"end": {\n%s"line": %d,\n'
                         '%s"column": %d\n%s},\n%s"offset": %s,\n%s"end_offset": %s,\n%s"new_text": %s\n%s}' % (
                             esep, i5, i6, l1 + 1, i6, c1 + 1, i5, i5, i6, l2 + 1, i6, c2 + 1, i5,
-                            i5, json_text(e.start), i5, json_text(e.end), i5, enc(e.new_text), i4))
+                            i5, _json_int(e.start), i5, _json_int(e.end), i5, enc(e.new_text), i4))
                     esep = ",\n" + i4
                 parts.append("\n%s]" % i3)
             parts.append("\n%s}" % i2)
@@ -147,6 +150,17 @@ def finding_json_text(r: Reported, index: Optional[LineIndex], indent: str = "  
 
 #: (rule, indent) -> the part of a finding's JSON record that names its rule
 _rule_parts: Dict[Any, str] = {}
+
+
+def _json_int(n: Any) -> str:
+    return "%d" % n if type(n) is int else json_text(n)
+
+
+@lru_cache(maxsize=4096)
+def _json_string(s: str) -> str:
+    """The JSON string of a text that many records repeat (a path, a
+    severity, a rule's URL)."""
+    return _encode_string(s)
 
 
 def _related_json(rel: Any, path: str) -> Dict[str, Any]:
@@ -420,16 +434,15 @@ def sarif_result_text(rep: Reported, index: Optional[Any], rule_index: Dict[str,
     f = rep.finding
     rule = f.rule
     enc = _encode_string
-    i1, i2, i3, i4, i5, i6 = (indent + "  " * k for k in range(1, 7))
+    i1, i2, i3, i4, i5, i6 = _indents(indent)[:6]
     label = f.severity.label
     parts = [
-        '{\n%s"ruleId": %s,\n%s"ruleIndex": %s,\n%s"level": %s,\n%s"message": {\n%s"text": %s\n%s},\n'
+        '{\n%s"ruleId": %s,\n%s"ruleIndex": %d,\n%s"level": %s,\n%s"message": {\n%s"text": %s\n%s},\n'
         '%s"locations": [\n%s{\n%s"physicalLocation": {\n%s"artifactLocation": {\n%s"uri": %s\n%s},\n'
-        '%s"region": {\n%s"startLine": %s,\n%s"startColumn": %s,\n%s"endLine": %s,\n%s"endColumn": %s' % (
-            i1, enc(rule.code), i1, json_text(rule_index[rule.name]), i1, enc(_SARIF_LEVEL[label]), i1, i2,
-            enc(f.message), i1, i1, i2, i3, i4, i5, enc(_artifact_uri(rep.path)), i4,
-            i4, i5, json_text(rep.line), i5, json_text(rep.column), i5, json_text(rep.end_line),
-            i5, json_text(rep.end_column)),
+        '%s"region": {\n%s"startLine": %d,\n%s"startColumn": %d,\n%s"endLine": %d,\n%s"endColumn": %d' % (
+            i1, enc(rule.code), i1, rule_index[rule.name], i1, enc(_SARIF_LEVEL[label]), i1, i2,
+            enc(f.message), i1, i1, i2, i3, i4, i5, _artifact_uri_text(rep.path), i4,
+            i4, i5, rep.line, i5, rep.column, i5, rep.end_line, i5, rep.end_column),
     ]
     if rep.line_text:
         parts.append(',\n%s"snippet": {\n%s"text": %s\n%s}' % (i5, i6, enc(rep.line_text), i5))
@@ -447,8 +460,8 @@ def sarif_result_text(rep: Reported, index: Optional[Any], rule_index: Dict[str,
 def _sarif_fixes_text(rep: Reported, index: Any, indent: str, parts: List[str]) -> None:
     """``json_text(_sarif_fixes(rep, index), indent)``, into ``parts``."""
     enc = _encode_string
-    i1, i2, i3, i4, i5, i6, i7 = (indent + "  " * k for k in range(1, 8))
-    uri = enc(_artifact_uri(rep.path))
+    i1, i2, i3, i4, i5, i6, i7 = _indents(indent)
+    uri = _artifact_uri_text(rep.path)
     sep = "[\n" + i1
     for fx in rep.finding.fixes:
         title = fx.title + ("" if fx.safe or "(unsafe" in fx.title else " (unsafe)")
@@ -488,10 +501,24 @@ def _sarif_invocation(not_checked: Sequence[NotChecked]) -> Dict[str, Any]:
     }
 
 
+@lru_cache(maxsize=4096)
 def _artifact_uri(path: str) -> str:
     from urllib.parse import quote
 
     return quote(path.replace("\\", "/"), safe="/:@-._~!$&'()*+,;=")
+
+
+@lru_cache(maxsize=4096)
+def _artifact_uri_text(path: str) -> str:
+    """The JSON string of a path's artifact URI: every finding of a file
+    writes it, twice when it has a fix."""
+    return _encode_string(_artifact_uri(path))
+
+
+@lru_cache(maxsize=64)
+def _indents(indent: str) -> Tuple[str, ...]:
+    """``indent`` and 1 to 7 more levels of two spaces."""
+    return tuple(indent + "  " * k for k in range(1, 8))
 
 
 def _doc_section(doc: str, title: str) -> str:
