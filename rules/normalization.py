@@ -117,7 +117,7 @@ def _changed_part(run: str, fixed: str):
     gives ``fixed`` (``run[:a] + NFC(run[a:b]) + run[b:] == fixed``): the
     characters that differ, widened to the starters around them, since
     NFC composes and reorders only from a starter on."""
-    n, m = len(run), len(fixed)
+    n = len(run)
     a = _common_prefix_len(run, fixed)
     tail = _common_prefix_len(run[a:][::-1], fixed[a:][::-1])
     b = n - tail

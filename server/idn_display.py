@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import unicodedata
 from functools import lru_cache
-from typing import Dict, FrozenSet, Iterable, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Dict, FrozenSet, List, NamedTuple, Optional, Tuple
 
 import idna
 
