@@ -43,8 +43,8 @@ from irilint.lines import LineIndex
 from irilint.project_files import check_document, over_size_cap
 
 from .diagnostic_json import (  # noqa: F401  (SOURCE...: what the server's other modules import from here)
-    RULES_URL, SEVERITY, SOURCE, diagnostic_json, diagnostics_json, diagnostics_text, finding_data,
-    to_diagnostic)
+    RULES_URL, SEVERITY, SOURCE, TextReuse, diagnostic_json, diagnostics_json, diagnostics_text,
+    finding_data, to_diagnostic)
 from .documents import Document
 from .transport import DaemonExecutor
 
@@ -142,6 +142,9 @@ class Linter:
         #: per-document scanners that keep what the last scan found
         #: (IncrementalMarkdownScanner), dropped when the document closes
         self._scanners: Dict[str, Any] = {}
+        #: per-document diagnostics texts of the last push, for the next
+        #: (TextReuse; the lint worker's), dropped when the document closes
+        self._texts: Dict[str, TextReuse] = {}
         #: gc.freeze() after the first lint (set by the server's main(); not
         #: when a test runs a server in its own process)
         self.freeze_after_first_lint = False
@@ -276,7 +279,11 @@ class Linter:
         if self.pull:
             result.published = diagnostics_json(result.findings, index, encoding, version, doc.uri)
         else:
-            result.published_text = diagnostics_text(result.findings, index, encoding, version, doc.uri)
+            reuse = self._texts.get(doc.uri)
+            if reuse is None:
+                reuse = self._texts[doc.uri] = TextReuse()
+            result.published_text = diagnostics_text(result.findings, index, encoding, version, doc.uri,
+                                                     reuse)
         return result
 
     def _document_scanner(self, uri: str, scanner: Any) -> Any:
@@ -418,6 +425,7 @@ class Linter:
             task.cancel()
         self._results.pop(uri, None)
         self._scanners.pop(uri, None)
+        self._texts.pop(uri, None)
         if not self.pull:
             self.server.text_document_publish_diagnostics(
                 types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
