@@ -191,3 +191,33 @@ def test_nothing_is_kept_for_a_document_with_too_many_findings(monkeypatch):
     got = diagnostics_text(first.findings, LineIndex(text), "utf-16", 1, None, reuse)
     assert reuse.entries == {}
     assert got == diagnostics_text(first.findings, LineIndex(text), "utf-16", 1, None)
+
+
+# -- through a real server ---------------------------------------------------
+
+
+async def test_whole_text_changes_larger_than_a_pipe_give_the_diagnostics_of_a_fresh_open(client, tmp_path):
+    """Each body comes in several pieces (a pipe holds 64 KB); the
+    findings the edits left alone have their texts taken over."""
+    from lsp_helpers import capabilities, diagnostics_for, open_doc, start
+    from lsprotocol import types
+    from test_lsp_incremental import assert_like_fresh_open
+
+    await start(client, capabilities(encodings=["utf-16"]))
+    uri = (tmp_path / "doc.md").as_uri()
+    lines = ["Line %d \u00e9\u00e9 \u05e2\u05d1\u05e8 \u65e5\u672c\u8a9e http://example.com/%%e2%%82%%ac/%d and "
+             "https://xn--bcher-kva.example/%d." % (i, i, i) for i in range(1500)]
+    text = "\n".join(lines) + "\n"
+    assert len(text.encode("utf-8")) > 2 * 65536
+    open_doc(client, uri, text, "markdown")
+    first = await diagnostics_for(client, uri, version=1, timeout=60)
+    assert len(first) >= 1500
+    for version, (line, extra) in enumerate([(1000, " edit"), (10, " https://a.example/%7e"), (1499, "\n\n# T")],
+                                            start=2):
+        lines = list(lines)
+        lines[line] += extra
+        text = "\n".join(lines) + "\n"
+        client.text_document_did_change(types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+            content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)]))
+        await assert_like_fresh_open(client, tmp_path, uri, version, text)
