@@ -221,3 +221,32 @@ async def test_whole_text_changes_larger_than_a_pipe_give_the_diagnostics_of_a_f
             text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
             content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)]))
         await assert_like_fresh_open(client, tmp_path, uri, version, text)
+
+
+def _pipe_max() -> int:
+    with open("/proc/sys/fs/pipe-max-size") as f:
+        return int(f.read())
+
+
+def test_a_pipe_from_the_client_is_widened_to_hold_a_whole_text_change():
+    from irilint.lsp.transport import PIPE_SIZE, widen_pipe
+
+    r, w = os.pipe()
+    try:
+        size = widen_pipe(r)
+        assert size >= min(PIPE_SIZE, _pipe_max())
+        assert size >= 300_000  # a 5,000-line document's whole text, at once
+        # the writer does not wait for a reader: the whole change fits
+        os.set_blocking(w, False)
+        assert os.write(w, b"x" * 300_000) == 300_000
+    finally:
+        os.close(r)
+        os.close(w)
+
+
+def test_what_is_not_a_pipe_is_left_as_it_is(tmp_path):
+    from irilint.lsp.transport import widen_pipe
+
+    with open(tmp_path / "f", "wb") as f:
+        assert widen_pipe(f.fileno()) == 0
+    assert widen_pipe(10_000) == 0  # not open
