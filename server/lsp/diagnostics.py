@@ -24,7 +24,9 @@ actions reuse them.  A Markdown document is linted with a scanner of its own
 that re-scans only the blocks an edit touched
 (:class:`irilint.scanners.markdown.IncrementalMarkdownScanner`).  A push
 sends each diagnostic's JSON text made in the lint worker
-(:func:`diagnostics_text`): the event loop neither builds nor encodes them.
+(:func:`diagnostics_text`): the event loop neither builds nor encodes them;
+the texts of the findings an edit left alone are taken over from the
+document's previous push (:class:`TextReuse`).
 """
 from __future__ import annotations
 

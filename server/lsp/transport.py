@@ -79,6 +79,9 @@ READ_SIZE = 1 << 20
 #: How long the stdin reader waits for more of a body before it hands over
 #: what it has (well below :data:`IDLE_SECONDS`, whose wait starts after).
 BODY_WAIT_SECONDS = 0.05
+#: ...and hands over at most about this much at once (a huge body is not
+#: held twice over in one piece)
+BODY_GATHER = 4 << 20
 
 _HEADER_START_BYTE = re.compile(rb"[!#$%&'*+\-.^_`|~0-9A-Za-z\r\n]")
 _HEADER_LINE = re.compile(rb"([!#$%&'*+\-.^_`|~0-9A-Za-z]+)[ \t]*:[ \t]*(.*?)[ \t]*")
@@ -478,14 +481,17 @@ _CAN_POLL = hasattr(select, "poll") and os.name != "nt"
 def read_fd(fd: int, want: int = 0, wait: float = BODY_WAIT_SECONDS) -> bytes:
     """What comes next on ``fd`` (blocks until something does; b"" at the
     end), and when that is less than ``want`` bytes (the rest of a body),
-    more as it comes, until ``want`` bytes or ``wait`` seconds without any.
+    more as it comes, until ``want`` bytes (at most :data:`BODY_GATHER`) or
+    ``wait`` seconds without any.
 
-    A pipe holds 64 KB: a whole-text change of a 300 KB document comes in
-    five or six pieces, and handing each over on its own is a round trip
-    between this thread and the event loop per piece.  The event loop's
+    A pipe holds 64 KB (unless :func:`widen_pipe` could widen it): a
+    whole-text change of a 300 KB document comes in five or six pieces, and
+    handing each over on its own is a round trip between this thread and
+    the event loop per piece.  The event loop's
     wait for a body that never completes (its Content-Length too long)
     starts after this returns, as before."""
     data = os.read(fd, READ_SIZE)
+    want = min(want, BODY_GATHER)
     if len(data) >= want or not data or not _CAN_POLL:
         return data
     parts = [data]

@@ -75,6 +75,24 @@ def test_read_fd_stops_at_the_end_of_input_and_says_so_next():
         os.close(r)
 
 
+def test_read_fd_hands_over_a_huge_body_in_pieces_of_a_bounded_size(monkeypatch):
+    from irilint.lsp import transport
+
+    monkeypatch.setattr(transport, "BODY_GATHER", 10)
+    r, w = os.pipe()
+    try:
+        os.write(w, b"abcdefgh")
+        t = _writer(w, [b"ijklmnop", b"qrstuvwx"], 1.0, close=False)
+        t0 = time.monotonic()
+        got = read_fd(r, want=1000, wait=5.0)
+        assert got == b"abcdefghijklmnop"  # 10 bytes or more: handed over, not waiting for the rest
+        assert time.monotonic() - t0 < 0.9
+        t.join(10)
+    finally:
+        os.close(r)
+        os.close(w)
+
+
 def test_read_fd_without_a_body_to_finish_returns_what_is_there():
     r, w = os.pipe()
     try:
