@@ -487,9 +487,9 @@ def read_fd(fd: int, want: int = 0, wait: float = BODY_WAIT_SECONDS) -> bytes:
     A pipe holds 64 KB (unless :func:`widen_pipe` could widen it): a
     whole-text change of a 300 KB document comes in five or six pieces, and
     handing each over on its own is a round trip between this thread and
-    the event loop per piece.  The event loop's
-    wait for a body that never completes (its Content-Length too long)
-    starts after this returns, as before."""
+    the event loop per piece.  The event loop's wait for a body that never
+    completes (its Content-Length too long) starts after this returns, as
+    before."""
     data = os.read(fd, READ_SIZE)
     want = min(want, BODY_GATHER)
     if len(data) >= want or not data or not _CAN_POLL:
