@@ -198,21 +198,58 @@ def _json_string(cache: Dict[str, str], value: str) -> str:
     return out
 
 
+class TextReuse:
+    """The diagnostics' JSON texts of a document's last publication, kept
+    for the next one: a finding the engine gives again as the same object
+    (its per-reference memo does for every reference an edit did not
+    touch or move) at the same position is not written again, only its
+    ``version`` changes.  One per document, used by one thread at a time."""
+
+    #: above this many findings nothing is kept (memory: a tuple per finding)
+    MAX_FINDINGS = 20000
+
+    def __init__(self) -> None:
+        #: id(finding) -> (finding, its fixes, start, end, (line, column,
+        #: end line, end column), text, where the version starts in the text)
+        self.entries: Dict[int, Tuple[Any, ...]] = {}
+        #: the version as written in the texts kept
+        self.version_text = ""
+
+
 def diagnostics_text(findings: List[Finding], index: LineIndex, encoding: str, version: Optional[int],
-                     uri: Optional[str] = None) -> List[str]:
+                     uri: Optional[str] = None, reuse: Optional[TextReuse] = None) -> List[str]:
     """Each diagnostic of :func:`diagnostics_json` as JSON text (tested
     equal once read): what a push sends, made without dicts nor an
     encoder; the strings are escaped by ``json.dumps`` (ASCII out), once
-    per distinct string."""
+    per distinct string.  ``reuse``: the texts of the document's previous
+    publication, taken again where they fit (see :class:`TextReuse`) and
+    replaced by this one's."""
     strings: Dict[str, str] = {}
     said: Dict[Any, Tuple[str, str, str]] = {}
     version_text = "null" if version is None else "%d" % version
     out: List[str] = []
     append = out.append
+    keep = reuse is not None and len(findings) <= TextReuse.MAX_FINDINGS
+    before: Dict[int, Tuple[Any, ...]] = reuse.entries if keep else {}  # type: ignore[union-attr]
+    old_version = len(reuse.version_text) if keep else 0  # type: ignore[union-attr]
+    same_version = keep and reuse.version_text == version_text  # type: ignore[union-attr]
+    kept: Dict[int, Tuple[Any, ...]] = {}
     for f, line, col, end_line, end_col in _positions(findings, index, encoding):
         if f.related and uri is not None:  # related places: the one-finding conversion
             append(json.dumps(diagnostic_json(f, index, encoding, version, uri)))
             continue
+        if keep:
+            last = before.get(id(f))
+            # the same finding (objects the memo shares are never changed)
+            # where it was: all but the version is what it was
+            if last is not None and last[0] is f and last[1] is f.fixes and last[2] == f.start \
+                    and last[3] == f.end and last[4] == (line, col, end_line, end_col):
+                text, cut = last[5], last[6]
+                if not same_version:
+                    text = text[:cut] + version_text + text[cut + old_version:]
+                append(text)
+                kept[id(f)] = (f, f.fixes, f.start, f.end, last[4], text, cut)
+                continue
         rule = f.rule
         key = (rule, f.severity, f.message)
         static = said.get(key)
@@ -233,8 +270,14 @@ def diagnostics_text(findings: List[Finding], index: LineIndex, encoding: str, v
                 ", ".join("[%d, %d, %s]" % (e.start, e.end, _json_string(strings, e.new_text))
                           for e in fx.edits))
             for fx in f.fixes)
-        append('{"range": {"start": {"line": %d, "character": %d}, "end": {"line": %d, "character": %d}}, '
-               '%s, "data": {%s, "version": %s, "start": %d, "end": %d, "fixes": [%s]}%s}' % (
-                   line, col, end_line, end_col, said_text, data_head, version_text, f.start, f.end,
-                   fixes, tags))
+        head = ('{"range": {"start": {"line": %d, "character": %d}, "end": {"line": %d, "character": %d}}, '
+                '%s, "data": {%s, "version": ' % (line, col, end_line, end_col, said_text, data_head))
+        text = '%s%s, "start": %d, "end": %d, "fixes": [%s]}%s}' % (
+            head, version_text, f.start, f.end, fixes, tags)
+        append(text)
+        if keep:
+            kept[id(f)] = (f, f.fixes, f.start, f.end, (line, col, end_line, end_col), text, len(head))
+    if reuse is not None:
+        reuse.entries = kept
+        reuse.version_text = version_text
     return out

@@ -24,7 +24,9 @@ actions reuse them.  A Markdown document is linted with a scanner of its own
 that re-scans only the blocks an edit touched
 (:class:`irilint.scanners.markdown.IncrementalMarkdownScanner`).  A push
 sends each diagnostic's JSON text made in the lint worker
-(:func:`diagnostics_text`): the event loop neither builds nor encodes them.
+(:func:`diagnostics_text`): the event loop neither builds nor encodes them;
+the texts of the findings an edit left alone are taken over from the
+document's previous push (:class:`TextReuse`).
 """
 from __future__ import annotations
 
@@ -43,8 +45,8 @@ from irilint.lines import LineIndex
 from irilint.project_files import check_document, over_size_cap
 
 from .diagnostic_json import (  # noqa: F401  (SOURCE...: what the server's other modules import from here)
-    RULES_URL, SEVERITY, SOURCE, diagnostic_json, diagnostics_json, diagnostics_text, finding_data,
-    to_diagnostic)
+    RULES_URL, SEVERITY, SOURCE, TextReuse, diagnostic_json, diagnostics_json, diagnostics_text,
+    finding_data, to_diagnostic)
 from .documents import Document
 from .transport import DaemonExecutor
 
@@ -142,6 +144,9 @@ class Linter:
         #: per-document scanners that keep what the last scan found
         #: (IncrementalMarkdownScanner), dropped when the document closes
         self._scanners: Dict[str, Any] = {}
+        #: per-document diagnostics texts of the last push, for the next
+        #: (TextReuse; the lint worker's), dropped when the document closes
+        self._texts: Dict[str, TextReuse] = {}
         #: gc.freeze() after the first lint (set by the server's main(); not
         #: when a test runs a server in its own process)
         self.freeze_after_first_lint = False
@@ -276,7 +281,11 @@ class Linter:
         if self.pull:
             result.published = diagnostics_json(result.findings, index, encoding, version, doc.uri)
         else:
-            result.published_text = diagnostics_text(result.findings, index, encoding, version, doc.uri)
+            reuse = self._texts.get(doc.uri)
+            if reuse is None:
+                reuse = self._texts[doc.uri] = TextReuse()
+            result.published_text = diagnostics_text(result.findings, index, encoding, version, doc.uri,
+                                                     reuse)
         return result
 
     def _document_scanner(self, uri: str, scanner: Any) -> Any:
@@ -418,6 +427,7 @@ class Linter:
             task.cancel()
         self._results.pop(uri, None)
         self._scanners.pop(uri, None)
+        self._texts.pop(uri, None)
         if not self.pull:
             self.server.text_document_publish_diagnostics(
                 types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))

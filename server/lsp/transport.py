@@ -61,6 +61,7 @@ import logging
 import os
 import queue
 import re
+import select
 import sys
 import threading
 from concurrent.futures import Executor, Future
@@ -75,6 +76,12 @@ MAX_LINE = 1 << 16
 #: Quiet time after which a body shorter than its Content-Length is looked at.
 IDLE_SECONDS = 1.0
 READ_SIZE = 1 << 20
+#: How long the stdin reader waits for more of a body before it hands over
+#: what it has (well below :data:`IDLE_SECONDS`, whose wait starts after).
+BODY_WAIT_SECONDS = 0.05
+#: ...and hands over at most about this much at once (a huge body is not
+#: held twice over in one piece)
+BODY_GATHER = 4 << 20
 
 _HEADER_START_BYTE = re.compile(rb"[!#$%&'*+\-.^_`|~0-9A-Za-z\r\n]")
 _HEADER_LINE = re.compile(rb"([!#$%&'*+\-.^_`|~0-9A-Za-z]+)[ \t]*:[ \t]*(.*?)[ \t]*")
@@ -132,6 +139,12 @@ class FrameParser:
         self._reset()
 
     @property
+    def body_missing(self) -> int:
+        """How many bytes of the body being read have not come yet (0
+        when no body is being read or it is all here)."""
+        return max(0, self._body - len(self.buf)) if self._body is not None else 0
+
+    @property
     def in_body(self) -> bool:
         """Waiting for the rest of a body (some of it already here)."""
         return self._body is not None and 0 < len(self.buf) < self._body
@@ -160,7 +173,9 @@ class FrameParser:
                 n = self._body
                 if len(buf) < n:
                     return None
-                body = bytes(buf[:n])
+                view = memoryview(buf)  # one copy of a large body, not two
+                body = view[:n].tobytes()
+                view.release()
                 del buf[:n]
                 self._body = None
                 self._reset()
@@ -345,9 +360,10 @@ class SafeWriter:
 # ---------------------------------------------------------------------------
 
 
-async def serve(read: Callable[[], Awaitable[bytes]], protocol: Any,
+async def serve(read: Callable[[int], Awaitable[bytes]], protocol: Any,
                 stop: "asyncio.Event", idle: float = IDLE_SECONDS) -> str:
-    """Read messages with ``read`` (returns b"" at the end) and hand them to
+    """Read messages with ``read`` (returns b"" at the end; its argument,
+    a hint, is how many bytes of a body are still to come) and hand them to
     ``protocol`` until the input ends or ``stop`` is set.  Returns why it
     stopped ("eof" or "stopped").  ``exit`` raises SystemExit through it."""
     parser = FrameParser()
@@ -361,7 +377,7 @@ async def serve(read: Callable[[], Awaitable[bytes]], protocol: Any,
                 dispatch(protocol, parser, body)
                 continue
             if pending is None:
-                pending = asyncio.ensure_future(read())
+                pending = asyncio.ensure_future(read(parser.body_missing))
             done, _ = await asyncio.wait({pending, stopper}, timeout=idle if parser.in_body else None,
                                          return_when=asyncio.FIRST_COMPLETED)
             if stopper in done:
@@ -457,6 +473,75 @@ def send_error(protocol: Any, msg_id: Any, code: int, message: str, data: Any = 
 # -- the two transports -------------------------------------------------------
 
 
+#: poll() says when a pipe has more (not on Windows, where select() takes
+#: sockets only: there each read hands over what has come)
+_CAN_POLL = hasattr(select, "poll") and os.name != "nt"
+
+
+def read_fd(fd: int, want: int = 0, wait: float = BODY_WAIT_SECONDS) -> bytes:
+    """What comes next on ``fd`` (blocks until something does; b"" at the
+    end), and when that is less than ``want`` bytes (the rest of a body),
+    more as it comes, until ``want`` bytes (at most :data:`BODY_GATHER`) or
+    ``wait`` seconds without any.
+
+    A pipe holds 64 KB (unless :func:`widen_pipe` could widen it): a
+    whole-text change of a 300 KB document comes in five or six pieces, and
+    handing each over on its own is a round trip between this thread and
+    the event loop per piece.  The event loop's wait for a body that never
+    completes (its Content-Length too long) starts after this returns, as
+    before."""
+    data = os.read(fd, READ_SIZE)
+    want = min(want, BODY_GATHER)
+    if len(data) >= want or not data or not _CAN_POLL:
+        return data
+    parts = [data]
+    got = len(data)
+    poller = select.poll()
+    poller.register(fd, select.POLLIN)
+    timeout_ms = max(1, int(wait * 1000))
+    while got < want and poller.poll(timeout_ms):
+        more = os.read(fd, READ_SIZE)
+        if not more:  # the end of input: the next read says so again
+            break
+        parts.append(more)
+        got += len(more)
+    return b"".join(parts)
+
+
+#: What a pipe from the client is widened to (Linux: F_SETPIPE_SZ; an
+#: unprivileged process may go up to /proc/sys/fs/pipe-max-size, 1 MB by
+#: default)
+PIPE_SIZE = 1 << 20
+
+
+def widen_pipe(fd: int, size: int = PIPE_SIZE) -> int:
+    """Let the pipe on ``fd`` hold ``size`` bytes (when it is a pipe and
+    the system allows it): a client then writes a whole-text change of a
+    300 KB document at once instead of 64 KB at a time, each piece waiting
+    for this process to read the previous one.  Returns the pipe's size
+    (0 when not a pipe or not known)."""
+    import stat
+
+    try:
+        if not stat.S_ISFIFO(os.fstat(fd).st_mode):
+            return 0
+        import fcntl
+
+        setter = getattr(fcntl, "F_SETPIPE_SZ", None)
+        getter = getattr(fcntl, "F_GETPIPE_SZ", None)
+        if setter is None or getter is None:
+            return 0
+        current = fcntl.fcntl(fd, getter)
+        if current < size:
+            try:
+                current = fcntl.fcntl(fd, setter, size)
+            except OSError:  # over the system's limit: the pipe stays as it is
+                pass
+        return current
+    except (OSError, ImportError, ValueError):
+        return 0
+
+
 def serve_stdio(protocol: Any, stdin: Any = None, stdout: Any = None,
                 on_stop: Optional[Callable[[], None]] = None) -> str:
     """Serve on stdin/stdout until the input ends, the client is gone or
@@ -468,10 +553,16 @@ def serve_stdio(protocol: Any, stdin: Any = None, stdout: Any = None,
         fd: Optional[int] = stdin.fileno()
     except (AttributeError, OSError, ValueError):
         fd = None
+    if fd is not None:
+        widen_pipe(fd)
+    try:
+        widen_pipe(stdout.fileno())  # a large publication is written at once too
+    except (AttributeError, OSError, ValueError):
+        pass
 
-    def read_chunk() -> bytes:
+    def read_chunk(want: int) -> bytes:
         if fd is not None:
-            return os.read(fd, READ_SIZE)
+            return read_fd(fd, want)
         read1 = getattr(stdin, "read1", None)
         return read1(READ_SIZE) if read1 is not None else stdin.read(READ_SIZE)
 
@@ -487,7 +578,7 @@ def serve_stdio(protocol: Any, stdin: Any = None, stdout: Any = None,
             loop.call_soon_threadsafe(stop.set)
 
         protocol.set_writer(SafeWriter(write, stdout.close, lost))
-        return await serve(lambda: loop.run_in_executor(reader, read_chunk), protocol, stop)
+        return await serve(lambda want: loop.run_in_executor(reader, read_chunk, want), protocol, stop)
 
     try:
         return asyncio.run(main())
@@ -514,7 +605,7 @@ def serve_tcp(protocol: Any, host: str, port: int) -> None:
 
             protocol.set_writer(SafeWriter(write, sw.close, stop.set))
             try:
-                why = await serve(lambda: sr.read(READ_SIZE), protocol, stop)
+                why = await serve(lambda want: sr.read(READ_SIZE), protocol, stop)
                 logger.info("client connection ended (%s)", why)
             finally:
                 sw.close()
