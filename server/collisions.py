@@ -43,9 +43,14 @@ class ProjectReduction:
     :meth:`finish` has reduced the facts of the whole run.  Only the path
     and facts of a result that went out are kept."""
 
-    def __init__(self) -> None:
+    def __init__(self, memo: Any = None) -> None:
         #: (path, facts) of every checked result with facts, in file order
         self._documents: List[Any] = []
+        #: the result cache's :class:`~irilint.cache.ReductionMemo` (None:
+        #: always reduce), and the cache key of each document (None when
+        #: one has none: then the run reduces, and remembers nothing)
+        self.memo = memo
+        self._keys: "List[Any] | None" = [] if memo is not None else None
         #: index in _documents -> its held result
         self._held_at: Dict[int, "FileResult"] = {}
         #: results held, in file order
@@ -58,6 +63,11 @@ class ProjectReduction:
         reducible = bool(o.facts) and not o.error and not o.skipped
         if reducible:
             self._documents.append((o.path, o.facts))
+            if self._keys is not None:
+                if o.cache_key is None:
+                    self._keys = None
+                else:
+                    self._keys.append((o.path, o.cache_key))
         if self.held or (reducible and may_receive_findings(o.facts)):
             if reducible:
                 self._held_at[len(self._documents) - 1] = o
@@ -69,7 +79,17 @@ class ProjectReduction:
         """The held results, with the project rules' findings in."""
         from irilint.rules.project_rules import reduce_documents
 
-        found = reduce_documents(self._documents)
+        found = None
+        if self._keys is not None:
+            key = self.memo.key(self._keys)
+            # An unchanged tree: the findings its facts were reduced to last time.
+            found = self.memo.get(key, [path for path, _ in self._documents])
+            if found is not None and not all(n in self._held_at for n in found):
+                found = None  # not what these facts reduce to: a damaged memo
+        if found is None:
+            found = reduce_documents(self._documents)
+            if self._keys is not None:
+                self.memo.put(key, found)
         for n, pfs in found.items():
             o = self._held_at.get(n)
             if o is None:  # may_report of a rule said no: a bug of that rule

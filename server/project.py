@@ -108,6 +108,8 @@ class FileResult:
     cache_line: Optional[bytes] = None
     #: (stat stamp, content digest) for the cache's stat index
     stamp: Optional[Tuple[Any, str]] = None
+    #: the key of its entry in the result cache (None: not cached)
+    cache_key: Optional[str] = None
     #: the configuration error that kept this file from being checked
     config_error: Optional[str] = None
     #: something to tell about this file that is not a failure
@@ -166,11 +168,12 @@ class Project:
         self.cache = None
         self.listing_index = None
         if args.cache and not os.environ.get("IRILINT_NO_CACHE"):
-            from irilint.cache import Cache, ListingIndex, StatIndex, cache_key, key_hasher
+            from irilint.cache import Cache, ListingIndex, ReductionMemo, StatIndex, cache_key, key_hasher
 
             self.cache = Cache(os.environ.get("IRILINT_CACHE_ROOT") or os.getcwd())
             self.stat_index = StatIndex(self.cache)
             self.listing_index: Optional[ListingIndex] = ListingIndex(self.cache, self.stat_index.started_ns)
+            self.reduction_memo = ReductionMemo(self.cache)
             self._cache_key = cache_key
             self._key_hasher = key_hasher
         #: paths named on the command line (a binary one gets a note)
@@ -350,8 +353,9 @@ class Project:
             if doc.stat is not None:
                 st = doc.stat
                 out.stamp = ((st.size, st.mtime_ns, doc.ctime_ns, st.ino), doc.digest)
+            out.cache_key = self.cache_key(doc.digest, settings, path)
             out.cache_line = self.cache.entry(
-                self.cache_key(doc.digest, settings, path), doc.path, findings, out.facts,
+                out.cache_key, doc.path, findings, out.facts,
                 [[r.line, r.column, r.end_line, r.end_column, r.line_text] for r in out.reported],
                 out.index.table)
         return out
@@ -405,11 +409,12 @@ class Project:
                 digest = hashlib.sha256(data).hexdigest()
         except OSError:
             return None
-        hit = cache.get(self.cache_key(digest, settings, path), path)
+        key = self.cache_key(digest, settings, path)
+        hit = cache.get(key, path)
         if hit is None:
             return None
         findings, facts, (located, edits) = hit
-        out = FileResult(path, fail_level=settings.fail_level, facts=facts, abspath=abspath)
+        out = FileResult(path, fail_level=settings.fail_level, facts=facts, abspath=abspath, cache_key=key)
         if hashed:
             out.stamp = (self.stat_index.stamp(st), digest)  # for the stat index
         if findings:

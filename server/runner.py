@@ -431,7 +431,7 @@ def stream_files(checker: Project, paths: Sequence[str], on_result: Any = None):
     the last one."""
     from .collisions import ProjectReduction
 
-    reduction = ProjectReduction()
+    reduction = ProjectReduction(checker.reduction_memo if checker.cache is not None else None)
     for item in run_files(checker, paths):
         if on_result is not None:
             on_result(item)
@@ -464,3 +464,4 @@ def _save(checker: Project) -> None:
     checker.cache.save()
     checker.stat_index.save()
     checker.listing_index.save()
+    checker.reduction_memo.save()
