@@ -119,9 +119,9 @@ def _finding_to_json(f: Finding) -> Dict[str, Any]:
     return out
 
 
-def _finding_from_json(d: Dict[str, Any], path: Optional[str]) -> Finding:
-    from irilint.rules.registry import get_rule
-
+def _finding_from_json(d: Dict[str, Any], path: Optional[str], get_rule: Any) -> Finding:
+    """A finding :func:`_finding_to_json` made (``get_rule``: the
+    registry's, given by the caller that reads many)."""
     rule = get_rule(d["rule"])
     if rule is None:
         raise ValueError("unknown rule")
@@ -225,7 +225,9 @@ class Cache:
                 self._quiet[body] = facts
                 self.hits += 1
                 return [], facts, ([], {})
-            findings = [_finding_from_json(d, path) for d in raw]
+            from irilint.rules.registry import get_rule
+
+            findings = [_finding_from_json(d, path, get_rule) for d in raw]
             for f in findings:
                 if f.end > text_length or f.start > f.end:
                     raise ValueError("span outside the document")
@@ -531,10 +533,9 @@ class ReductionMemo:
     def key(documents: Sequence[Tuple[str, str]]) -> str:
         """The digest of ``(path, cache key)`` of each file with facts,
         in file order."""
-        h = hashlib.sha256(b"%d\0" % FORMAT)
-        for path, key in documents:
-            h.update(("%s\0%s\0" % (path, key)).encode("utf-8", "surrogatepass"))
-        return h.hexdigest()
+        text = "\0".join(itertools.chain.from_iterable(documents))
+        return hashlib.sha256(b"%d\0%d\0%s" % (FORMAT, len(documents),
+                                                 text.encode("utf-8", "surrogatepass"))).hexdigest()
 
     def _load(self) -> Dict[str, bytes]:
         if self._entries is None:
@@ -553,6 +554,7 @@ class ReductionMemo:
         gives it), its findings naming ``paths`` (the documents' paths,
         in order); None when unknown or unreadable."""
         from irilint.rules.project_rules import Place, ProjectFinding
+        from irilint.rules.registry import get_rule
 
         value = self._load().get(key)
         if value is None:
@@ -563,7 +565,7 @@ class ReductionMemo:
             for n, finding, place in rows:
                 if type(n) is not int or not 0 <= n < len(paths):
                     raise ValueError("bad document index")
-                f = _finding_from_json(finding, paths[n])
+                f = _finding_from_json(finding, paths[n], get_rule)
                 out.setdefault(n, []).append(ProjectFinding(n, f, Place.from_json(place)))
         except (ValueError, KeyError, TypeError, UnicodeError, AttributeError, IndexError):
             return None

@@ -58,8 +58,6 @@ class ProjectReduction:
 
     def add(self, o: "FileResult") -> "List[FileResult]":
         """The results final now (in file order) once ``o`` is added."""
-        from irilint.rules.project_rules import may_receive_findings
-
         reducible = bool(o.facts) and not o.error and not o.skipped
         if reducible:
             self._documents.append((o.path, o.facts))
@@ -68,7 +66,7 @@ class ProjectReduction:
                     self._keys = None
                 else:
                     self._keys.append((o.path, o.cache_key))
-        if self.held or (reducible and may_receive_findings(o.facts)):
+        if self.held or (reducible and _may_receive_findings(o.facts)):
             if reducible:
                 self._held_at[len(self._documents) - 1] = o
             self.held.append(o)
@@ -97,3 +95,9 @@ class ProjectReduction:
             _apply(o, pfs)
         held, self.held = self.held, []
         return held
+
+
+def _may_receive_findings(facts: Dict[str, Any]) -> bool:
+    from irilint.rules.project_rules import may_receive_findings
+
+    return may_receive_findings(facts)

@@ -189,6 +189,11 @@ class Project:
         if args.config:
             self.explicit_config = config.load_config_file(args.config, validate_selector=vs, validate_scanner=vsc)
 
+    def absolute(self, p: str) -> str:
+        """``os.path.abspath(p)`` without asking the system for the working
+        directory each time (it does not change during a run)."""
+        return os.path.normpath(os.path.join(self._cwd, p))
+
     def display_path(self, p: str) -> str:
         """``display_path(p)``, the folder's part worked out once per
         folder (relpath of each absolute path was a tenth of a warm run).
@@ -394,7 +399,7 @@ class Project:
             digest = self.stat_index.digest(abspath, st)
             if digest == self.stat_index.BINARY:
                 # Found in a walk: skipped unread.  Named: read, and told.
-                return None if os.path.abspath(abspath) in self.explicit_paths else BINARY_HIT
+                return None if self.absolute(abspath) in self.explicit_paths else BINARY_HIT
             hashed = digest is None
             if hashed:
                 import hashlib
@@ -495,12 +500,12 @@ def check_path(checker: Project, path: str, look_up: bool = True,
     """Read, check (and fix) one file; None for a binary file (skipped).
     ``look_up=False``: the caller already missed in the cache.  ``st``: the
     walk's stat of the file, for the cache."""
-    from irilint.fileio import DocumentError
-
     if look_up:
         hit = cached_result(checker, path, st)
         if hit is not None:
             return None if hit is BINARY_HIT else hit
+    from irilint.fileio import DocumentError
+
     shown = checker.display_path(path)
     try:
         settings = checker.settings(path)

@@ -41,7 +41,7 @@ def discover(checker: Project, paths: Sequence[str]):
             return included_slow(p, os.path.abspath(p))
         hit = folders.get(folder)
         if hit is None:
-            absolute = os.path.abspath(folder or sep)
+            absolute = checker.absolute(folder or sep)
             absolute = absolute if absolute.endswith(sep) else absolute + sep
             hit = folders[folder] = (absolute, _folder_verdict(checker, p, absolute))
         abspath = hit[0] + name
