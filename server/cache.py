@@ -561,6 +561,8 @@ class ReductionMemo:
             return None
         try:
             rows = json.loads(value.decode("utf-8"))
+            if not isinstance(rows, list):
+                raise ValueError("bad reduction")
             out: Dict[int, List[Any]] = {}
             for n, finding, place in rows:
                 if type(n) is not int or not 0 <= n < len(paths):
