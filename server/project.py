@@ -419,7 +419,11 @@ class Project:
         if hit is None:
             return None
         findings, facts, (located, edits) = hit
-        out = FileResult(path, fail_level=settings.fail_level, facts=facts, abspath=abspath, cache_key=key)
+        # FileResult's generated __init__ sets all of its 18 fields; a hit
+        # sets its own, and reads the others' defaults from the class.
+        out = _new_object(FileResult)
+        out.__dict__.update(path=path, reported=[], fail_level=settings.fail_level, facts=facts,
+                            abspath=abspath, cache_key=key)
         if hashed:
             out.stamp = (self.stat_index.stamp(st), digest)  # for the stat index
         if findings:
@@ -432,6 +436,8 @@ class Project:
         out.index = positions
         return out
 
+
+_new_object = object.__new__
 
 #: what :meth:`Project.cached` gives for a binary file found in a walk:
 #: nothing to report, and nothing to read

@@ -56,7 +56,7 @@ def discover(checker: Project, paths: Sequence[str]):
         # "a/../b"): their parent is then the folder the spelling's parent
         # names, the one find_config would look in next.
         if (os.path.normpath(folder) == folder and os.path.dirname(folder) != folder
-                and not any(name.lower() in config_names for name in names)):
+                and config_names.isdisjoint(map(str.lower, names))):
             checker._no_config_folders.add(folder)
 
     for item in iter_files(paths, is_included=included, path_type=str, on_directory=on_directory,
@@ -431,11 +431,12 @@ def stream_files(checker: Project, paths: Sequence[str], on_result: Any = None):
     the last one."""
     from .collisions import ProjectReduction
 
-    reduction = ProjectReduction(checker.reduction_memo if checker.cache is not None else None)
+    cache = checker.cache
+    reduction = ProjectReduction(checker.reduction_memo if cache is not None else None)
     for item in run_files(checker, paths):
         if on_result is not None:
             on_result(item)
-        if checker.cache is not None:
+        if cache is not None and (item.stamp is not None or item.cache_line is not None):
             _remember(checker, item)
         yield from reduction.add(item)
     yield from reduction.finish()

@@ -114,7 +114,9 @@ def _cmd_check(args: argparse.Namespace) -> int:
         else:
             # Each file's findings are written as soon as it is final (in
             # file order); the cache is saved after the last one.
-            for outcome in stream_files(checker, paths, on_result=lambda item: progress.step(item.path)):
+            # No bar (stderr is no terminal): no call per file.
+            step = (lambda item: progress.step(item.path)) if progress.enabled else None
+            for outcome in stream_files(checker, paths, on_result=step):
                 printer.add(outcome)
             if checker.cache is not None and checker.cache.problem:
                 printer.note_first("irilint: note: %s" % checker.cache.problem)
