@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings as hsettings, strategies as 
 from irilint import config
 from irilint.cache import Cache, ReductionMemo, _read_checked, _write_checked
 from irilint.cli import main
+from irilint.rules.project_rules import Place
 import irilint.rules.project_rules as project_rules
 
 CYRILLIC_PAYPAL = "\u0440\u0430\u0443\u0440\u0430l.com"  # раураl.com
@@ -234,3 +235,49 @@ def test_after_random_edits_a_cached_run_prints_what_no_cache_prints(tmp_path_fa
         else:
             os.environ["IRILINT_CACHE_ROOT"] = old_root
         shutil.rmtree(root, ignore_errors=True)
+
+
+# -- objects read from the cache are those their constructors make ---------------
+
+_text = st.text(max_size=8)
+_count = st.integers(0, 10 ** 6)
+_places = st.builds(lambda a, b, c, d, iri, l1, c1, dl, dc, text, sup: Place(
+    a, a + b, c, c + d, iri, l1, c1, l1 + dl, dc, text, sup),
+    _count, _count, _count, _count, _text, st.integers(1, 10 ** 6), st.integers(1, 10 ** 6),
+    st.integers(0, 10), st.integers(1, 10 ** 6), _text, st.booleans())
+
+
+@hsettings(max_examples=200, deadline=None)
+@given(_places)
+def test_a_place_read_back_is_the_place_written(place):
+    import dataclasses
+    import pickle
+
+    back = Place.from_json(json.loads(json.dumps(place.to_json())))
+    assert type(back) is Place and back == place and hash(back) == hash(place) and repr(back) == repr(place)
+    assert pickle.loads(pickle.dumps(back)) == place
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        back.line = 1
+
+
+def test_a_cached_result_is_the_result_its_constructor_makes(project):
+    import pickle
+
+    from irilint.project import FileResult, Options, Project, cached_result
+
+    _colliding_tree(project)
+    _write(project, "p.md", ["e.org/100%"])
+    _run("docs")
+    checker = Project(Options(paths=["docs"], jobs=1, cache=True))
+    for name in ("a.md", "p.md"):
+        path = os.path.join("docs", name)
+        hit = cached_result(checker, path)
+        assert hit is not None and hit.cache_key is not None
+        made = FileResult(hit.path, reported=hit.reported, fail_level=hit.fail_level, index=hit.index,
+                          facts=hit.facts, abspath=hit.abspath, cache_key=hit.cache_key, stamp=hit.stamp)
+        assert hit == made and repr(hit) == repr(made)
+        back = pickle.loads(pickle.dumps(hit))  # as a worker process sends one
+        assert back.index.table == hit.index.table
+        back.index = hit.index
+        assert back == made
+    assert cached_result(checker, os.path.join("docs", "p.md")).reported  # a hit with findings
