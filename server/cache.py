@@ -507,10 +507,10 @@ class ListingIndex(_StampedIndex):
 
 class ReductionMemo:
     """The project rules' findings across the files of a run, remembered
-    by a digest of what they were reduced from: the path and cache key of
-    each file with facts, in file order (the key already holds the file's
-    content, the settings, the code and the irilint version, and the facts
-    are a function of it).  An unchanged tree then skips the reduction;
+    by a digest of what they were reduced from: the cache key of each file
+    with facts, in file order (the key holds the file's content, the path
+    its findings name, the settings, the code and the irilint version, and
+    the facts are a function of them).  An unchanged tree then skips the reduction;
     any changed, added, removed or reordered file with facts gives another
     digest, and the reduction is done again.
 
@@ -530,12 +530,10 @@ class ReductionMemo:
         self._changed = False
 
     @staticmethod
-    def key(documents: Sequence[Tuple[str, str]]) -> str:
-        """The digest of ``(path, cache key)`` of each file with facts,
-        in file order."""
-        text = "\0".join(itertools.chain.from_iterable(documents))
-        return hashlib.sha256(b"%d\0%d\0%s" % (FORMAT, len(documents),
-                                                 text.encode("utf-8", "surrogatepass"))).hexdigest()
+    def key(cache_keys: Sequence[str]) -> str:
+        """The digest of the cache keys of the files with facts, in file
+        order (a file's key holds the path its findings name)."""
+        return hashlib.sha256(("%d\0%s" % (FORMAT, "\0".join(cache_keys))).encode("ascii")).hexdigest()
 
     def _load(self) -> Dict[str, bytes]:
         if self._entries is None:

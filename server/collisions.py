@@ -65,7 +65,7 @@ class ProjectReduction:
                 if o.cache_key is None:
                     self._keys = None
                 else:
-                    self._keys.append((o.path, o.cache_key))
+                    self._keys.append(o.cache_key)
         if self.held or (reducible and _may_receive_findings(o.facts)):
             if reducible:
                 self._held_at[len(self._documents) - 1] = o
