@@ -20,9 +20,13 @@ def discover(checker: Project, paths: Sequence[str]):
 
     explicit = {os.path.abspath(p) for p in paths}
     sep = os.sep
+    #: the folders (absolute, with a separator) that hold a path named on
+    #: the command line: only their entries need the test for one
+    explicit_folders = {os.path.join(os.path.dirname(p), "") for p in explicit}
     #: folder as spelled -> (its absolute spelling + sep, verdict for names
-    #: in it: None when each entry needs the full test)
-    folders: Dict[str, Tuple[str, Any]] = {}
+    #: in it: None when each entry needs the full test, whether it holds a
+    #: named path)
+    folders: Dict[str, Tuple[str, Any, bool]] = {}
 
     def included_slow(p: str, abspath: str) -> bool:
         if abspath in explicit:
@@ -43,10 +47,10 @@ def discover(checker: Project, paths: Sequence[str]):
         if hit is None:
             absolute = checker.absolute(folder or sep)
             absolute = absolute if absolute.endswith(sep) else absolute + sep
-            hit = folders[folder] = (absolute, _folder_verdict(checker, p, absolute))
-        abspath = hit[0] + name
-        if hit[1] is None or abspath in explicit:
-            return included_slow(p, abspath)
+            hit = folders[folder] = (absolute, _folder_verdict(checker, p, absolute),
+                                     absolute in explicit_folders)
+        if hit[1] is None or (hit[2] and hit[0] + name in explicit):
+            return included_slow(p, hit[0] + name)
         return hit[1] and name not in checker._default_excluded
 
     config_names = {name.lower() for name in checker.config.CONFIG_FILE_NAMES}
