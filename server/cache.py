@@ -510,9 +510,9 @@ class ReductionMemo:
     by a digest of what they were reduced from: the cache key of each file
     with facts, in file order (the key holds the file's content, the path
     its findings name, the settings, the code and the irilint version, and
-    the facts are a function of them).  An unchanged tree then skips the reduction;
-    any changed, added, removed or reordered file with facts gives another
-    digest, and the reduction is done again.
+    the facts are a function of them).  An unchanged tree then skips the
+    reduction; any changed, added, removed or reordered file with facts
+    gives another digest, and the reduction is done again.
 
     A few runs' results are kept (``KEEP``, most recent last): runs of
     different paths in one project do not push each other out.  The file
