@@ -45,8 +45,15 @@ def discover(checker: Project, paths: Sequence[str]):
             return included_slow(p, os.path.abspath(p))
         hit = folders.get(folder)
         if hit is None:
-            absolute = checker.absolute(folder or sep)
-            absolute = absolute if absolute.endswith(sep) else absolute + sep
+            parent, found, last = folder.rpartition(sep)
+            above = folders.get(parent) if found and last and last != "." and last != ".." else None
+            if above is not None:
+                # A folder the walk found in one it walked: its parent's
+                # absolute spelling and its name (no normpath per folder).
+                absolute = above[0] + last + sep
+            else:
+                absolute = checker.absolute(folder or sep)
+                absolute = absolute if absolute.endswith(sep) else absolute + sep
             hit = folders[folder] = (absolute, _folder_verdict(checker, p, absolute),
                                      absolute in explicit_folders)
         if hit[1] is None or (hit[2] and hit[0] + name in explicit):
