@@ -51,6 +51,9 @@ class ProjectReduction:
         #: one has none: then the run reduces, and remembers nothing)
         self.memo = memo
         self._keys: "List[Any] | None" = [] if memo is not None else None
+        #: id(facts) -> may_receive_findings(facts), for facts kept in
+        #: _documents (results read from the cache share their facts)
+        self._verdicts: Dict[int, bool] = {}
         #: index in _documents -> its held result
         self._held_at: Dict[int, "FileResult"] = {}
         #: results held, in file order
@@ -66,12 +69,20 @@ class ProjectReduction:
                     self._keys = None
                 else:
                     self._keys.append(o.cache_key)
-        if self.held or (reducible and _may_receive_findings(o.facts)):
+        if self.held or (reducible and self._may_receive_findings(o.facts)):
             if reducible:
                 self._held_at[len(self._documents) - 1] = o
             self.held.append(o)
             return []
         return [o]
+
+    def _may_receive_findings(self, facts: Dict[str, Any]) -> bool:
+        verdict = self._verdicts.get(id(facts))
+        if verdict is None:
+            from irilint.rules.project_rules import may_receive_findings
+
+            verdict = self._verdicts[id(facts)] = may_receive_findings(facts)
+        return verdict
 
     def finish(self) -> "List[FileResult]":
         """The held results, with the project rules' findings in."""
@@ -95,9 +106,3 @@ class ProjectReduction:
             _apply(o, pfs)
         held, self.held = self.held, []
         return held
-
-
-def _may_receive_findings(facts: Dict[str, Any]) -> bool:
-    from irilint.rules.project_rules import may_receive_findings
-
-    return may_receive_findings(facts)
