@@ -155,6 +155,9 @@ def encode_hosts(facts: Tuple[HostFact, ...]) -> List[List[Any]]:
     return rows
 
 
+_new_tuple = tuple.__new__
+
+
 def decode_hosts(rows: Any) -> Tuple[HostFact, ...]:
     """What :func:`encode_hosts` made; ValueError for any other shape."""
     if not isinstance(rows, list):
@@ -166,7 +169,9 @@ def decode_hosts(rows: Any) -> Tuple[HostFact, ...]:
         if len(row) == 2:
             if type(row[1]) is not int or row[1] < 1:
                 raise ValueError("bad host fact")
-            out.append(HostFact(row[0], row[0], row[0], row[1], None))
+            # most rows: made as a tuple, not through the named tuple's
+            # __new__ (a Python function)
+            out.append(_new_tuple(HostFact, (row[0], row[0], row[0], row[1], None, ())))
             continue
         if len(row) != 6 or not (isinstance(row[1], str) and isinstance(row[2], str)
                                  and type(row[3]) is int and row[3] >= 1 and isinstance(row[5], list)):

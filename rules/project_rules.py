@@ -24,7 +24,7 @@ open documents and the files of its workspace.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from irilint.findings import Finding, Related, Severity
@@ -101,7 +101,15 @@ class Place:
             raise ValueError("bad place")
         if data[0] > data[1] or data[2] > data[3]:
             raise ValueError("bad place span")
-        return cls(*data)
+        # A frozen dataclass's __init__ sets each field through
+        # object.__setattr__; a warm run reads thousands of places.
+        place = _new_object(cls)
+        place.__dict__.update(zip(_PLACE_FIELDS, data))
+        return place
+
+
+_new_object = object.__new__
+_PLACE_FIELDS = tuple(f.name for f in fields(Place))
 
 
 def related_to_json(r: Related) -> List[Any]:

@@ -27,7 +27,7 @@ import os
 import sys
 import tempfile
 import time
-from typing import Any, Callable, Dict, FrozenSet, List, Optional, Tuple
+from typing import Any, Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from . import __version__
 from .declared_encoding import DECODING_RULES
@@ -119,9 +119,9 @@ def _finding_to_json(f: Finding) -> Dict[str, Any]:
     return out
 
 
-def _finding_from_json(d: Dict[str, Any], path: Optional[str]) -> Finding:
-    from irilint.rules.registry import get_rule
-
+def _finding_from_json(d: Dict[str, Any], path: Optional[str], get_rule: Any) -> Finding:
+    """A finding :func:`_finding_to_json` made (``get_rule``: the
+    registry's, given by the caller that reads many)."""
     rule = get_rule(d["rule"])
     if rule is None:
         raise ValueError("unknown rule")
@@ -225,7 +225,9 @@ class Cache:
                 self._quiet[body] = facts
                 self.hits += 1
                 return [], facts, ([], {})
-            findings = [_finding_from_json(d, path) for d in raw]
+            from irilint.rules.registry import get_rule
+
+            findings = [_finding_from_json(d, path, get_rule) for d in raw]
             for f in findings:
                 if f.end > text_length or f.start > f.end:
                     raise ValueError("span outside the document")
@@ -501,3 +503,91 @@ class ListingIndex(_StampedIndex):
                                     "/".join(names).encode(_FS_ENCODING, _FS_ERRORS),
                                     "/".join(sorted(links)).encode(_FS_ENCODING, _FS_ERRORS))
         self._put(b"%d %d" % (st.st_dev, st.st_ino), value)
+
+
+class ReductionMemo:
+    """The project rules' findings across the files of a run, remembered
+    by a digest of what they were reduced from: the cache key of each file
+    with facts, in file order (the key holds the file's content, the path
+    its findings name, the settings, the code and the irilint version, and
+    the facts are a function of them).  An unchanged tree then skips the
+    reduction; any changed, added, removed or reordered file with facts
+    gives another digest, and the reduction is done again.
+
+    A few runs' results are kept (``KEEP``, most recent last): runs of
+    different paths in one project do not push each other out.  The file
+    is ``key TAB JSON`` lines after a checksummed head line; an entry of
+    another shape is a miss, never trusted."""
+
+    NAME = "reductions"
+    HEADER = b"irilint reductions 1 "
+    KEEP = 8
+
+    def __init__(self, cache: Cache) -> None:
+        self.path = os.path.join(cache.dir, self.NAME)
+        self._report = cache.note_problem
+        self._entries: Optional[Dict[str, bytes]] = None
+        self._changed = False
+
+    @staticmethod
+    def key(cache_keys: Sequence[str]) -> str:
+        """The digest of the cache keys of the files with facts, in file
+        order (a file's key holds the path its findings name)."""
+        return hashlib.sha256(("%d\0%s" % (FORMAT, "\0".join(cache_keys))).encode("ascii")).hexdigest()
+
+    def _load(self) -> Dict[str, bytes]:
+        if self._entries is None:
+            self._entries = {}
+            body = _read_checked(self.path, self.HEADER, b"\n", self._report)
+            if body is not None:
+                for line in body.split(b"\n"):
+                    key, tab, value = line.partition(b"\t")
+                    if tab:
+                        self._entries[key.decode("ascii", "replace")] = value
+        return self._entries
+
+    def get(self, key: str, paths: Sequence[Optional[str]]) -> Optional[Dict[int, List[Any]]]:
+        """The reduction remembered under ``key`` (document index ->
+        ProjectFindings, as :func:`~irilint.rules.project_rules.reduce_documents`
+        gives it), its findings naming ``paths`` (the documents' paths,
+        in order); None when unknown or unreadable."""
+        from irilint.rules.project_rules import Place, ProjectFinding
+        from irilint.rules.registry import get_rule
+
+        value = self._load().get(key)
+        if value is None:
+            return None
+        try:
+            rows = json.loads(value.decode("utf-8"))
+            if not isinstance(rows, list):
+                raise ValueError("bad reduction")
+            out: Dict[int, List[Any]] = {}
+            for n, finding, place in rows:
+                if type(n) is not int or not 0 <= n < len(paths):
+                    raise ValueError("bad document index")
+                f = _finding_from_json(finding, paths[n], get_rule)
+                out.setdefault(n, []).append(ProjectFinding(n, f, Place.from_json(place)))
+        except (ValueError, KeyError, TypeError, UnicodeError, AttributeError, IndexError):
+            return None
+        return out
+
+    def put(self, key: str, found: Dict[int, List[Any]]) -> None:
+        """Remember a reduction (what :meth:`get` gives back)."""
+        rows = [[n, _finding_to_json(pf.finding), pf.place.to_json()]
+                for n in sorted(found) for pf in found[n]]
+        value = json.dumps(rows, ensure_ascii=False).encode("utf-8")
+        entries = self._load()
+        if entries.get(key) == value:
+            return
+        entries.pop(key, None)  # most recent last
+        entries[key] = value
+        while len(entries) > self.KEEP:
+            del entries[next(iter(entries))]
+        self._changed = True
+
+    def save(self) -> None:
+        if not self._changed or self._entries is None:
+            return
+        body = b"\n".join(b"%s\t%s" % (k.encode("ascii"), v) for k, v in self._entries.items())
+        _write_checked(self.path, self.HEADER, b"\n", body, self._report)
+        self._changed = False

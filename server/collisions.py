@@ -43,9 +43,17 @@ class ProjectReduction:
     :meth:`finish` has reduced the facts of the whole run.  Only the path
     and facts of a result that went out are kept."""
 
-    def __init__(self) -> None:
+    def __init__(self, memo: Any = None) -> None:
         #: (path, facts) of every checked result with facts, in file order
         self._documents: List[Any] = []
+        #: the result cache's :class:`~irilint.cache.ReductionMemo` (None:
+        #: always reduce), and the cache key of each document (None when
+        #: one has none: then the run reduces, and remembers nothing)
+        self.memo = memo
+        self._keys: "List[Any] | None" = [] if memo is not None else None
+        #: id(facts) -> may_receive_findings(facts), for facts kept in
+        #: _documents (results read from the cache share their facts)
+        self._verdicts: Dict[int, bool] = {}
         #: index in _documents -> its held result
         self._held_at: Dict[int, "FileResult"] = {}
         #: results held, in file order
@@ -53,23 +61,44 @@ class ProjectReduction:
 
     def add(self, o: "FileResult") -> "List[FileResult]":
         """The results final now (in file order) once ``o`` is added."""
-        from irilint.rules.project_rules import may_receive_findings
-
         reducible = bool(o.facts) and not o.error and not o.skipped
         if reducible:
             self._documents.append((o.path, o.facts))
-        if self.held or (reducible and may_receive_findings(o.facts)):
+            if self._keys is not None:
+                if o.cache_key is None:
+                    self._keys = None
+                else:
+                    self._keys.append(o.cache_key)
+        if self.held or (reducible and self._may_receive_findings(o.facts)):
             if reducible:
                 self._held_at[len(self._documents) - 1] = o
             self.held.append(o)
             return []
         return [o]
 
+    def _may_receive_findings(self, facts: Dict[str, Any]) -> bool:
+        verdict = self._verdicts.get(id(facts))
+        if verdict is None:
+            from irilint.rules.project_rules import may_receive_findings
+
+            verdict = self._verdicts[id(facts)] = may_receive_findings(facts)
+        return verdict
+
     def finish(self) -> "List[FileResult]":
         """The held results, with the project rules' findings in."""
         from irilint.rules.project_rules import reduce_documents
 
-        found = reduce_documents(self._documents)
+        found = None
+        if self._keys is not None:
+            key = self.memo.key(self._keys)
+            # An unchanged tree: the findings its facts were reduced to last time.
+            found = self.memo.get(key, [path for path, _ in self._documents])
+            if found is not None and not all(n in self._held_at for n in found):
+                found = None  # not what these facts reduce to: a damaged memo
+        if found is None:
+            found = reduce_documents(self._documents)
+            if self._keys is not None:
+                self.memo.put(key, found)
         for n, pfs in found.items():
             o = self._held_at.get(n)
             if o is None:  # may_report of a rule said no: a bug of that rule

@@ -376,19 +376,42 @@ class _Walker:
             yield frame
             return
         stack.append(frame)
+        stat, is_regular = os.stat, stat_module.S_ISREG
+        str_paths = self.path_type is str
+        is_included, with_stat, seen = self.is_included, self.with_stat, self.seen_files
         while stack:
             frame = stack[-1]
-            name = next(frame.entries, None)
-            if name is None:
-                stack.pop()
-                continue
-            result = self._visit(frame, name)
-            if result is None:
-                continue
-            if isinstance(result, _Frame):
-                stack.append(result)
-            else:
+            prefix, links, plain = frame.prefix, frame.links, frame.view is None and str_paths
+            # The frame's iterator resumes where it stopped when a folder
+            # was entered (the loop breaks to walk it first).
+            for name in frame.entries:
+                path = prefix + name  # os.path.join, without its checks per entry
+                try:
+                    st = stat(path)  # follows symlinks
+                except OSError as exc:
+                    if not isinstance(exc, FileNotFoundError):
+                        yield _stat_error(path, exc)
+                    continue  # dangling symlink (or vanished): nothing to check
+                if plain and is_regular(st.st_mode) and name not in links:
+                    # Most entries: a file that is no link, in a folder git
+                    # does not filter; _entry's test for files, inlined.
+                    if name.startswith(".") or (is_included is not None and not is_included(path)):
+                        continue
+                    ident = (st.st_dev, st.st_ino) if st.st_ino else _identity(st, path)
+                    if ident in seen:
+                        continue
+                    seen.add(ident)
+                    yield (path, st) if with_stat else path
+                    continue
+                result = self._entry(frame, name, path, st)
+                if result is None:
+                    continue
+                if isinstance(result, _Frame):
+                    stack.append(result)
+                    break
                 yield result
+            else:
+                stack.pop()
 
     def _open(
         self, directory: str, st: os.stat_result, ancestors: FrozenSet[Tuple[object, ...]],
@@ -414,15 +437,11 @@ class _Walker:
             self.on_directory(directory, names)
         return _Frame(directory, iter(names), links, ancestors, view, os.path.join(directory, ""))
 
-    def _visit(self, frame: "_Frame", name: str) -> Union[Path, DiscoveryError, "_Frame", None]:
-        path = frame.prefix + name  # os.path.join, without its checks per entry
-        try:
-            st = os.stat(path)  # follows symlinks
-        except OSError as exc:
-            if isinstance(exc, FileNotFoundError):
-                return None  # dangling symlink (or vanished): nothing to check
-            return _stat_error(path, exc)
-
+    def _entry(self, frame: "_Frame", name: str, path: str,
+               st: os.stat_result) -> Union[Path, DiscoveryError, "_Frame", None]:
+        """What the walk does with the entry ``name`` of ``frame``, at
+        ``path``, whose stat (following links) is ``st``: a file to yield,
+        a frame to walk, a problem, or None."""
         if stat_module.S_ISDIR(st.st_mode):
             if _skip_dir_name(name):
                 return None

@@ -57,12 +57,15 @@ def display_prefix(folder: str, cwd: str) -> Any:
     entry's name, or None (no shortcut: each path through relpath)."""
     if not folder or os.altsep:
         return None
-    if not os.path.isabs(folder):
-        return True if _normal_relative(folder) else None
+    if not os.path.isabs(folder) and _normal_relative(folder):
+        return True
     try:
         rel = os.path.relpath(folder, cwd)
     except ValueError:
         return None
     if rel.startswith(".."):
-        return None  # outside: a name could lead back in ("../b" is "."), so no shortcut
+        # Outside: its entries are shown as spelled, as relpath leaves them
+        # outside too; unless the folder holds the working directory (then
+        # a name leads back in: "../b" is "."), and each path is worked out.
+        return None if all(part == ".." for part in rel.split(os.sep)) else True
     return "" if rel == "." else rel + os.sep

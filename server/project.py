@@ -108,6 +108,8 @@ class FileResult:
     cache_line: Optional[bytes] = None
     #: (stat stamp, content digest) for the cache's stat index
     stamp: Optional[Tuple[Any, str]] = None
+    #: the key of its entry in the result cache (None: not cached)
+    cache_key: Optional[str] = None
     #: the configuration error that kept this file from being checked
     config_error: Optional[str] = None
     #: something to tell about this file that is not a failure
@@ -166,11 +168,12 @@ class Project:
         self.cache = None
         self.listing_index = None
         if args.cache and not os.environ.get("IRILINT_NO_CACHE"):
-            from irilint.cache import Cache, ListingIndex, StatIndex, cache_key, key_hasher
+            from irilint.cache import Cache, ListingIndex, ReductionMemo, StatIndex, cache_key, key_hasher
 
             self.cache = Cache(os.environ.get("IRILINT_CACHE_ROOT") or os.getcwd())
             self.stat_index = StatIndex(self.cache)
             self.listing_index: Optional[ListingIndex] = ListingIndex(self.cache, self.stat_index.started_ns)
+            self.reduction_memo = ReductionMemo(self.cache)
             self._cache_key = cache_key
             self._key_hasher = key_hasher
         #: paths named on the command line (a binary one gets a note)
@@ -185,6 +188,11 @@ class Project:
         self.explicit_config = None
         if args.config:
             self.explicit_config = config.load_config_file(args.config, validate_selector=vs, validate_scanner=vsc)
+
+    def absolute(self, p: str) -> str:
+        """``os.path.abspath(p)`` without asking the system for the working
+        directory each time (it does not change during a run)."""
+        return os.path.normpath(os.path.join(self._cwd, p))
 
     def display_path(self, p: str) -> str:
         """``display_path(p)``, the folder's part worked out once per
@@ -350,8 +358,9 @@ class Project:
             if doc.stat is not None:
                 st = doc.stat
                 out.stamp = ((st.size, st.mtime_ns, doc.ctime_ns, st.ino), doc.digest)
+            out.cache_key = self.cache_key(doc.digest, settings, path)
             out.cache_line = self.cache.entry(
-                self.cache_key(doc.digest, settings, path), doc.path, findings, out.facts,
+                out.cache_key, doc.path, findings, out.facts,
                 [[r.line, r.column, r.end_line, r.end_column, r.line_text] for r in out.reported],
                 out.index.table)
         return out
@@ -390,7 +399,7 @@ class Project:
             digest = self.stat_index.digest(abspath, st)
             if digest == self.stat_index.BINARY:
                 # Found in a walk: skipped unread.  Named: read, and told.
-                return None if os.path.abspath(abspath) in self.explicit_paths else BINARY_HIT
+                return None if self.absolute(abspath) in self.explicit_paths else BINARY_HIT
             hashed = digest is None
             if hashed:
                 import hashlib
@@ -405,11 +414,16 @@ class Project:
                 digest = hashlib.sha256(data).hexdigest()
         except OSError:
             return None
-        hit = cache.get(self.cache_key(digest, settings, path), path)
+        key = self.cache_key(digest, settings, path)
+        hit = cache.get(key, path)
         if hit is None:
             return None
         findings, facts, (located, edits) = hit
-        out = FileResult(path, fail_level=settings.fail_level, facts=facts, abspath=abspath)
+        # FileResult's generated __init__ sets all of its 18 fields; a hit
+        # sets its own, and reads the others' defaults from the class.
+        out = _new_object(FileResult)
+        out.__dict__.update(path=path, reported=[], fail_level=settings.fail_level, facts=facts,
+                            abspath=abspath, cache_key=key)
         if hashed:
             out.stamp = (self.stat_index.stamp(st), digest)  # for the stat index
         if findings:
@@ -422,6 +436,8 @@ class Project:
         out.index = positions
         return out
 
+
+_new_object = object.__new__
 
 #: what :meth:`Project.cached` gives for a binary file found in a walk:
 #: nothing to report, and nothing to read
@@ -490,12 +506,12 @@ def check_path(checker: Project, path: str, look_up: bool = True,
     """Read, check (and fix) one file; None for a binary file (skipped).
     ``look_up=False``: the caller already missed in the cache.  ``st``: the
     walk's stat of the file, for the cache."""
-    from irilint.fileio import DocumentError
-
     if look_up:
         hit = cached_result(checker, path, st)
         if hit is not None:
             return None if hit is BINARY_HIT else hit
+    from irilint.fileio import DocumentError
+
     shown = checker.display_path(path)
     try:
         settings = checker.settings(path)

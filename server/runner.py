@@ -20,9 +20,13 @@ def discover(checker: Project, paths: Sequence[str]):
 
     explicit = {os.path.abspath(p) for p in paths}
     sep = os.sep
+    #: the folders (absolute, with a separator) that hold a path named on
+    #: the command line: only their entries need the test for one
+    explicit_folders = {os.path.join(os.path.dirname(p), "") for p in explicit}
     #: folder as spelled -> (its absolute spelling + sep, verdict for names
-    #: in it: None when each entry needs the full test)
-    folders: Dict[str, Tuple[str, Any]] = {}
+    #: in it: None when each entry needs the full test, whether it holds a
+    #: named path)
+    folders: Dict[str, Tuple[str, Any, bool]] = {}
 
     def included_slow(p: str, abspath: str) -> bool:
         if abspath in explicit:
@@ -41,12 +45,19 @@ def discover(checker: Project, paths: Sequence[str]):
             return included_slow(p, os.path.abspath(p))
         hit = folders.get(folder)
         if hit is None:
-            absolute = os.path.abspath(folder or sep)
-            absolute = absolute if absolute.endswith(sep) else absolute + sep
-            hit = folders[folder] = (absolute, _folder_verdict(checker, p, absolute))
-        abspath = hit[0] + name
-        if hit[1] is None or abspath in explicit:
-            return included_slow(p, abspath)
+            parent, found, last = folder.rpartition(sep)
+            above = folders.get(parent) if found and last and last != "." and last != ".." else None
+            if above is not None:
+                # A folder the walk found in one it walked: its parent's
+                # absolute spelling and its name (no normpath per folder).
+                absolute = above[0] + last + sep
+            else:
+                absolute = checker.absolute(folder or sep)
+                absolute = absolute if absolute.endswith(sep) else absolute + sep
+            hit = folders[folder] = (absolute, _folder_verdict(checker, p, absolute),
+                                     absolute in explicit_folders)
+        if hit[1] is None or (hit[2] and hit[0] + name in explicit):
+            return included_slow(p, hit[0] + name)
         return hit[1] and name not in checker._default_excluded
 
     config_names = {name.lower() for name in checker.config.CONFIG_FILE_NAMES}
@@ -56,7 +67,7 @@ def discover(checker: Project, paths: Sequence[str]):
         # "a/../b"): their parent is then the folder the spelling's parent
         # names, the one find_config would look in next.
         if (os.path.normpath(folder) == folder and os.path.dirname(folder) != folder
-                and not any(name.lower() in config_names for name in names)):
+                and config_names.isdisjoint(map(str.lower, names))):
             checker._no_config_folders.add(folder)
 
     for item in iter_files(paths, is_included=included, path_type=str, on_directory=on_directory,
@@ -431,11 +442,12 @@ def stream_files(checker: Project, paths: Sequence[str], on_result: Any = None):
     the last one."""
     from .collisions import ProjectReduction
 
-    reduction = ProjectReduction()
+    cache = checker.cache
+    reduction = ProjectReduction(checker.reduction_memo if cache is not None else None)
     for item in run_files(checker, paths):
         if on_result is not None:
             on_result(item)
-        if checker.cache is not None:
+        if cache is not None and (item.stamp is not None or item.cache_line is not None):
             _remember(checker, item)
         yield from reduction.add(item)
     yield from reduction.finish()
@@ -464,3 +476,4 @@ def _save(checker: Project) -> None:
     checker.cache.save()
     checker.stat_index.save()
     checker.listing_index.save()
+    checker.reduction_memo.save()
