@@ -337,7 +337,7 @@ class Engine:
             counting = _CountsBefore(selection, rules, parts,
                                      lambda found: self._keep_judged((id(selection), False, value), selection,
                                                                      value, found))
-            if len(self._counting) >= 256:
+            if len(self._counting) >= 8:
                 self._counting.clear()
             self._counting[key] = counting
         return counting

@@ -70,17 +70,27 @@ def _words(comp: Component) -> Iterable[Tuple[int, int]]:
     """View spans of the words of a path, query or fragment component: runs
     of letters, marks, digits and invisible format characters (ZWJ, ZWNJ,
     bidi controls)."""
-    text = comp.text
-    start = None
-    for k, c in enumerate(text):
-        if c.isascii() and not c.isalnum() or not c.isascii() and not _is_word_char(c):
-            if start is not None:
-                yield comp.view_start + start, comp.view_start + k
-                start = None
-        elif start is None:
-            start = k
-    if start is not None:
-        yield comp.view_start + start, comp.view_end
+    # Each character is mapped to "w" (a word character) or " " by
+    # str.translate, each distinct one judged once; a pattern finds the runs.
+    base = comp.view_start
+    for m in _WORD_RUN_RE.finditer(comp.text.translate(_WORD_CLASS)):
+        yield base + m.start(), base + m.end()
+
+
+class _WordClass(dict):
+    """code point -> "w" if _words counts it as a word character, else " "
+    (filled as str.translate asks)."""
+
+    def __missing__(self, cp: int) -> str:
+        c = chr(cp)
+        if len(self) >= 65536:
+            self.clear()
+        out = self[cp] = " " if c.isascii() and not c.isalnum() or not c.isascii() and not _is_word_char(c) else "w"
+        return out
+
+
+_WORD_CLASS = _WordClass()
+_WORD_RUN_RE = re.compile("w+")
 
 
 def _minority(text: str, codes: Sequence[str]) -> Tuple[str, List[int]]:
