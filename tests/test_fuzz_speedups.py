@@ -611,3 +611,18 @@ def test_the_unreserved_escapes_are_the_escapes_that_decode_to_an_unreserved_cha
     want = [(m.span(), m.group(1)) for m in percent._ESCAPE_RE.finditer(value)
             if chr(int(m.group(1), 16)) in UNRESERVED_ASCII]
     assert [(m.span(), m.group(1)) for m in percent._UNRESERVED_ESCAPE_RE.finditer(value)] == want
+
+
+@PROPERTY
+@given(st.text(st.one_of(st.characters(), st.sampled_from(_INVISIBLE)), max_size=60))
+def test_a_message_written_again_is_written_as_the_first_time_and_the_same_object_when_nothing_is_hidden(text):
+    from irilint import unicode_security
+
+    first = visible_text(text)
+    again = visible_text("".join(list(text)))  # an equal text, another object
+    assert first == again == reference_visible_text(text)
+    if not text.isascii() or not text.isprintable():
+        assert text in unicode_security._VISIBLE_MEMO  # kept: the second one was not judged again
+    if first == text:
+        copy = "".join(list(text))
+        assert visible_text(copy) is copy
