@@ -626,3 +626,26 @@ def test_a_message_written_again_is_written_as_the_first_time_and_the_same_objec
     if first == text:
         copy = "".join(list(text))
         assert visible_text(copy) is copy
+
+
+def reference_word_runs(text, view_non_ascii):
+    # mixed-script's pattern per set of non-word characters of the view
+    import re
+
+    from irilint.rules.lookalike.scripts import _is_word_char
+
+    not_word = frozenset(c for c in view_non_ascii if not _is_word_char(c))
+    return re.compile("(?:[A-Za-z0-9]|[^\\x00-\\x7f%s])+" % "".join(re.escape(c) for c in sorted(not_word))).findall(text)
+
+
+@PROPERTY
+@given(_bidi_reference())
+def test_the_words_mixed_script_screens_are_the_words_its_pattern_found(value):
+    from irilint import parse
+    from irilint.rules.context import DocumentInfo, RefContext
+    from irilint.rules.lookalike import scripts
+    from irilint.scanners.base import Candidate
+
+    doc = DocumentInfo(text=value, path=None, scanner="reference", settings=None, run_state={})
+    ctx = RefContext(Candidate(0, len(value), value), parse(value), doc)
+    assert scripts._word_runs(value) == reference_word_runs(value, ctx.view.non_ascii_chars)

@@ -116,24 +116,11 @@ def _script_key(text: str, non_ascii: FrozenSet[str]) -> str:
 
 
 _ASCII_LETTER_RE = re.compile("[A-Za-z]")
-_WORD_RUN_RES: Dict[FrozenSet[str], "re.Pattern[str]"] = {}
 
 
-def _word_run_re(not_word: FrozenSet[str]) -> "re.Pattern[str]":
-    """Runs of the characters _words counts as word characters, for a
-    text whose non-ASCII characters that are not are ``not_word``."""
-    rx = _WORD_RUN_RES.get(not_word)
-    if rx is None:
-        if len(_WORD_RUN_RES) >= 256:
-            _WORD_RUN_RES.clear()
-        rx = _WORD_RUN_RES[not_word] = re.compile(
-            "(?:[A-Za-z0-9]|[^\\x00-\\x7f%s])+" % "".join(re.escape(c) for c in sorted(not_word)))
-    return rx
-
-
-@lru_cache(maxsize=1024)
-def _not_word_chars(chars: FrozenSet[str]) -> FrozenSet[str]:
-    return frozenset(c for c in chars if not _is_word_char(c))
+def _word_runs(text: str) -> List[str]:
+    """The runs of word characters of ``text``, as _words cuts them."""
+    return [text[m.start():m.end()] for m in _WORD_RUN_RE.finditer(text.translate(_WORD_CLASS))]
 
 
 @lru_cache(maxsize=8192)
@@ -193,11 +180,10 @@ def _may_mix_words(ctx, allowed: Tuple[str, ...]) -> bool:
             for label in LABEL_SPLIT_RE.split(value[host.start:host.end]):
                 if not label.isascii() and _mixes(label, allowed):
                     return True
-    find = _word_run_re(_not_word_chars(ctx.view.non_ascii_chars)).findall
     for part in parts:
         if part.isascii():
             continue
-        for word in find(part):
+        for word in _word_runs(part):
             if not word.isascii() and _word_mixes(word, allowed):
                 return True
     return False
