@@ -46,9 +46,11 @@ import bisect
 import re
 import unicodedata
 from functools import lru_cache
+from itertools import compress
+from operator import itemgetter
 from typing import Dict, List, Optional, Tuple
 
-from irilint.chars import BIDI_CONTROL_CHARS, BIDI_CONTROLS, SHORT_TEXT, distinct_non_ascii, first_of
+from irilint.chars import BIDI_CONTROL_CHARS, BIDI_CONTROLS, SHORT_TEXT, distinct_non_ascii, first_of, positions_of
 from irilint.convert import percent_encode_component
 from irilint.anatomy import describe, visible_text
 
@@ -348,23 +350,34 @@ def bidi_control_encoded(ctx):
 
 def _strong(text: str, skip_controls: bool = True) -> List[Tuple[int, str]]:
     """(index, class) of the characters that count for direction."""
-    out = []
-    # each character's class is looked up once (a call per character was
-    # most of the cost of the per-component rules)
+    found = _classes_of(text)
+    if skip_controls and _BIDI_CONTROL_RE.search(text) is not None:
+        keep = bytearray(b"\x01") * len(text)
+        for m in _BIDI_CONTROL_RE.finditer(text):
+            keep[m.start()] = 0
+        return list(compress(enumerate(found), keep))
+    return list(enumerate(found))
+
+
+def _classes_of(text: str) -> List[str]:
+    """bidi_class of each character of ``text``."""
+    # each character's class is looked up once in a table (a call per
+    # character was most of the cost of the per-component rules), and the
+    # text is walked by map, in C
     classes = _CLASSES
-    for k, ch in enumerate(text):
-        if skip_controls and ord(ch) in BIDI_CONTROLS:
-            continue
-        cls = classes.get(ch)
-        if cls is None:
-            if len(classes) >= 65536:
-                classes.clear()
-            cls = classes[ch] = bidi_class(ch)
-        out.append((k, cls))
-    return out
+    found = list(map(classes.get, text))
+    if None in found:
+        missing = [ch for ch in dict.fromkeys(text) if ch not in classes]
+        if len(classes) + len(missing) > 65536:
+            classes.clear()
+            missing = list(dict.fromkeys(text))
+        for ch in missing:
+            classes[ch] = bidi_class(ch)
+        found = list(map(classes.__getitem__, text))
+    return found
 
 
-#: character -> bidi_class(character), for _strong
+#: character -> bidi_class(character), for _classes_of
 _CLASSES: Dict[str, str] = {}
 
 
@@ -406,12 +419,15 @@ def _shows_rtl(ctx, c) -> bool:
     view = ctx.view
     if not view.decoded_any:
         return True
+    # Only the right-to-left letters are visited: each distinct character
+    # is classed once.
+    distinct = "".join(distinct_non_ascii(c.text))
+    rtl = frozenset(compress(distinct, map(STRONG_RTL.__contains__, _classes_of(distinct))))
+    if not rtl:
+        return False
     origins = view.origins
     base = c.view_start
-    for k, ch in enumerate(c.text):
-        if origins[base + k] != PERCENT and not ch.isascii() and bidi_class(ch) in STRONG_RTL:
-            return True
-    return False
+    return any(origins[base + k] != PERCENT for k in positions_of(c.text, rtl))
 
 
 def _note(ctx, c, k: int) -> str:
@@ -429,7 +445,7 @@ def _has_strong_rtl(text: str) -> bool:
 @lru_cache(maxsize=4096)
 def _has_strong_rtl_short(text: str) -> bool:
     # Kept per text: IRIs of a document repeat their labels and segments.
-    return any(bidi_class(ch) in STRONG_RTL for ch in text if ord(ch) not in BIDI_CONTROLS)
+    return not STRONG_RTL.isdisjoint(map(itemgetter(1), _strong(text)))
 
 
 def _mixing(text: str) -> Optional[Tuple[int, int]]:
@@ -462,21 +478,21 @@ def _has_rtl_any(text: str) -> bool:
 
 @lru_cache(maxsize=4096)
 def _has_rtl_any_short(text: str) -> bool:
-    return any(bidi_class(ch) in RTL_ANY for ch in text)
+    return not RTL_ANY.isdisjoint(_classes_of(text))
 
 
 @lru_cache(maxsize=4096)
 def _mixing_short(text: str) -> Optional[Tuple[int, int]]:
     # Kept per text: IRIs of a document repeat their labels and segments.
-    rtl = ltr = None
-    for k, cls in _strong(text):
-        if cls in STRONG_RTL and rtl is None:
-            rtl = k
-        elif cls == "L" and ltr is None:
-            ltr = k
-    if rtl is None or ltr is None:
+    # The first R or AL and the first L, found by compress (in C).
+    strong = _strong(text)
+    rtl = next(compress(strong, map(STRONG_RTL.__contains__, map(itemgetter(1), strong))), None)
+    if rtl is None:
         return None
-    return rtl, ltr
+    ltr = next(compress(strong, map("L".__eq__, map(itemgetter(1), strong))), None)
+    if ltr is None:
+        return None
+    return rtl[0], ltr[0]
 
 
 @rule(name="bidi-mixed-direction", code="IRI103", family="bidi", severity="warning",
@@ -683,7 +699,7 @@ def bidi_rule_violations(label: str) -> List[Tuple[int, str]]:
     if not label:
         return []
     out: List[Tuple[int, str]] = []
-    classes = [bidi_class(ch) for ch in label]
+    classes = _classes_of(label)
     first = classes[0]
     if first in STRONG_RTL:
         rtl = True

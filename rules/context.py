@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from itertools import accumulate
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
 
@@ -227,32 +228,45 @@ def _lenient_punycode(label: str) -> Optional[str]:
     return u or None
 
 
+#: Characters of a run's octets decoded with ``surrogateescape`` that the
+#: view keeps as written: ASCII octets (an escaped ASCII character is not
+#: text to show) and the lone surrogates that stand for octets that are not
+#: UTF-8.  Each stands for one octet.
+_KEPT_OCTETS_RE = re.compile("[\x00-\x7f\udc80-\udcff]+")
+
+
 def _decode_run(value: str, start: int, end: int, text, spans, origins) -> None:
-    octets = bytes.fromhex(value[start:end].replace("%", ""))
-    j = 0
-    n = len(octets)
-    while j < n:
-        b = octets[j]
-        size = 2 if 0xC2 <= b <= 0xDF else 3 if 0xE0 <= b <= 0xEF else 4 if 0xF0 <= b <= 0xF4 else 0
-        ch = None
-        if size:
-            try:
-                ch = octets[j:j + size].decode("utf-8")
-            except UnicodeDecodeError:
-                ch = None
-        if ch is not None:
-            s = start + 3 * j
-            text.append(ch)
-            spans.append((s, s + 3 * size))
-            origins.append(PERCENT)
-            j += size
-        else:
-            s = start + 3 * j
-            for k in range(3):
-                text.append(value[s + k])
-                spans.append((s + k, s + k + 1))
-                origins.append(LITERAL)
-            j += 1
+    """Append the view of escape run ``value[start:end]``: each strict UTF-8
+    sequence one character (origin PERCENT, spanning its escapes), each
+    other octet its escape's three characters (LITERAL)."""
+    # Python's strict decoder takes exactly the well-formed sequences, and
+    # surrogateescape gives each octet of an ill-formed one its own lone
+    # surrogate (the rest of a maximal subpart is continuation octets,
+    # which start no sequence): the octet-by-octet walk, done in C.
+    decoded = bytes.fromhex(value[start:end].replace("%", "")).decode("utf-8", "surrogateescape")
+    pos = start  # where the next octet's escape starts
+    done = 0
+    for m in _KEPT_OCTETS_RE.finditer(decoded):
+        if m.start() > done:
+            pos = _decoded_piece(decoded[done:m.start()], pos, text, spans, origins)
+        stop = pos + 3 * (m.end() - m.start())
+        text.append(value[pos:stop])
+        spans.extend(zip(range(pos, stop), range(pos + 1, stop + 1)))
+        origins.extend([LITERAL] * (stop - pos))
+        pos = stop
+        done = m.end()
+    if done < len(decoded):
+        _decoded_piece(decoded[done:], pos, text, spans, origins)
+
+
+def _decoded_piece(piece: str, pos: int, text, spans, origins) -> int:
+    """Append decoded characters whose escapes start at ``pos``; returns
+    where their escapes end."""
+    bounds = list(accumulate(map((3).__mul__, map(len, map(str.encode, piece))), initial=pos))
+    text.append(piece)
+    spans.extend(zip(bounds, bounds[1:]))
+    origins.extend([PERCENT] * len(piece))
+    return bounds[-1]
 
 
 @dataclass

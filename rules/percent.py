@@ -2,9 +2,11 @@
 from __future__ import annotations
 
 import re
+from itertools import accumulate
+from operator import methodcaller
 from typing import Dict, List, Tuple
 
-from irilint.chars import UNRESERVED_ASCII, kept_encoded_in_iri
+from irilint.chars import UNRESERVED_ASCII, distinct_non_ascii, kept_encoded_in_iri
 from irilint.convert import _would_make_dot_segment
 from irilint.rules.context import NOT_JUDGED
 from irilint.anatomy import quoted
@@ -12,6 +14,10 @@ from irilint.anatomy import quoted
 from .registry import rule
 
 _ESCAPE_RE = re.compile(r"%([0-9A-Fa-f]{2})")
+#: the escapes of unreserved characters: the matches of _ESCAPE_RE that
+#: decode to one (no escape starts inside another, so none is missed)
+_UNRESERVED_ESCAPE_RE = re.compile("%%(%s)" % "|".join("%02X" % ord(c) for c in UNRESERVED_ASCII),
+                                   re.IGNORECASE | re.ASCII)
 _LOWER_ESCAPE_RE = re.compile(r"%(?:[a-f][0-9A-Fa-f]|[0-9A-F][a-f])")
 _RUN_RE = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
 _DOUBLE_RE = re.compile(r"%25([0-9A-Fa-f]{2})")
@@ -96,14 +102,24 @@ def lowercase_percent_encoding(ctx):
                          [ctx.replace("Uppercase to %s" % fixed, m.start(), m.end(), fixed, True)])
 
 
+#: ASCII and the well-formed UTF-8 sequences (The Unicode Standard, Table 3-7)
+_UTF8_RUN_RE = re.compile(
+    rb"(?:[\x00-\x7f]|[\xc2-\xdf][\x80-\xbf]|\xe0[\xa0-\xbf][\x80-\xbf]|[\xe1-\xec\xee\xef][\x80-\xbf]{2}"
+    rb"|\xed[\x80-\x9f][\x80-\xbf]|\xf0[\x90-\xbf][\x80-\xbf]{2}|[\xf1-\xf3][\x80-\xbf]{3}|\xf4[\x80-\x8f][\x80-\xbf]{2})+")
+
+
 def _bad_utf8(octets: bytes):
     """Yield (start, end, reason) of octet ranges that are not strict UTF-8."""
     i, n = 0, len(octets)
     while i < n:
+        # what the walk would pass over finding nothing (ASCII and strict
+        # UTF-8 sequences) is passed in one match, in C
+        ok = _UTF8_RUN_RE.match(octets, i)
+        if ok is not None:
+            i = ok.end()
+            if i == n:
+                break
         b = octets[i]
-        if b < 0x80:
-            i += 1
-            continue
         size = 2 if 0xC2 <= b <= 0xDF else 3 if 0xE0 <= b <= 0xEF else 4 if 0xF0 <= b <= 0xF4 else 0
         if size == 0:
             if 0x80 <= b <= 0xBF:
@@ -219,11 +235,11 @@ def percent_encoded_unreserved(ctx):
     #: the escapes of unreserved characters in components that show
     #: non-ASCII text, by component: --fix decodes them all in one pass
     together: Dict[int, List[Tuple[int, int, str]]] = {}
-    for m in _ESCAPE_RE.finditer(value):
+    for m in _UNRESERVED_ESCAPE_RE.finditer(value):
         ch = chr(int(m.group(1), 16))
         if ch in UNRESERVED_ASCII and _beside_non_ascii(ctx, m.start()):
             together.setdefault(_component_key(ctx, m.start()), []).append((m.start(), m.end(), ch))
-    for m in _ESCAPE_RE.finditer(value):
+    for m in _UNRESERVED_ESCAPE_RE.finditer(value):
         ch = chr(int(m.group(1), 16))
         if ch not in UNRESERVED_ASCII:
             continue
@@ -412,34 +428,29 @@ def _text_units(octets: bytes, in_query: bool):
     at octets that are not UTF-8 and at characters s3.2 keeps encoded.
     Each stretch is judged alone, so a fix that decodes or removes an
     escape between two of them (``%C3%A9%74%C3%A9``) adds no finding."""
-    units = []
-    i, n = 0, len(octets)
-    start = None
-    text: list = []
-    while i <= n:
-        ch = None
-        size = 1
-        if i < n and octets[i] >= 0x80:
-            b = octets[i]
-            size = 2 if 0xC2 <= b <= 0xDF else 3 if 0xE0 <= b <= 0xEF else 4 if 0xF0 <= b <= 0xF4 else 1
-            if size > 1:
-                try:
-                    ch = octets[i:i + size].decode("utf-8")
-                except UnicodeDecodeError:
-                    ch, size = None, 1
-            if ch is not None and kept_encoded_in_iri(ord(ch), in_query):
-                ch = None
-        if ch is None:
-            if start is not None:
-                units.append((start, i, "".join(text)))
-                start, text = None, []
-            i += 1 if i < n else 1
-            continue
-        if start is None:
-            start = i
-        text.append(ch)
-        i += size
-    return units
+    # Python's strict decoder takes exactly the sequences the walk took,
+    # and surrogateescape gives each other octet a lone surrogate of its
+    # own (see context._decode_run): the units are the runs of characters
+    # that are not ASCII, not such a surrogate and not kept encoded.
+    decoded = octets.decode("utf-8", "surrogateescape")
+    out = [c for c in distinct_non_ascii(decoded) if kept_encoded_in_iri(ord(c), in_query)]
+    table = _NOT_TEXT
+    if out:
+        table = dict(_NOT_TEXT)
+        table.update(dict.fromkeys(map(ord, out), " "))
+    found = list(_UNIT_RUN_RE.finditer(decoded.translate(table)))
+    if not found:
+        return []
+    bounds = list(accumulate(map(len, map(_ENCODE_OCTETS, decoded)), initial=0))
+    return [(bounds[m.start()], bounds[m.end()], m.group()) for m in found]
+
+
+#: str.translate: what ends a text unit, to " ": ASCII characters, and the
+#: lone surrogates that stand for octets that are not UTF-8
+_NOT_TEXT = dict.fromkeys(list(range(128)) + list(range(0xDC80, 0xDD00)), " ")
+_UNIT_RUN_RE = re.compile("[^ ]+")
+#: a decoded character -> its octets (one for a surrogateescape'd octet)
+_ENCODE_OCTETS = methodcaller("encode", "utf-8", "surrogateescape")
 
 
 def _keep_encoded_for_bidi(ctx, start: int, end: int) -> bool:

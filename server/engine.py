@@ -216,6 +216,9 @@ class Engine:
         #: findings): documents repeat references, and a fix judges the
         #: encoded reference each time
         self._judged: Dict[Tuple[int, bool, str], Tuple[Any, List[Finding]]] = {}
+        #: (selection id, value, thread) -> the rules run so far on a
+        #: reference whose edits are being judged (see _counts_before)
+        self._counting: Dict[Tuple[int, str, int], _CountsBefore] = {}
 
     def selection_for(self, settings: Optional[Settings]) -> Any:
         from irilint.rules.registry import select_rules
@@ -293,21 +296,51 @@ class Engine:
             last = end
         out.append(value[last:])
         candidate = "".join(out)
-        before: Dict[str, int] = {}
-        for f in self._all_findings(value, settings):
-            before[f.rule.code] = before.get(f.rule.code, 0) + 1
+        if EARLY_JUDGEMENT:
+            before = self._counts_before(value, settings)
+            count_before = before.count
+        else:
+            counts: Dict[str, int] = {}
+            for f in self._all_findings(value, settings):
+                counts[f.rule.code] = counts.get(f.rule.code, 0) + 1
+            count_before = lambda code: counts.get(code, 0)  # noqa: E731
         after: Dict[str, int] = {}
         # The candidate's findings come rule by rule, and the answer is the
         # first one past its rule's count before: the rules after it need
         # not run (a fix refused this way never makes the candidate, so its
-        # findings are not worth keeping).  EARLY_JUDGEMENT = False runs
-        # them all, as the tests compare.
+        # findings are not worth keeping).  On ``value`` the rules run in
+        # their order only as far as the counts asked for (most rules find
+        # nothing on the candidate, and so need no count before).
+        # EARLY_JUDGEMENT = False runs them all, as the tests compare.
         for found in self._findings_by_rule(candidate, settings, False, EARLY_JUDGEMENT):
             for f in found:
                 n = after[f.rule.code] = after.get(f.rule.code, 0) + 1
-                if n > before.get(f.rule.code, 0):
+                if n > count_before(f.rule.code):
                     return f
         return None
+
+    def _counts_before(self, value: str, settings: Optional[Settings]) -> "_CountsBefore":
+        """Per rule, the findings of every rule in force on ``value`` alone
+        (what :meth:`_all_findings` finds), counted as far as asked: the
+        rules run in their order, on one context, until the rule asked
+        about has run, and the rest wait for a later question (the
+        judgements of one reference's fixes share it)."""
+        selection = self.selection_for(settings)
+        hit = self._judged.get((id(selection), False, value))
+        if hit is not None and hit[0] is selection:
+            return _CountsBefore.of_findings(hit[1])
+        # per thread: a partly run reference cannot be resumed by two at once
+        key = (id(selection), value, threading.get_ident())
+        counting = self._counting.get(key)
+        if counting is None or counting.selection is not selection:
+            rules, parts = self._run_alone(value, settings, False, selection, with_rules=True)
+            counting = _CountsBefore(selection, rules, parts,
+                                     lambda found: self._keep_judged((id(selection), False, value), selection,
+                                                                     value, found))
+            if len(self._counting) >= 8:
+                self._counting.clear()
+            self._counting[key] = counting
+        return counting
 
     def _flagged_spans(self, original: str, candidate: str, spans: Sequence[Any],
                        settings: Optional[Settings]) -> Dict[int, Finding]:
@@ -401,8 +434,11 @@ class Engine:
             cache[key] = (selection, found)
 
     def _run_alone(self, value: str, settings: Optional[Settings], judged_only: bool,
-                   selection: Any) -> Iterable[List[Finding]]:
-        from irilint.rules.context import DocContext, DocumentInfo, RefContext
+                   selection: Any, with_rules: bool = False) -> Any:
+        """The findings of the rules on ``value`` alone, one list per rule
+        in the order they run, each rule run when its list is asked for;
+        ``with_rules``: (the rules in that order, the lists)."""
+        from irilint.rules.context import DocumentInfo, RefContext
         from irilint.scanners.base import Candidate
 
         if judged_only:
@@ -425,6 +461,14 @@ class Engine:
             ctx = RefContext(cand, parse(value, grammar_checked=grammar_ok), doc)
             if is_template(value):  # as check_text judges a template
                 run = template_rules(run, value)
+        parts = self._parts_alone(ctx, doc, run, plan, selection)
+        return (run + plan.doc_rules, parts) if with_rules else parts
+
+    @staticmethod
+    def _parts_alone(ctx: Any, doc: Any, run: List[Any], plan: "_RulePlan",
+                     selection: Any) -> Iterable[List[Finding]]:
+        from irilint.rules.context import DocContext
+
         for r in run:
             ctx.rule = r
             ctx.severity = plan.severities[r.name]
@@ -613,6 +657,56 @@ class Engine:
         findings.sort(key=Finding.sort_key)
         result.findings = findings
         return result
+
+
+class _CountsBefore:
+    """The findings per rule code of the rules run so far on one reference
+    alone (Engine._counts_before): ``count(code)`` runs the rules, in
+    their order and on one context, until every rule of ``code`` has run
+    (none if no rule of it is among them), so each count is the count of
+    a run of every rule."""
+
+    __slots__ = ("selection", "_counts", "_pending", "_left", "_parts", "_found", "_done", "_every")
+
+    def __init__(self, selection: Any, rules: List[Any], parts: Iterable[List[Finding]],
+                 done: Any) -> None:
+        self.selection = selection
+        self._counts: Dict[str, int] = {}
+        #: rule code -> how many of the rules still to run have it
+        self._pending: Dict[str, int] = {}
+        for r in rules:
+            self._pending[r.code] = self._pending.get(r.code, 0) + 1
+        self._left = len(rules)
+        self._parts = zip(rules, parts)
+        self._found: List[Finding] = []
+        #: called with every finding once every rule has run
+        self._done = done
+        #: a rule reported a finding of another rule: no count is settled
+        #: before every rule has run
+        self._every = False
+
+    @classmethod
+    def of_findings(cls, findings: List[Finding]) -> "_CountsBefore":
+        counts = cls(None, [], (), None)
+        for f in findings:
+            counts._counts[f.rule.code] = counts._counts.get(f.rule.code, 0) + 1
+        return counts
+
+    def count(self, code: str) -> int:
+        counts = self._counts
+        while self._left and (self._every or self._pending.get(code)):
+            r, part = next(self._parts)
+            self._left -= 1
+            self._pending[r.code] -= 1
+            for f in part:
+                counts[f.rule.code] = counts.get(f.rule.code, 0) + 1
+                if f.rule is not r:
+                    self._every = True
+            self._found.extend(part)
+            if not self._left and self._done is not None:
+                self._done(self._found)  # kept, as _all_findings keeps a run of every rule
+                self._done = None
+        return counts.get(code, 0)
 
 
 def merge_same_characters(findings: List[Finding]) -> List[Finding]:

@@ -633,6 +633,30 @@ def visible_text(s: str) -> str:
     one way messages show them (never raw, never as a Python escape)."""
     if s.isascii() and s.isprintable():
         return s
+    if len(s) > _MEMO_TEXT_MAX:
+        return _visible_text(s)
+    # Kept per text: a reference's findings are made again for each edit
+    # of it the engine judges, with the same messages.  A text with nothing
+    # to hide is kept as None, so that the same object comes back.
+    memo = _VISIBLE_MEMO
+    shown = memo.get(s, _NOT_KEPT)
+    if shown is _NOT_KEPT:
+        shown = _visible_text(s)
+        if len(memo) >= 4096:
+            memo.clear()
+        memo[s] = None if shown is s else shown
+        return shown
+    return s if shown is None else shown
+
+
+#: text -> visible_text(text), or None where that is the text itself
+_VISIBLE_MEMO: Dict[str, Optional[str]] = {}
+_NOT_KEPT = object()
+#: longer texts are not kept (messages are short; a long one rarely repeats)
+_MEMO_TEXT_MAX = 512
+
+
+def _visible_text(s: str) -> str:
     # Each distinct character is judged once (a long run of one combining
     # mark is one judgement), found by C-level regex passes; the judgement
     # of a character is kept (messages quote the same few characters).

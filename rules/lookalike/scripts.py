@@ -70,17 +70,27 @@ def _words(comp: Component) -> Iterable[Tuple[int, int]]:
     """View spans of the words of a path, query or fragment component: runs
     of letters, marks, digits and invisible format characters (ZWJ, ZWNJ,
     bidi controls)."""
-    text = comp.text
-    start = None
-    for k, c in enumerate(text):
-        if c.isascii() and not c.isalnum() or not c.isascii() and not _is_word_char(c):
-            if start is not None:
-                yield comp.view_start + start, comp.view_start + k
-                start = None
-        elif start is None:
-            start = k
-    if start is not None:
-        yield comp.view_start + start, comp.view_end
+    # Each character is mapped to "w" (a word character) or " " by
+    # str.translate, each distinct one judged once; a pattern finds the runs.
+    base = comp.view_start
+    for m in _WORD_RUN_RE.finditer(comp.text.translate(_WORD_CLASS)):
+        yield base + m.start(), base + m.end()
+
+
+class _WordClass(dict):
+    """code point -> "w" if _words counts it as a word character, else " "
+    (filled as str.translate asks)."""
+
+    def __missing__(self, cp: int) -> str:
+        c = chr(cp)
+        if len(self) >= 65536:
+            self.clear()
+        out = self[cp] = " " if c.isascii() and not c.isalnum() or not c.isascii() and not _is_word_char(c) else "w"
+        return out
+
+
+_WORD_CLASS = _WordClass()
+_WORD_RUN_RE = re.compile("w+")
 
 
 def _minority(text: str, codes: Sequence[str]) -> Tuple[str, List[int]]:
@@ -106,24 +116,11 @@ def _script_key(text: str, non_ascii: FrozenSet[str]) -> str:
 
 
 _ASCII_LETTER_RE = re.compile("[A-Za-z]")
-_WORD_RUN_RES: Dict[FrozenSet[str], "re.Pattern[str]"] = {}
 
 
-def _word_run_re(not_word: FrozenSet[str]) -> "re.Pattern[str]":
-    """Runs of the characters _words counts as word characters, for a
-    text whose non-ASCII characters that are not are ``not_word``."""
-    rx = _WORD_RUN_RES.get(not_word)
-    if rx is None:
-        if len(_WORD_RUN_RES) >= 256:
-            _WORD_RUN_RES.clear()
-        rx = _WORD_RUN_RES[not_word] = re.compile(
-            "(?:[A-Za-z0-9]|[^\\x00-\\x7f%s])+" % "".join(re.escape(c) for c in sorted(not_word)))
-    return rx
-
-
-@lru_cache(maxsize=1024)
-def _not_word_chars(chars: FrozenSet[str]) -> FrozenSet[str]:
-    return frozenset(c for c in chars if not _is_word_char(c))
+def _word_runs(text: str) -> List[str]:
+    """The runs of word characters of ``text``, as _words cuts them."""
+    return [text[m.start():m.end()] for m in _WORD_RUN_RE.finditer(text.translate(_WORD_CLASS))]
 
 
 @lru_cache(maxsize=8192)
@@ -183,11 +180,10 @@ def _may_mix_words(ctx, allowed: Tuple[str, ...]) -> bool:
             for label in LABEL_SPLIT_RE.split(value[host.start:host.end]):
                 if not label.isascii() and _mixes(label, allowed):
                     return True
-    find = _word_run_re(_not_word_chars(ctx.view.non_ascii_chars)).findall
     for part in parts:
         if part.isascii():
             continue
-        for word in find(part):
+        for word in _word_runs(part):
             if not word.isascii() and _word_mixes(word, allowed):
                 return True
     return False
