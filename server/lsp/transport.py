@@ -58,14 +58,14 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import os
 import queue
 import re
-import select
 import sys
 import threading
 from concurrent.futures import Executor, Future
 from typing import Any, Awaitable, Callable, List, Optional, Tuple
+
+from .pipes import READ_SIZE, read_fd, widen_pipe
 
 logger = logging.getLogger(__name__)
 
@@ -75,13 +75,6 @@ MAX_CONTENT_LENGTH = 1 << 30
 MAX_LINE = 1 << 16
 #: Quiet time after which a body shorter than its Content-Length is looked at.
 IDLE_SECONDS = 1.0
-READ_SIZE = 1 << 20
-#: How long the stdin reader waits for more of a body before it hands over
-#: what it has (well below :data:`IDLE_SECONDS`, whose wait starts after).
-BODY_WAIT_SECONDS = 0.05
-#: ...and hands over at most about this much at once (a huge body is not
-#: held twice over in one piece)
-BODY_GATHER = 4 << 20
 
 _HEADER_START_BYTE = re.compile(rb"[!#$%&'*+\-.^_`|~0-9A-Za-z\r\n]")
 _HEADER_LINE = re.compile(rb"([!#$%&'*+\-.^_`|~0-9A-Za-z]+)[ \t]*:[ \t]*(.*?)[ \t]*")
@@ -471,75 +464,6 @@ def send_error(protocol: Any, msg_id: Any, code: int, message: str, data: Any = 
 
 
 # -- the two transports -------------------------------------------------------
-
-
-#: poll() says when a pipe has more (not on Windows, where select() takes
-#: sockets only: there each read hands over what has come)
-_CAN_POLL = hasattr(select, "poll") and os.name != "nt"
-
-
-def read_fd(fd: int, want: int = 0, wait: float = BODY_WAIT_SECONDS) -> bytes:
-    """What comes next on ``fd`` (blocks until something does; b"" at the
-    end), and when that is less than ``want`` bytes (the rest of a body),
-    more as it comes, until ``want`` bytes (at most :data:`BODY_GATHER`) or
-    ``wait`` seconds without any.
-
-    A pipe holds 64 KB (unless :func:`widen_pipe` could widen it): a
-    whole-text change of a 300 KB document comes in five or six pieces, and
-    handing each over on its own is a round trip between this thread and
-    the event loop per piece.  The event loop's wait for a body that never
-    completes (its Content-Length too long) starts after this returns, as
-    before."""
-    data = os.read(fd, READ_SIZE)
-    want = min(want, BODY_GATHER)
-    if len(data) >= want or not data or not _CAN_POLL:
-        return data
-    parts = [data]
-    got = len(data)
-    poller = select.poll()
-    poller.register(fd, select.POLLIN)
-    timeout_ms = max(1, int(wait * 1000))
-    while got < want and poller.poll(timeout_ms):
-        more = os.read(fd, READ_SIZE)
-        if not more:  # the end of input: the next read says so again
-            break
-        parts.append(more)
-        got += len(more)
-    return b"".join(parts)
-
-
-#: What a pipe from the client is widened to (Linux: F_SETPIPE_SZ; an
-#: unprivileged process may go up to /proc/sys/fs/pipe-max-size, 1 MB by
-#: default)
-PIPE_SIZE = 1 << 20
-
-
-def widen_pipe(fd: int, size: int = PIPE_SIZE) -> int:
-    """Let the pipe on ``fd`` hold ``size`` bytes (when it is a pipe and
-    the system allows it): a client then writes a whole-text change of a
-    300 KB document at once instead of 64 KB at a time, each piece waiting
-    for this process to read the previous one.  Returns the pipe's size
-    (0 when not a pipe or not known)."""
-    import stat
-
-    try:
-        if not stat.S_ISFIFO(os.fstat(fd).st_mode):
-            return 0
-        import fcntl
-
-        setter = getattr(fcntl, "F_SETPIPE_SZ", None)
-        getter = getattr(fcntl, "F_GETPIPE_SZ", None)
-        if setter is None or getter is None:
-            return 0
-        current = fcntl.fcntl(fd, getter)
-        if current < size:
-            try:
-                current = fcntl.fcntl(fd, setter, size)
-            except OSError:  # over the system's limit: the pipe stays as it is
-                pass
-        return current
-    except (OSError, ImportError, ValueError):
-        return 0
 
 
 def serve_stdio(protocol: Any, stdin: Any = None, stdout: Any = None,

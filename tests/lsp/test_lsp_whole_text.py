@@ -1,5 +1,5 @@
 """Whole-text changes: the body of a large ``didChange`` read in one piece
-(:func:`irilint.lsp.transport.read_fd`), and the diagnostics texts of the
+(:func:`irilint.lsp.pipes.read_fd`), and the diagnostics texts of the
 findings an edit left alone taken over from the previous publication
 (:class:`irilint.lsp.diagnostic_json.TextReuse`), tested equal to writing
 them anew."""
@@ -19,7 +19,8 @@ from irilint.config import Settings
 from irilint.engine import Engine
 from irilint.lines import LineIndex
 from irilint.lsp.diagnostic_json import TextReuse, diagnostic_json, diagnostics_text
-from irilint.lsp.transport import FrameParser, read_fd
+from irilint.lsp.pipes import read_fd
+from irilint.lsp.transport import FrameParser
 from irilint.scanners.markdown import IncrementalMarkdownScanner
 
 
@@ -76,9 +77,9 @@ def test_read_fd_stops_at_the_end_of_input_and_says_so_next():
 
 
 def test_read_fd_hands_over_a_huge_body_in_pieces_of_a_bounded_size(monkeypatch):
-    from irilint.lsp import transport
+    from irilint.lsp import pipes
 
-    monkeypatch.setattr(transport, "BODY_GATHER", 10)
+    monkeypatch.setattr(pipes, "BODY_GATHER", 10)
     r, w = os.pipe()
     try:
         os.write(w, b"abcdefgh")
@@ -248,7 +249,7 @@ def _pipe_max() -> int:
 
 
 def test_a_pipe_from_the_client_is_widened_to_hold_a_whole_text_change():
-    from irilint.lsp.transport import PIPE_SIZE, widen_pipe
+    from irilint.lsp.pipes import PIPE_SIZE, widen_pipe
 
     r, w = os.pipe()
     try:
@@ -264,7 +265,7 @@ def test_a_pipe_from_the_client_is_widened_to_hold_a_whole_text_change():
 
 
 def test_what_is_not_a_pipe_is_left_as_it_is(tmp_path):
-    from irilint.lsp.transport import widen_pipe
+    from irilint.lsp.pipes import widen_pipe
 
     with open(tmp_path / "f", "wb") as f:
         assert widen_pipe(f.fileno()) == 0
