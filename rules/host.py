@@ -52,7 +52,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
-from typing import List, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 
 import idna
 from idna import idnadata
@@ -868,23 +868,43 @@ def dns_label_syntax(doc):
     UTS #46 s4.1 (CheckHyphens, VerifyDnsLength) and s4.2; RFC 5891 s4.2.3.1;
     RFC 1034 s3.1; RFC 1035 s2.3.4; RFC 3987 s3.1.
     """
+    problems_of = _DNS_PROBLEMS.get
     for ctx in doc.refs:
-        fast = ctx.fast
-        if fast is not None:  # the engine's fast path: no parse needed
-            span = _fast_dns_host(ctx.value, fast)
-            if span is None:
-                continue
-            start, end = span
-            host = ctx.value[start:end]
-        else:
-            ref = ctx.ref
-            if not _dns_host(ref) or ref.host.start == ref.host.end:
-                continue
-            start, end = ref.host.start, ref.host.end
-            host = ctx.value[start:end]
-            if "%" in host:
-                continue  # escapes in a host: the percent and host rules judge those
-        if len(host) <= _MAX_NAME_OCTETS and host.isascii() and _SUSPECT_ASCII_HOST(host) is None:
-            continue
-        for s, e, message in _host_syntax_problems(host):
-            yield doc.report(ctx, start + s, start + e, message)
+        # What this rule finds depends only on the reference's value, and a
+        # document (and each version the language server checks) repeats
+        # its references: each distinct value is judged once.
+        problems = problems_of(ctx.value)
+        if problems is None:
+            problems = _dns_problems(ctx)
+            if len(_DNS_PROBLEMS) >= 8192:
+                _DNS_PROBLEMS.clear()
+            _DNS_PROBLEMS[ctx.value] = problems
+        for s, e, message in problems:
+            yield doc.report(ctx, s, e, message)
+
+
+#: reference value -> its dns-label-syntax problems (see _dns_problems)
+_DNS_PROBLEMS: Dict[str, Tuple[Tuple[int, int, str], ...]] = {}
+
+
+def _dns_problems(ctx) -> Tuple[Tuple[int, int, str], ...]:
+    """(start, end, message) of the problems of the reference's host, as
+    offsets in its value."""
+    fast = ctx.fast
+    if fast is not None:  # the engine's fast path: no parse needed
+        span = _fast_dns_host(ctx.value, fast)
+        if span is None:
+            return ()
+        start, end = span
+        host = ctx.value[start:end]
+    else:
+        ref = ctx.ref
+        if not _dns_host(ref) or ref.host.start == ref.host.end:
+            return ()
+        start, end = ref.host.start, ref.host.end
+        host = ctx.value[start:end]
+        if "%" in host:
+            return ()  # escapes in a host: the percent and host rules judge those
+    if len(host) <= _MAX_NAME_OCTETS and host.isascii() and _SUSPECT_ASCII_HOST(host) is None:
+        return ()
+    return tuple((start + s, start + e, message) for s, e, message in _host_syntax_problems(host))

@@ -272,3 +272,47 @@ def test_line_of_by_counting_is_line_of_by_table(text, offsets):
     table.starts
     for offset in sorted(offsets) + offsets:  # in order, then in any order
         assert counted.line_of(offset) == table.line_of(offset)
+
+
+class _NoMemo(dict):
+    """A memo that never remembers: every reference judged anew."""
+
+    def get(self, key, default=None):
+        return default
+
+    def __setitem__(self, key, value):
+        pass
+
+
+_HOST_PIECES = st.sampled_from(["a", "-", "--", ".", "..", "xn--", "ab", "\u00e9", "\u00ad", "%41", "x" * 64,
+                                "\u4f8b", "1", ":80", "@", "EXAMPLE", "\u200b"])
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.sampled_from(["http://", "https://", "//", "mailto:x@", "urn:", "ftp://u@"]),
+                          st.lists(_HOST_PIECES, min_size=1, max_size=6).map("".join),
+                          st.sampled_from(["", "/", "/p?q#f", ":8080/x"])), min_size=1, max_size=6),
+       st.booleans())
+def test_dns_label_syntax_remembered_per_value_equals_judging_each_reference(refs, twice):
+    # Each value is judged once per run: a document repeating its
+    # references, and later documents with them, get what judging each
+    # occurrence anew gives, through the fast path and the full parse.
+    from irilint.rules import host
+
+    text = "\n".join("see %s%s%s here" % r for r in refs) + "\n"
+    if twice:
+        text = text + text
+    settings_ = Settings(select=("dns-label-syntax",))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(host, "_DNS_PROBLEMS", {})
+        remembered = [_both(text, settings_, scanner_for("doc.txt")) for _ in range(2)]
+        mp.setattr(host, "_DNS_PROBLEMS", _NoMemo())
+        judged = _both(text, settings_, scanner_for("doc.txt"))
+    assert remembered[0] == remembered[1] == judged
+
+
+def test_dns_label_syntax_reports_each_occurrence_of_a_remembered_value():
+    text = "see http://-a..b.example/ here\nand http://-a..b.example/ again, http://ok.example/\n" * 2
+    found = Engine().check_text(text, path="doc.txt", settings=Settings(select=("dns-label-syntax",))).findings
+    starts = [text.find("http://-a", k) for k in (0, 30, 80, 110)]
+    assert sorted({f.ref_start for f in found}) == sorted(set(starts)) and len(found) == 8
