@@ -235,17 +235,19 @@ def percent_encoded_unreserved(ctx):
     #: the escapes of unreserved characters in components that show
     #: non-ASCII text, by component: --fix decodes them all in one pass
     together: Dict[int, List[Tuple[int, int, str]]] = {}
+    #: (match, the character it encodes, beside non-ASCII text) of each escape
+    escapes = []
     for m in _UNRESERVED_ESCAPE_RE.finditer(value):
         ch = chr(int(m.group(1), 16))
-        if ch in UNRESERVED_ASCII and _beside_non_ascii(ctx, m.start()):
+        beside = _beside_non_ascii(ctx, m.start())
+        if beside:
             together.setdefault(_component_key(ctx, m.start()), []).append((m.start(), m.end(), ch))
-    for m in _UNRESERVED_ESCAPE_RE.finditer(value):
-        ch = chr(int(m.group(1), 16))
-        if ch not in UNRESERVED_ASCII:
-            continue
+        escapes.append((m, ch, beside))
+    for m, ch, beside in escapes:
+        in_host = _in_host(ctx, m.start())
         dots = ch == "." and _would_make_dot_segment(value, m.start(), m.end(), ".")
         # A label dot: "%2Eé" -> ".é" changes the labels IDNA converts.
-        label = ch == "." and _in_host(ctx, m.start())
+        label = ch == "." and in_host
         if _composes(value, m.start(), m.end(), ch):
             continue  # "%4E" + U+0301: decoded, NFC would make it "Ń"
         sch = ctx.ref.scheme
@@ -265,8 +267,7 @@ def percent_encoded_unreserved(ctx):
             title += " and encode the stray '%' before it as '%25'"
         why = " (unsafe: creates a dot-segment)" if dots else " (unsafe: splits a host label)" if label else ""
         message = "%s encodes the unreserved character %s, which needs no encoding" % (m.group(), quoted(ch))
-        in_host = _in_host(ctx, m.start())
-        flagged = (ctx.decoding_flagged(m.start(), m.end(), ch) if in_host or _beside_non_ascii(ctx, m.start())
+        flagged = (ctx.decoding_flagged(m.start(), m.end(), ch) if in_host or beside
                    else None) or (
             ctx.edit_adds_finding(edits) if _may_restructure(value, m.start(), m.end(), ch, in_host) else None)
         siblings = together.get(_component_key(ctx, m.start()), ()) if not in_host else ()
