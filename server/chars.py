@@ -182,6 +182,17 @@ def first_index(text: str, chars, start: int = 0, end: Optional[int] = None) -> 
     return best if best < stop else -1
 
 
+def first_in_class(text: str, chars: str, rx: "re.Pattern[str]", start: int = 0, end: Optional[int] = None) -> int:
+    """Offset of the first character of ``text[start:end]`` in ``chars``,
+    or -1; ``rx`` is their compiled class, searched in short text (one
+    ``str.find`` per character in long text: :func:`first_index`)."""
+    stop = len(text) if end is None else end
+    if stop - start >= FIND_EACH_FROM:
+        return first_index(text, chars, start, stop)
+    m = rx.search(text, start, stop)
+    return -1 if m is None else m.start()
+
+
 def first_of(text: str, chars: frozenset) -> int:
     """Offset of the first character of ``text`` in ``chars``, or -1."""
     if not chars:

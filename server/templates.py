@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from .chars import FIND_EACH_FROM, first_index
+from .chars import first_in_class
 
 #: Before a "[": what follows is no IP literal ([::1], [fe80::1%25en0], [v7.x]).
 _NOT_IP_LITERAL = r"(?![0-9A-Fa-f:.]*(?:%25[\w.~-]*)?\]|[vV][0-9A-Fa-f]+\.)"
@@ -57,16 +57,10 @@ _TRIGGERS = "{%<$[\\*+(?^"
 _TRIGGERS_RE = re.compile("[%s]" % re.escape(_TRIGGERS))
 
 
-def _has_trigger(value: str) -> bool:
-    if len(value) >= FIND_EACH_FROM:
-        return first_index(value, _TRIGGERS) >= 0
-    return _TRIGGERS_RE.search(value) is not None
-
-
 def is_template(value: str) -> bool:
     """Whether the reference ``value`` holds template, placeholder or
     regular-expression syntax."""
-    if not (value[:1] in "jJ" or value.count(":") > 1 or _has_trigger(value)):
+    if not (value[:1] in "jJ" or value.count(":") > 1 or first_in_class(value, _TRIGGERS, _TRIGGERS_RE) >= 0):
         return False
     return TEMPLATE_RE.search(value) is not None or REGEX_RE.search(value) is not None
 

@@ -138,12 +138,14 @@ def test_long_references_end_where_the_regex_searches_end_them(text):
     # with one find per character; a regex class search must agree.
     import irilint.scanners.text as scanner
     fast = [(c.start, c.end, c.value) for c in scanner.TextScanner().scan(text)]
-    saved = scanner.FIND_EACH_FROM
-    scanner.FIND_EACH_FROM = 1 << 62
+    from irilint import chars
+
+    saved = chars.FIND_EACH_FROM
+    chars.FIND_EACH_FROM = 1 << 62
     try:
         slow = [(c.start, c.end, c.value) for c in scanner.TextScanner().scan(text)]
     finally:
-        scanner.FIND_EACH_FROM = saved
+        chars.FIND_EACH_FROM = saved
     assert fast == slow
 
 
@@ -162,13 +164,15 @@ def test_bracket_and_cjk_ends_equal_their_regex_searches(body, ascii_text, slash
         text = text.encode("ascii", "ignore").decode("ascii")
     start, end = 4, len(text) - 4
     fast = (scanner._bracket_end(text, start, end, ascii_text), scanner._cjk_prose_end(text, start, end, slashes))
-    saved = scanner.FIND_EACH_FROM
-    scanner.FIND_EACH_FROM = 1 << 62
+    from irilint import chars
+
+    saved = chars.FIND_EACH_FROM
+    chars.FIND_EACH_FROM = 1 << 62
     try:
         slow = (scanner._bracket_end(text, start, end, ascii_text),
                 scanner._cjk_prose_end(text, start, end, slashes))
     finally:
-        scanner.FIND_EACH_FROM = saved
+        chars.FIND_EACH_FROM = saved
     assert fast == slow
 
 

@@ -62,7 +62,7 @@ import re
 import unicodedata
 from typing import Dict, List, Optional
 
-from ..chars import FIND_EACH_FROM, first_index
+from ..chars import first_in_class
 from ._common import Decoded
 from .base import Candidate, CommentSyntax, Scanner
 
@@ -246,11 +246,7 @@ def _bracket_end(text: str, start: int, end: int, ascii_text: bool) -> int:
     parenthesis of the prose there.  Balanced pairs stay
     (``http://en.wikipedia.org/wiki/Mercury_(planet)``, ``http://[::1]/``)."""
     rx = _ASCII_BRACKET_RX if ascii_text else _BRACKET_RX
-    if end - start >= FIND_EACH_FROM:
-        first = first_index(text, "()[]" if ascii_text else _BRACKETS, start, end)
-    else:
-        m = rx.search(text, start, end)
-        first = -1 if m is None else m.start()
+    first = first_in_class(text, "()[]" if ascii_text else _BRACKETS, rx, start, end)
     if first < 0:
         return end
     depth: Dict[str, int] = {}
@@ -311,11 +307,7 @@ def _cjk_prose_end(text: str, body: int, end: int, slashes: bool) -> int:
     the authority an ideographic full stop is a label separator (UTS #46)
     when the authority is followed by a path, query or fragment.
     """
-    if end - body >= FIND_EACH_FROM:
-        first = first_index(text, _CJK_PUNCT, body, end)
-    else:
-        m = _CJK_PUNCT_RX.search(text, body, end)
-        first = -1 if m is None else m.start()
+    first = first_in_class(text, _CJK_PUNCT, _CJK_PUNCT_RX, body, end)
     if first < 0:
         return end
     tail = end  # the run's trailing punctuation starts here
