@@ -158,8 +158,8 @@ def _json_int(n: Any) -> str:
 
 @lru_cache(maxsize=4096)
 def _json_string(s: str) -> str:
-    """The JSON string of a text that many records repeat (a path, a
-    severity, a rule's URL)."""
+    """The JSON string of a text that many records repeat (a path, its
+    artifact URI, a severity, a rule's URL)."""
     return _encode_string(s)
 
 
@@ -441,7 +441,7 @@ def sarif_result_text(rep: Reported, index: Optional[Any], rule_index: Dict[str,
         '%s"locations": [\n%s{\n%s"physicalLocation": {\n%s"artifactLocation": {\n%s"uri": %s\n%s},\n'
         '%s"region": {\n%s"startLine": %d,\n%s"startColumn": %d,\n%s"endLine": %d,\n%s"endColumn": %d' % (
             i1, enc(rule.code), i1, rule_index[rule.name], i1, enc(_SARIF_LEVEL[label]), i1, i2,
-            enc(f.message), i1, i1, i2, i3, i4, i5, _artifact_uri_text(rep.path), i4,
+            enc(f.message), i1, i1, i2, i3, i4, i5, _json_string(_artifact_uri(rep.path)), i4,
             i4, i5, rep.line, i5, rep.column, i5, rep.end_line, i5, rep.end_column),
     ]
     if rep.line_text:
@@ -461,7 +461,7 @@ def _sarif_fixes_text(rep: Reported, index: Any, indent: str, parts: List[str]) 
     """``json_text(_sarif_fixes(rep, index), indent)``, into ``parts``."""
     enc = _encode_string
     i1, i2, i3, i4, i5, i6, i7 = _indents(indent)
-    uri = _artifact_uri_text(rep.path)
+    uri = _json_string(_artifact_uri(rep.path))
     sep = "[\n" + i1
     for fx in rep.finding.fixes:
         title = fx.title + ("" if fx.safe or "(unsafe" in fx.title else " (unsafe)")
@@ -506,13 +506,6 @@ def _artifact_uri(path: str) -> str:
     from urllib.parse import quote
 
     return quote(path.replace("\\", "/"), safe="/:@-._~!$&'()*+,;=")
-
-
-@lru_cache(maxsize=4096)
-def _artifact_uri_text(path: str) -> str:
-    """The JSON string of a path's artifact URI: every finding of a file
-    writes it, twice when it has a fix."""
-    return _encode_string(_artifact_uri(path))
 
 
 @lru_cache(maxsize=64)
