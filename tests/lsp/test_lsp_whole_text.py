@@ -12,6 +12,7 @@ import time
 from dataclasses import replace
 from typing import List, Optional
 
+import pytest
 from hypothesis import HealthCheck, given, settings as hsettings
 from hypothesis import strategies as st
 
@@ -37,31 +38,32 @@ def _writer(fd: int, pieces: List[bytes], pause: float, close: bool) -> threadin
     return t
 
 
-def test_read_fd_takes_the_rest_of_a_body_that_comes_in_pieces_in_one_read():
+@pytest.fixture
+def pipe():
+    """Both ends of a pipe that the test leaves open, closed after it."""
     r, w = os.pipe()
-    try:
-        pieces = [bytes([65 + i]) * 50_000 for i in range(7)]  # more than a pipe holds
-        t = _writer(w, pieces, 0.002, close=False)
-        got = read_fd(r, want=350_000, wait=2.0)
-        t.join(10)
-        assert got == b"".join(pieces)
-    finally:
-        os.close(r)
-        os.close(w)
+    yield r, w
+    os.close(r)
+    os.close(w)
 
 
-def test_read_fd_hands_over_what_came_when_the_rest_does_not_come():
+def test_read_fd_takes_the_rest_of_a_body_that_comes_in_pieces_in_one_read(pipe):
+    r, w = pipe
+    pieces = [bytes([65 + i]) * 50_000 for i in range(7)]  # more than a pipe holds
+    t = _writer(w, pieces, 0.002, close=False)
+    got = read_fd(r, want=350_000, wait=2.0)
+    t.join(10)
+    assert got == b"".join(pieces)
+
+
+def test_read_fd_hands_over_what_came_when_the_rest_does_not_come(pipe):
     # a Content-Length too long: the event loop's own wait takes over after
-    r, w = os.pipe()
-    try:
-        os.write(w, b"0123456789")
-        t0 = time.monotonic()
-        got = read_fd(r, want=100, wait=0.05)
-        assert got == b"0123456789"
-        assert time.monotonic() - t0 < 5
-    finally:
-        os.close(r)
-        os.close(w)
+    r, w = pipe
+    os.write(w, b"0123456789")
+    t0 = time.monotonic()
+    got = read_fd(r, want=100, wait=0.05)
+    assert got == b"0123456789"
+    assert time.monotonic() - t0 < 5
 
 
 def test_read_fd_stops_at_the_end_of_input_and_says_so_next():
@@ -76,33 +78,25 @@ def test_read_fd_stops_at_the_end_of_input_and_says_so_next():
         os.close(r)
 
 
-def test_read_fd_hands_over_a_huge_body_in_pieces_of_a_bounded_size(monkeypatch):
+def test_read_fd_hands_over_a_huge_body_in_pieces_of_a_bounded_size(monkeypatch, pipe):
     from irilint.lsp import pipes
 
     monkeypatch.setattr(pipes, "BODY_GATHER", 10)
-    r, w = os.pipe()
-    try:
-        os.write(w, b"abcdefgh")
-        t = _writer(w, [b"ijklmnop"], 0, close=False)
-        t0 = time.monotonic()
-        got = read_fd(r, want=1000, wait=5.0)
-        assert got == b"abcdefghijklmnop"
-        # 10 bytes or more: handed over without waiting 5 s for the rest
-        assert time.monotonic() - t0 < 4
-        t.join(10)
-    finally:
-        os.close(r)
-        os.close(w)
+    r, w = pipe
+    os.write(w, b"abcdefgh")
+    t = _writer(w, [b"ijklmnop"], 0, close=False)
+    t0 = time.monotonic()
+    got = read_fd(r, want=1000, wait=5.0)
+    assert got == b"abcdefghijklmnop"
+    # 10 bytes or more: handed over without waiting 5 s for the rest
+    assert time.monotonic() - t0 < 4
+    t.join(10)
 
 
-def test_read_fd_without_a_body_to_finish_returns_what_is_there():
-    r, w = os.pipe()
-    try:
-        os.write(w, b"Content-Length: 2\r\n\r\n{}")
-        assert read_fd(r, want=0) == b"Content-Length: 2\r\n\r\n{}"
-    finally:
-        os.close(r)
-        os.close(w)
+def test_read_fd_without_a_body_to_finish_returns_what_is_there(pipe):
+    r, w = pipe
+    os.write(w, b"Content-Length: 2\r\n\r\n{}")
+    assert read_fd(r, want=0) == b"Content-Length: 2\r\n\r\n{}"
 
 
 def test_the_frame_parser_says_how_much_of_a_body_is_missing():
