@@ -232,7 +232,7 @@ class Project:
             self._by_spelled_folder[spelled] = hit
         return hit
 
-    def included(self, path: str, abspath: Optional[str] = None) -> bool:
+    def included(self, path: str, abspath: Optional[str] = None, is_dir: Optional[bool] = None) -> bool:
         settings = self.settings(path)
         cfg = self.config
         if self.default_excludes_only(settings):
@@ -247,9 +247,9 @@ class Project:
                 root = str(settings.root) if settings.root is not None else os.getcwd()
                 rel = os.path.relpath(abspath, root)
             if rel.startswith(".."):
-                return cfg.is_included(settings, path)
+                return cfg.is_included(settings, path, is_dir=is_dir)
             return not (set(rel.split(os.sep)) & self._default_excluded)
-        return cfg.is_included(settings, path)
+        return cfg.is_included(settings, path, is_dir=is_dir)
 
     def default_excludes_only(self, settings: Any) -> bool:
         """Whether only the default excludes (folder names) decide what is
