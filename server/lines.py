@@ -58,9 +58,10 @@ class LineIndex:
     Most documents a CLI run checks have no findings, so nothing ever asks
     them for a position: building the table eagerly was ~6% of a run.
     Most of the others are asked a few positions, mostly in document
-    order: those are answered by counting line ends since the previous
-    query (and finding the line's start with ``rfind``), in C; the table
-    is built once the counting has cost about as much as it would.
+    order: those are answered by counting line ends between the query and
+    the previous one (and finding the line's start with ``rfind``), in C;
+    the table is built once the counting has cost a few passes over the
+    text.
     """
 
     __slots__ = ("text", "_starts", "_lf_only", "_last", "_counted")
@@ -90,37 +91,38 @@ class LineIndex:
         return len(self.starts)
 
     def _counted_line(self, offset: int) -> Optional[int]:
-        """The line of ``offset`` by counting line ends from the previous
-        query (from the start when it goes back), or None once the table
-        is the cheaper way (or is built, or ``offset`` is out of range)."""
+        """The line of ``offset`` by counting the line ends between it and
+        the previous query (either way), or None once the table is the
+        cheaper way (or is built, or ``offset`` is out of range)."""
         if self._starts is not None:
             return None
         text = self.text
         if not 0 <= offset <= len(text):
             return None
         last_offset, last_line, last_start = self._last
-        if offset < last_offset:
-            last_offset, last_line, last_start = 0, 0, 0
+        a, b = (last_offset, offset) if last_offset <= offset else (offset, last_offset)
         # Counting is a C loop per character; the table a Python object
         # per line: after a few passes over the text the table is cheaper.
-        counted = self._counted + offset - last_offset
+        counted = self._counted + b - a
         if counted > _COUNTING_BUDGET * (len(text) + 64):
             return None
         self._counted = counted
         if self._lf_only is None:
             self._lf_only = "\r" not in text
         if self._lf_only:
-            ends = text.count("\n", last_offset, offset)
+            ends = text.count("\n", a, b)
         else:
-            ends = _line_ends_between(text, last_offset, offset)
-        line = last_line + ends
+            ends = _line_ends_between(text, a, b)
+        line = last_line + ends if a == last_offset else last_line - ends
+        # on the same line, the same start
         self._last = (offset, line, last_start if ends == 0 else -1)
         return line
 
     def line_of(self, offset: int) -> int:
         # Queries in document order (a rule noting the line of each host)
         # are answered by counting line ends since the previous one:
-        # linear in all, without building the table.
+        # linear in all, without building the table.  One going back a
+        # little (to the start of a host after its end) counts back.
         line = self._counted_line(offset)
         if line is None:
             return bisect_right(self.starts, offset) - 1

@@ -79,6 +79,18 @@ def test_queries_in_document_order_build_no_table():
     assert index._starts is None
 
 
+def test_going_back_from_a_host_end_to_its_start_builds_no_table():
+    # the collision rule asks the start and end of each host, then the
+    # line of its start again
+    text = "".join("line %d http://host%d.example/\n" % (n, n) for n in range(2000))
+    index = LineIndex(text)
+    for start in range(8, len(text) - 30, 211):
+        index.position(start)
+        index.position(start + 20)
+        assert index.line_of(start) == position_by_table(text, start, "utf-32")[0]
+    assert index._starts is None
+
+
 def test_queries_going_back_again_and_again_build_the_table_once_counting_costs_more():
     text = "abc\n" * 5000
     index = LineIndex(text)
