@@ -505,7 +505,7 @@ def check_path(checker: Project, path: str, look_up: bool = True,
                 st: Optional[os.stat_result] = None) -> Optional[FileResult]:
     """Read, check (and fix) one file; None for a binary file (skipped).
     ``look_up=False``: the caller already missed in the cache.  ``st``: the
-    walk's stat of the file, for the cache."""
+    walk's stat of the file, for the cache and the read."""
     if look_up:
         hit = cached_result(checker, path, st)
         if hit is not None:
@@ -523,7 +523,7 @@ def check_path(checker: Project, path: str, look_up: bool = True,
     try:
         # The digest is for the cache, and for --fix to see that a file did
         # not change before writing it.
-        doc = read_file(settings, path, digest=checker.cache is not None or bool(checker.options.fix))
+        doc = read_file(settings, path, digest=checker.cache is not None or bool(checker.options.fix), stat=st)
     except DocumentError as exc:
         # Named as its findings would be (the display path), not as read.
         told = "%s: %s" % (shown, exc.reason)
