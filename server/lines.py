@@ -64,7 +64,7 @@ class LineIndex:
     text.
     """
 
-    __slots__ = ("text", "_starts", "_lf_only", "_last", "_counted")
+    __slots__ = ("text", "_starts", "_lf_only", "_last", "_counted_chars")
 
     def __init__(self, text: str, starts: Optional[List[int]] = None) -> None:
         self.text = text
@@ -77,7 +77,7 @@ class LineIndex:
         #: query answered by counting
         self._last = (0, 0, 0)
         #: characters counted or searched without the table so far
-        self._counted = 0
+        self._counted_chars = 0
 
     @property
     def starts(self) -> List[int]:
@@ -90,10 +90,13 @@ class LineIndex:
     def line_count(self) -> int:
         return len(self.starts)
 
-    def _counted_line(self, offset: int) -> Optional[int]:
+    def _counted(self, offset: int) -> Optional[Tuple[int, int]]:
         """The line of ``offset`` by counting the line ends between it and
-        the previous query (either way), or None once the table is the
-        cheaper way (or is built, or ``offset`` is out of range)."""
+        the previous query (either way), and the line's start when known
+        (the previous query was on the same line) or -1; None once the
+        table is the cheaper way (or is built, or ``offset`` is out of
+        range).  The previous query is kept as one tuple, read and written
+        once: an index shared between threads (the server's) stays right."""
         if self._starts is not None:
             return None
         text = self.text
@@ -103,10 +106,10 @@ class LineIndex:
         a, b = (last_offset, offset) if last_offset <= offset else (offset, last_offset)
         # Counting is a C loop per character; the table a Python object
         # per line: after a few passes over the text the table is cheaper.
-        counted = self._counted + b - a
+        counted = self._counted_chars + b - a
         if counted > _COUNTING_BUDGET * (len(text) + 64):
             return None
-        self._counted = counted
+        self._counted_chars = counted
         if self._lf_only is None:
             self._lf_only = "\r" not in text
         if self._lf_only:
@@ -114,46 +117,44 @@ class LineIndex:
         else:
             ends = _line_ends_between(text, a, b)
         line = last_line + ends if a == last_offset else last_line - ends
-        # on the same line, the same start
-        self._last = (offset, line, last_start if ends == 0 else -1)
-        return line
+        start = last_start if ends == 0 else -1  # on the same line, the same start
+        self._last = (offset, line, start)
+        return line, start
 
     def line_of(self, offset: int) -> int:
         # Queries in document order (a rule noting the line of each host)
         # are answered by counting line ends since the previous one:
         # linear in all, without building the table.  One going back a
         # little (to the start of a host after its end) counts back.
-        line = self._counted_line(offset)
-        if line is None:
+        counted = self._counted(offset)
+        if counted is None:
             return bisect_right(self.starts, offset) - 1
-        return line
+        return counted[0]
 
     def _line_start(self, offset: int) -> int:
-        """Where the line of ``offset`` starts, for the query
-        ``_counted_line`` just answered: known when the previous query was
-        on the same line, else after the last line end before ``offset``
-        (one that ``offset`` splits ends after it)."""
-        last_offset, line, start = self._last
-        if start < 0:
-            text = self.text
-            end = offset - 1 if _splits_crlf(text, offset) else offset
-            start = text.rfind("\n", 0, end) + 1
-            if not self._lf_only:
-                # only a "\r" after that "\n" ends a later line
-                start = text.rfind("\r", start, end) + 1 or start
-            self._counted += end - start
-            self._last = (last_offset, line, start)
+        """Where the line of ``offset`` starts: after the last line end
+        before ``offset`` (one that ``offset`` splits ends after it)."""
+        text = self.text
+        end = offset - 1 if _splits_crlf(text, offset) else offset
+        start = text.rfind("\n", 0, end) + 1
+        if not self._lf_only:
+            # only a "\r" after that "\n" ends a later line
+            start = text.rfind("\r", start, end) + 1 or start
+        self._counted_chars += end - start
         return start
 
     def position(self, offset: int, encoding: str = "utf-32") -> Tuple[int, int]:
         """0-based (line, column) of a code point offset."""
         offset = max(0, min(offset, len(self.text)))
-        line = self._counted_line(offset)
-        if line is None:
+        counted = self._counted(offset)
+        if counted is None:
             line = bisect_right(self.starts, offset) - 1
             start = self.starts[line]
         else:
-            start = self._line_start(offset)
+            line, start = counted
+            if start < 0:
+                start = self._line_start(offset)
+                self._last = (offset, line, start)
         if encoding == "utf-32":
             return line, offset - start
         chunk = self.text[start:offset]

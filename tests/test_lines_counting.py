@@ -99,3 +99,38 @@ def test_queries_going_back_again_and_again_build_the_table_once_counting_costs_
         index.position(1)
     assert index._starts is not None
     assert index.position(len(text) - 1) == position_by_table(text, len(text) - 1, "utf-32")
+
+
+def test_an_index_shared_between_threads_answers_each_as_the_table():
+    # The server's lint worker and its requests may ask one document's
+    # index at once; each answer comes from one consistent previous query.
+    import random
+    import sys
+    import threading
+
+    text = "".join("l%d\r\n%s\n" % (n, "é" * (n % 7)) for n in range(3000))
+    index = LineIndex(text)
+    # no table: a budget that lets every query count
+    index._counted_chars = -(1 << 60)
+    table = LineIndex(text, table_starts(text))
+    wrong = []
+
+    def ask(seed):
+        rng = random.Random(seed)
+        for _ in range(4000):
+            offset = rng.randrange(len(text) + 1)
+            if index.position(offset, "utf-16") != table.position(offset, "utf-16"):
+                wrong.append(offset)
+
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        threads = [threading.Thread(target=ask, args=(seed,)) for seed in range(3)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(old)
+    assert wrong == []
+    assert index._starts is None
