@@ -82,7 +82,9 @@ class Place:
         index = doc.line_index()
         l1, c1 = index.position(s)
         l2, c2 = index.position(e)
-        line_text = clip_line(index.line_text(l1), c1, c2 if l2 == l1 else c1)
+        # (the line's text without the index's table: most documents are
+        # asked a place or two, in document order)
+        line_text = clip_line(index.line_text_from(s - c1), c1, c2 if l2 == l1 else c1)
         return cls(s, e, ctx.candidate.start, ctx.candidate.end, ctx.value,
                    l1 + 1, c1 + 1, l2 + 1, c2 + 1, line_text, doc.suppressed_at(s))
 

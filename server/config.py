@@ -58,6 +58,7 @@ __all__ = [
     "Settings",
     "clear_cache",
     "find_config",
+    "FolderVerdict",
     "is_included",
     "load_config_file",
     "per_file_ignores_for",
@@ -872,6 +873,47 @@ def _joined(patterns: Tuple[str, ...]) -> Tuple[_Glob, ...]:
 
 def _any_match(patterns: Iterable[str], parts: List[str], is_dir: bool) -> bool:
     return any(_matches(glob, parts, is_dir) for glob in _joined(tuple(patterns)))
+
+
+class FolderVerdict:
+    """:func:`is_included` for the entries of one folder: ``verdict(name,
+    is_dir)`` is ``is_included(settings, folder / name, is_dir=is_dir)``.
+
+    A pattern matches an entry's path when it matches one of its folder's
+    parts (the same for every entry of the folder, worked out here once)
+    or the entry's own last part: each entry costs the matching of its
+    name alone, not the path's parts and every ancestor again.
+    ``folder_parts``: the folder's parts below the settings' base, as
+    :func:`_relative_parts` gives them for a path in it, less the name."""
+
+    __slots__ = ("_excluded", "_included", "_exclude_last", "_include_last", "_any_include", "_above")
+
+    def __init__(self, settings: Settings, folder_parts: List[str]) -> None:
+        excludes = _joined(tuple(settings.exclude)) + _joined(tuple(settings.extend_exclude))
+        includes = _joined(tuple(settings.include))
+        # An ancestor folder matched (a directory-only pattern too: it is one).
+        self._excluded = any(_matches(g, folder_parts, True) for g in excludes)
+        self._any_include = bool(settings.include)
+        self._included = any(_matches(g, folder_parts, True) for g in includes)
+        #: what an anchored pattern sees before the name
+        self._above = "/".join(folder_parts) + "/" if folder_parts else ""
+        self._exclude_last = tuple((g.regex.match, g.anchored, g.dir_only) for g in excludes)
+        self._include_last = tuple((g.regex.match, g.anchored, g.dir_only) for g in includes)
+
+    def __call__(self, name: str, is_dir: bool) -> bool:
+        if self._excluded:
+            return False
+        above = self._above
+        for match, anchored, dir_only in self._exclude_last:
+            if (is_dir or not dir_only) and match(above + name if anchored else name):
+                return False
+        # Directories are tested against the excludes only (is_included).
+        if is_dir or not self._any_include or self._included:
+            return True
+        for match, anchored, dir_only in self._include_last:
+            if not dir_only and match(above + name if anchored else name):
+                return True
+        return False
 
 
 def per_file_ignores_for(settings: Settings, path: Union[str, Path]) -> Tuple[str, ...]:

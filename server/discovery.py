@@ -297,6 +297,7 @@ class _Walker:
         with_stat: bool = False,
         listings: Any = None,
         given: Optional[Sequence[str]] = None,
+        entry_included: Optional[Callable[[Any, bool], bool]] = None,
     ) -> None:
         #: the paths whose realpaths are the roots links may lead into (see
         #: walk_roots); None: links may lead anywhere
@@ -304,7 +305,10 @@ class _Walker:
         self._roots: Optional[FrozenSet[str]] = None
         self.with_stat = with_stat
         self.listings = listings
-        self.is_included = is_included
+        #: ``is_included(path, is_dir)``, or None: every entry is in
+        self.is_included: Optional[Callable[[Any, bool], bool]] = entry_included
+        if entry_included is None and is_included is not None:
+            self.is_included = lambda path, is_dir: is_included(path)
         self.path_type = path_type
         self.on_directory = on_directory
         self.git = _Git() if respect_gitignore else None
@@ -337,11 +341,11 @@ class _Walker:
             return
         path = self.path_type(given)
         if stat_module.S_ISDIR(st.st_mode):
-            if self.force_exclude and self.is_included is not None and not self.is_included(path):
+            if self.force_exclude and self.is_included is not None and not self.is_included(path, True):
                 return
             yield from self.walk(given, st)
         elif stat_module.S_ISREG(st.st_mode):
-            if self.force_exclude and self.is_included is not None and not self.is_included(path):
+            if self.force_exclude and self.is_included is not None and not self.is_included(path, False):
                 return
             if self._new_file(st, given):
                 yield (path, st) if self.with_stat else path
@@ -395,7 +399,7 @@ class _Walker:
                 if plain and is_regular(st.st_mode) and name not in links:
                     # Most entries: a file that is no link, in a folder git
                     # does not filter; _entry's test for files, inlined.
-                    if name.startswith(".") or (is_included is not None and not is_included(path)):
+                    if name.startswith(".") or (is_included is not None and not is_included(path, False)):
                         continue
                     ident = (st.st_dev, st.st_ino) if st.st_ino else _identity(st, path)
                     if ident in seen:
@@ -452,7 +456,7 @@ class _Walker:
                 if not view.repo.keeps_dir(rel):
                     return None
                 child_view = _GitView(view.repo, rel)
-            if self.is_included is not None and not self.is_included(self.path_type(path)):
+            if self.is_included is not None and not self.is_included(self.path_type(path), True):
                 return None
             if name in frame.links and self._leads_out(path):
                 return LinkOutsideRoots(path)
@@ -479,7 +483,7 @@ class _Walker:
             if view is not None and not view.repo.keeps_file(view.child(name)):
                 return None
             path_obj = path if self.path_type is str else self.path_type(path)
-            if self.is_included is not None and not self.is_included(path_obj):
+            if self.is_included is not None and not self.is_included(path_obj, False):
                 return None
             # Only entries that are links can lead out: every other entry is
             # in its folder, which is inside a root.
@@ -516,6 +520,7 @@ def iter_files(
     with_stat: bool = False,
     listings: Any = None,
     follow_symlinks: bool = False,
+    entry_included: Optional[Callable[[Any, bool], bool]] = None,
 ) -> Iterator[Union[Path, DiscoveryError]]:
     """Yield the files to check under ``paths``, and problems met on the way.
 
@@ -544,9 +549,13 @@ def iter_files(
     default so that every walker (the CLI, the report, any indexing of a
     workspace) inherits it; ``follow_symlinks=True`` follows links
     wherever they lead, still with loop protection.
+    ``entry_included(path, is_dir)`` replaces ``is_included`` when given:
+    it is also told whether the entry is a directory (as the walk's stat
+    says), so it need not stat the path again to apply directory-only
+    patterns.
     """
     paths = [os.fspath(p) for p in paths]
     walker = _Walker(is_included, respect_gitignore, force_exclude, path_type, on_directory, with_stat,
-                     listings, None if follow_symlinks else paths)
+                     listings, None if follow_symlinks else paths, entry_included)
     for given in paths:
         yield from walker.explicit(given)

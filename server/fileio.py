@@ -325,20 +325,26 @@ def _read_all(fd: int, limit: Optional[int], size: int = -1) -> bytes:
 
 
 def read_document(path: PathLike, max_size: Optional[int] = None, *, digest: bool = True,
-                  syntax: Optional[str] = None) -> Document:
+                  syntax: Optional[str] = None, stat: Optional[os.stat_result] = None) -> Document:
     """Read and decode a file; raise :class:`DocumentError` if impossible.
 
     The stat fingerprint is taken from the open file before and after
     reading; if the file changes while being read, it is read again, so
     the fingerprint and the digest always describe the same content.
     ``digest=False``: no SHA-256; ``syntax``: whose rules read an
-    encoding declaration (see :func:`decode_bytes`).
+    encoding declaration (see :func:`decode_bytes`).  ``stat``: the
+    path's ``os.stat`` that the caller (a walk) has just made: it stands
+    for the look before opening and for the first fingerprint before
+    reading (two system calls a file); a file that changed since is read
+    again, as one changing while read.
     """
     path_str = os.fspath(path)
-    try:
-        st = os.stat(path_str)
-    except OSError as exc:
-        raise DocumentError(path_str, _os_reason(exc)) from None
+    st = stat
+    if st is None:
+        try:
+            st = os.stat(path_str)
+        except OSError as exc:
+            raise DocumentError(path_str, _os_reason(exc)) from None
     if stat_module.S_ISDIR(st.st_mode):
         raise DocumentError(path_str, "is a directory")
     if not stat_module.S_ISREG(st.st_mode):
@@ -352,7 +358,7 @@ def read_document(path: PathLike, max_size: Optional[int] = None, *, digest: boo
         raise DocumentError(path_str, _os_reason(exc)) from None
     try:
         for attempt in range(3):
-            before = os.fstat(fd)
+            before = stat if attempt == 0 and stat is not None else os.fstat(fd)
             if max_size is not None and before.st_size > max_size:
                 raise _too_large(path_str, before.st_size, max_size)
             if attempt:

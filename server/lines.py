@@ -20,6 +20,10 @@ _ASTRAL_RE = re.compile("[\U00010000-\U0010FFFF]")
 
 ENCODINGS = ("utf-16", "utf-8", "utf-32")
 
+#: How many times the text's length a LineIndex counts (line ends between
+#: queries, back to a line's start) before it builds the table instead.
+_COUNTING_BUDGET = 4
+
 
 def _line_starts(text: str) -> List[int]:
     """Offsets where lines start (``finditer`` measured faster than a
@@ -53,9 +57,14 @@ class LineIndex:
 
     Most documents a CLI run checks have no findings, so nothing ever asks
     them for a position: building the table eagerly was ~6% of a run.
+    Most of the others are asked a few positions, mostly in document
+    order: those are answered by counting line ends between the query and
+    the previous one (and finding the line's start with ``rfind``), in C;
+    the table is built once the counting has cost a few passes over the
+    text.
     """
 
-    __slots__ = ("text", "_starts", "_lf_only", "_last")
+    __slots__ = ("text", "_starts", "_lf_only", "_last", "_counted_chars")
 
     def __init__(self, text: str, starts: Optional[List[int]] = None) -> None:
         self.text = text
@@ -64,8 +73,11 @@ class LineIndex:
         self._starts: Optional[List[int]] = starts
         #: whether "\n" is the only line end (decided on the first query)
         self._lf_only: Optional[bool] = None
-        #: (offset, line) of the last line_of query answered by counting
-        self._last = (0, 0)
+        #: (offset, line, line start or -1 if not looked for) of the last
+        #: query answered by counting
+        self._last = (0, 0, 0)
+        #: characters counted or searched without the table so far
+        self._counted_chars = 0
 
     @property
     def starts(self) -> List[int]:
@@ -78,22 +90,86 @@ class LineIndex:
     def line_count(self) -> int:
         return len(self.starts)
 
+    def _counted(self, offset: int) -> Optional[Tuple[int, int]]:
+        """The line of ``offset`` by counting the line ends between it and
+        the previous query (either way), and the line's start when known
+        (the previous query was on the same line) or -1; None once the
+        table is the cheaper way (or is built, or ``offset`` is out of
+        range).  The previous query is kept as one tuple, read and written
+        once: an index shared between threads (the server's) stays right."""
+        if self._starts is not None:
+            return None
+        text = self.text
+        if not 0 <= offset <= len(text):
+            return None
+        last_offset, last_line, last_start = self._last
+        a, b = (last_offset, offset) if last_offset <= offset else (offset, last_offset)
+        # Counting is a C loop per character; the table a Python object
+        # per line: after a few passes over the text the table is cheaper.
+        counted = self._counted_chars + b - a
+        if counted > _COUNTING_BUDGET * (len(text) + 64):
+            return None
+        self._counted_chars = counted
+        if self._lf_only is None:
+            self._lf_only = "\r" not in text
+        if self._lf_only:
+            ends = text.count("\n", a, b)
+        else:
+            ends = _line_ends_between(text, a, b)
+        line = last_line + ends if a == last_offset else last_line - ends
+        start = last_start if ends == 0 else -1  # on the same line, the same start
+        self._last = (offset, line, start)
+        return line, start
+
     def line_of(self, offset: int) -> int:
-        if self._starts is None:
-            # Queries in document order (a rule noting the line of each
-            # host) are answered by counting line ends since the previous
-            # one: linear in all, without building the table.
-            last_offset, last_line = self._last
-            if 0 <= last_offset <= offset <= len(self.text):
-                if self._lf_only is None:
-                    self._lf_only = "\r" not in self.text
-                if self._lf_only:
-                    line = last_line + self.text.count("\n", last_offset, offset)
-                else:
-                    line = last_line + _line_ends_between(self.text, last_offset, offset)
-                self._last = (offset, line)
-                return line
-        return bisect_right(self.starts, offset) - 1
+        # Queries in document order (a rule noting the line of each host)
+        # are answered by counting line ends since the previous one:
+        # linear in all, without building the table.  One going back a
+        # little (to the start of a host after its end) counts back.
+        counted = self._counted(offset)
+        if counted is None:
+            return bisect_right(self.starts, offset) - 1
+        return counted[0]
+
+    def _line_start(self, offset: int) -> int:
+        """Where the line of ``offset`` starts: after the last line end
+        before ``offset`` (one that ``offset`` splits ends after it)."""
+        text = self.text
+        end = offset - 1 if _splits_crlf(text, offset) else offset
+        start = text.rfind("\n", 0, end) + 1
+        if not self._lf_only:
+            # only a "\r" after that "\n" ends a later line
+            start = text.rfind("\r", start, end) + 1 or start
+        self._counted_chars += end - start
+        return start
+
+    def position(self, offset: int, encoding: str = "utf-32") -> Tuple[int, int]:
+        """0-based (line, column) of a code point offset."""
+        offset = max(0, min(offset, len(self.text)))
+        counted = self._counted(offset)
+        if counted is None:
+            line = bisect_right(self.starts, offset) - 1
+            start = self.starts[line]
+        else:
+            line, start = counted
+            if start < 0:
+                start = self._line_start(offset)
+                self._last = (offset, line, start)
+        if encoding == "utf-32":
+            return line, offset - start
+        chunk = self.text[start:offset]
+        return line, column_units(chunk, encoding)
+
+    def line_text_from(self, start: int) -> str:
+        """The text, without its line end, of the line that starts at
+        ``start`` (a line start: ``offset - column`` of a position in code
+        points): ``line_text`` of that line, without the table."""
+        text = self.text
+        end = text.find("\n", start)
+        if end < 0:
+            end = len(text)
+        cr = text.find("\r", start, end)
+        return text[start:end if cr < 0 else cr]
 
     def line_text(self, line: int, keep_end: bool = False) -> str:
         """The text of a 0-based line, without its line end unless asked."""
@@ -110,16 +186,6 @@ class LineIndex:
     def line_end(self, line: int) -> int:
         """Offset where the line's content ends (before its line end)."""
         return self.starts[line] + len(self.line_text(line))
-
-    def position(self, offset: int, encoding: str = "utf-32") -> Tuple[int, int]:
-        """0-based (line, column) of a code point offset."""
-        offset = max(0, min(offset, len(self.text)))
-        line = self.line_of(offset)
-        start = self.starts[line]
-        if encoding == "utf-32":
-            return line, offset - start
-        chunk = self.text[start:offset]
-        return line, column_units(chunk, encoding)
 
     def offset(self, line: int, column: int, encoding: str = "utf-32") -> int:
         """Code point offset of a 0-based (line, column); clamped to the

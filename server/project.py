@@ -232,7 +232,7 @@ class Project:
             self._by_spelled_folder[spelled] = hit
         return hit
 
-    def included(self, path: str, abspath: Optional[str] = None) -> bool:
+    def included(self, path: str, abspath: Optional[str] = None, is_dir: Optional[bool] = None) -> bool:
         settings = self.settings(path)
         cfg = self.config
         if self.default_excludes_only(settings):
@@ -247,9 +247,9 @@ class Project:
                 root = str(settings.root) if settings.root is not None else os.getcwd()
                 rel = os.path.relpath(abspath, root)
             if rel.startswith(".."):
-                return cfg.is_included(settings, path)
+                return cfg.is_included(settings, path, is_dir=is_dir)
             return not (set(rel.split(os.sep)) & self._default_excluded)
-        return cfg.is_included(settings, path)
+        return cfg.is_included(settings, path, is_dir=is_dir)
 
     def default_excludes_only(self, settings: Any) -> bool:
         """Whether only the default excludes (folder names) decide what is
@@ -505,7 +505,7 @@ def check_path(checker: Project, path: str, look_up: bool = True,
                 st: Optional[os.stat_result] = None) -> Optional[FileResult]:
     """Read, check (and fix) one file; None for a binary file (skipped).
     ``look_up=False``: the caller already missed in the cache.  ``st``: the
-    walk's stat of the file, for the cache."""
+    walk's stat of the file, for the cache and the read."""
     if look_up:
         hit = cached_result(checker, path, st)
         if hit is not None:
@@ -523,7 +523,7 @@ def check_path(checker: Project, path: str, look_up: bool = True,
     try:
         # The digest is for the cache, and for --fix to see that a file did
         # not change before writing it.
-        doc = read_file(settings, path, digest=checker.cache is not None or bool(checker.options.fix))
+        doc = read_file(settings, path, digest=checker.cache is not None or bool(checker.options.fix), stat=st)
     except DocumentError as exc:
         # Named as its findings would be (the display path), not as read.
         told = "%s: %s" % (shown, exc.reason)

@@ -90,15 +90,16 @@ def plan_document(settings: Any, path: Optional[str], text: str,
     return DocumentPlan(limit=limit, scanner=scanner_for(settings, path, language_id))
 
 
-def read_file(settings: Any, path: str, digest: bool = False) -> Any:
+def read_file(settings: Any, path: str, digest: bool = False, stat: Any = None) -> Any:
     """A file on disk read as every caller reads it: under the size cap, in
     the encoding it declares to the rules of the scanner (or code language)
-    that checks it.  Raises :class:`irilint.fileio.DocumentError`."""
+    that checks it.  Raises :class:`irilint.fileio.DocumentError`.
+    ``stat``: the walk's stat of it, just made (see read_document)."""
     from .engine import declaration_syntax
     from .fileio import read_document
 
     return read_document(path, max_size=size_cap(settings) or None, digest=digest,
-                         syntax=declaration_syntax(path, settings))
+                         syntax=declaration_syntax(path, settings), stat=stat)
 
 
 def admitted_files(roots: List[str], settings_for: Any) -> Any:

@@ -24,25 +24,24 @@ def discover(checker: Project, paths: Sequence[str]):
     #: the command line: only their entries need the test for one
     explicit_folders = {os.path.join(os.path.dirname(p), "") for p in explicit}
     #: folder as spelled -> (its absolute spelling + sep, verdict for names
-    #: in it: None when each entry needs the full test, whether it holds a
-    #: named path)
+    #: in it (see _folder_verdict), whether it holds a named path)
     folders: Dict[str, Tuple[str, Any, bool]] = {}
 
-    def included_slow(p: str, abspath: str) -> bool:
+    def included_slow(p: str, abspath: str, is_dir: bool) -> bool:
         if abspath in explicit:
             return True
         try:
-            return checker.included(p, abspath)
+            return checker.included(p, abspath, is_dir=is_dir)
         except checker.config.ConfigError:
             return True
 
-    def included(p: str) -> bool:
+    def included(p: str, is_dir: bool) -> bool:
         # An entry's verdict depends on its folder (its settings, the
         # folder's parts under the settings' root) and its own name: the
         # folder's part is worked out once, not once per entry.
         folder, found, name = p.rpartition(sep)
         if not found or os.altsep:
-            return included_slow(p, os.path.abspath(p))
+            return included_slow(p, os.path.abspath(p), is_dir)
         hit = folders.get(folder)
         if hit is None:
             parent, found, last = folder.rpartition(sep)
@@ -56,9 +55,12 @@ def discover(checker: Project, paths: Sequence[str]):
                 absolute = absolute if absolute.endswith(sep) else absolute + sep
             hit = folders[folder] = (absolute, _folder_verdict(checker, p, absolute),
                                      absolute in explicit_folders)
-        if hit[1] is None or (hit[2] and hit[0] + name in explicit):
-            return included_slow(p, hit[0] + name)
-        return hit[1] and name not in checker._default_excluded
+        verdict = hit[1]
+        if verdict is None or (hit[2] and hit[0] + name in explicit):
+            return included_slow(p, hit[0] + name, is_dir)
+        if verdict is True:
+            return name not in checker._default_excluded
+        return verdict is not False and verdict(name, is_dir)
 
     config_names = {name.lower() for name in checker.config.CONFIG_FILE_NAMES}
 
@@ -70,7 +72,7 @@ def discover(checker: Project, paths: Sequence[str]):
                 and config_names.isdisjoint(map(str.lower, names))):
             checker._no_config_folders.add(folder)
 
-    for item in iter_files(paths, is_included=included, path_type=str, on_directory=on_directory,
+    for item in iter_files(paths, entry_included=included, path_type=str, on_directory=on_directory,
                            with_stat=True, listings=checker.listing_index,
                            follow_symlinks=checker.options.follow_symlinks):
         if isinstance(item, LinkOutsideRoots):
@@ -85,24 +87,26 @@ def discover(checker: Project, paths: Sequence[str]):
             yield item
 
 
-def _folder_verdict(checker: Project, entry: str, folder: str) -> Optional[bool]:
-    """Whether the folder of ``entry`` (a path the walk made) lets its
-    entries in, as far as the folder decides: with the default excludes
-    (folder names only), an entry is in when no part of the folder under
-    the settings' root is an excluded name, and its own name is not one.
-    None when that shortcut does not apply (other patterns, a folder
+def _folder_verdict(checker: Project, entry: str, folder: str) -> Any:
+    """What the folder of ``entry`` (a path the walk made) decides of its
+    entries.  With the default excludes (folder names only): whether it
+    lets them in (an entry is in when no part of the folder under the
+    settings' root is an excluded name, and its own name is not one).
+    With other patterns: a :class:`~irilint.config.FolderVerdict`, that
+    judges an entry by its name.  None when neither applies (a folder
     outside the root, a config error): then every entry is tested.
     ``folder``: the entry's folder, absolute, ending with a separator."""
     try:
         settings = checker.settings(entry)
     except checker.config.ConfigError:
         return None
-    if not checker.default_excludes_only(settings):
-        return None
     prefix = checker._root_prefix(settings)
     if not folder.startswith(prefix):
         return None
-    return not (set(folder[len(prefix):].split(os.sep)) & checker._default_excluded)
+    parts = folder[len(prefix):].split(os.sep)
+    if checker.default_excludes_only(settings):
+        return not (set(parts) & checker._default_excluded)
+    return checker.config.FolderVerdict(settings, [part for part in parts if part])
 
 
 _WORKER: Optional[Project] = None
