@@ -1,6 +1,8 @@
 """The Turtle scanner's shortcuts give exactly what the plain scan gives.
 
-Three shortcuts: an IRI term whose text before it (past blanks) does not
+Four shortcuts: text that holds no candidate (outside terms, short literals
+with neither a backslash nor a colon, comments without a colon) is passed
+in one match, not token by token; an IRI term whose text before it (past blanks) does not
 end in ":" or "base" is no declaration, without the regex search over the
 200 characters before it; an IRI term with no backslash is its own value,
 without the decoder; a string literal with no backslash and no colon
@@ -10,6 +12,7 @@ decoding it.  The reference below is the scan without them.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import List
 
@@ -29,13 +32,17 @@ def _reference_context(text: str, lt: int) -> str:
     return "turtle-prefix" if m.group(1) else "turtle-base"
 
 
+#: every token that may start a candidate, one searched for at a time
+_TOKEN_RX = re.compile(r"<|#|\"\"\"|'''|[\"']")
+
+
 def _reference_scan(text: str):
     """scan_turtle without its shortcuts."""
     n = len(text)
     out: List = []
     pos = 0
     while pos < n:
-        m = turtle._TOKEN_RX.search(text, pos)
+        m = _TOKEN_RX.search(text, pos)
         if m is None:
             break
         t = m.group()
@@ -80,6 +87,8 @@ _PIECES = st.sampled_from([
     '"x"', '"http://s.example/a"', '"a\\u003Ab"', '"h\\u0074tp://e.example/"', '"x\\"y"', "'y'",
     '"""long http://l.example/ \n text"""', "'''no colon'''", '"mailto:me@x.example"', '"see urn:isbn:1 ok"', '"12:30"', '"tel\\u003A123"', "@en", "^^xsd:string",
     "# comment http://c.example/\n", "?a < ?b", "<http:a", '"', "'", "\\",
+    "# no colon here\n", "# a: b\n", "#", "# ends the text", '""', "''", '"""', "'''", '"unterminated\n',
+    "'x:y'", '"\u00e9:"', "'it\\'s'", "\u2028", "\r", '""""', "#<http://in.comment/>",
 ])
 
 
@@ -89,6 +98,8 @@ _PIECES = st.sampled_from([
 @example("BASE" + " " * 199 + "<http://b/>")
 @example("BASE" + " " * 200 + "<http://b/>")
 @example('"a\\u003A//b" "x:y" "nocolon"')
+@example('# x\n"""a""" ""\'\' "" "b" # y: <http://c/>\n<http://d/>')
+@example('"no colon" # no colon\n# http://c.example/ # and more')
 def test_turtle_scan_equals_the_scan_without_shortcuts(text):
     assert _key(turtle.scan_turtle(text)) == _key(_reference_scan(text))
 

@@ -26,7 +26,15 @@ from ._decode import HEX_U, TURTLE_ESCAPES, decode_backslashes
 from .base import Candidate, CommentSyntax, Scanner
 from .text import _COLON_RX as _IRI_COLON_RX, find_iris, scan_decoded
 
-_TOKEN_RX = re.compile(r"<|#|\"\"\"|'''|[\"']")
+# What holds no candidate, passed in one match up to the next token that
+# may hold one ("<", "#", a quote): text outside terms, short literals with
+# neither "\\" nor ":" (the bare IRIs of a literal start at a colon), and
+# comments without ":" up to their line end.  Three quotes open a long
+# literal, never passed; a short one that does not close on its line is
+# left to the token's own handling.  The pattern ends with its repetition,
+# so it never backtracks.
+_NOTHING_RX = re.compile(
+    r"""(?:[^<#"']+|"(?!"")[^"\\\n:]*"|'(?!'')[^'\\\n:]*'|#[^\n:]*(?![^\n]))*""")
 _IRIREF_RX = re.compile(
     r'<((?:[^\x00-\x20<>"{}|^`\\]|\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8})*)>')
 # The lenient form: an absolute IRI with spaces, on one line.
@@ -39,15 +47,21 @@ _STRING_BODY_RX = {
 _DECLARATION_RX = re.compile(
     r"(?:(@?prefix)[ \t\r\n]+[^\s:]*:|(@?base))[ \t\r\n]*$", re.IGNORECASE)
 _EMPTY_UCHARS: dict = {}
+_BLANKS = " \t\r\n"
+_DECLARATION_ENDS = ":eE"
 
 
 def _context(text: str, lt: int) -> str:
-    lo = max(0, lt - 200)
+    lo = lt - 200 if lt > 200 else 0
     # A declaration ends in "p:" or "base" before the blanks: anything else
     # before them (most IRIs follow "<s> " or "; ") is no declaration, and
-    # the search that tries every start in the window is not needed.
-    before = text[lo:lt].rstrip(" \t\r\n")
-    if not before or before[-1] not in ":eE":
+    # the search that tries every start in the window is not needed.  The
+    # blanks are stepped over in place: a copy of the window per IRI cost
+    # more than the steps.
+    k = lt
+    while k > lo and text[k - 1] in _BLANKS:
+        k -= 1
+    if k == lo or text[k - 1] not in _DECLARATION_ENDS:
         return "turtle-iri"
     m = _DECLARATION_RX.search(text, lo, lt)
     if m is None:
@@ -58,45 +72,50 @@ def _context(text: str, lt: int) -> str:
 def scan_turtle(text: str) -> List[Candidate]:
     n = len(text)
     out: List[Candidate] = []
+    append, extend = out.append, out.extend
+    skip, iriref, spaced = _NOTHING_RX.match, _IRIREF_RX.match, _SPACED_IRIREF_RX.match
+    find, colon = text.find, _IRI_COLON_RX.search
     pos = 0
-    while pos < n:
-        m = _TOKEN_RX.search(text, pos)
-        if m is None:
+    while True:
+        start = skip(text, pos).end()
+        if start >= n:
             break
-        t = m.group()
-        start = m.start()
-        if t == "<":
-            iri = _IRIREF_RX.match(text, start) or _SPACED_IRIREF_RX.match(text, start)
+        first = text[start]
+        if first == "<":
+            iri = iriref(text, start) or spaced(text, start)
             if iri is None:
                 pos = start + 1  # "<" as an operator in SPARQL
                 continue
             lo, hi = iri.span(1)
-            if text.find("\\", lo, hi) < 0:  # no escape: the text is the value
-                out.append(Candidate(lo, hi, text[lo:hi], None, _context(text, start)))
+            if find("\\", lo, hi) < 0:  # no escape: the text is the value
+                append(Candidate(lo, hi, text[lo:hi], None, _context(text, start)))
             else:
                 piece = decode_backslashes(text, lo, hi, _EMPTY_UCHARS, HEX_U)
-                out.append(piece.candidate(0, len(piece.value), _context(text, start)))
+                append(piece.candidate(0, len(piece.value), _context(text, start)))
             pos = iri.end()
-        elif t == "#":
-            nl = text.find("\n", start)
+        elif first == "#":  # a comment, to the end of its line
+            nl = find("\n", start)
             end = nl if nl >= 0 else n
-            out.extend(find_iris(text, start + 1, end, "comment"))
+            extend(find_iris(text, start + 1, end, "comment"))
             pos = end
-        else:
-            lo = m.end()
-            if len(t) == 3:
-                close = text.find(t, lo)
+        else:  # a string literal
+            if text.startswith(first * 3, start):  # long: to the same three quotes
+                lo = start + 3
+                close = find(first * 3, lo)
                 hi = close if close >= 0 else n
                 pos = close + 3 if close >= 0 else n
             else:
-                hi = _STRING_BODY_RX[t].match(text, lo).end()
-                pos = hi + 1 if hi < n and text[hi] == t else hi
-            if text.find("\\", lo, hi) < 0 and _IRI_COLON_RX.search(text, lo, hi) is None:
-                # No escape, so the literal is its own text, and no "://" or
-                # "mailto:"-like colon, where find_iris starts: no IRI inside.
+                lo = start + 1
+                hi = _STRING_BODY_RX[first].match(text, lo).end()
+                pos = hi + 1 if hi < n and text[hi] == first else hi
+            if find("\\", lo, hi) < 0:
+                # No escape: the literal is its own text, searched in place
+                # (find_iris starts where "://" or a "mailto:"-like colon is).
+                if colon(text, lo, hi) is not None:
+                    extend(find_iris(text, lo, hi, "string"))
                 continue
             piece = decode_backslashes(text, lo, hi, TURTLE_ESCAPES, HEX_U)
-            out.extend(scan_decoded(piece, "string"))
+            extend(scan_decoded(piece, "string"))
     return finalize(out)
 
 
