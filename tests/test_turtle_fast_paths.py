@@ -132,3 +132,26 @@ def test_turtle_scan_equals_the_scan_without_shortcuts_on_the_corpus_sample():
         samples = ["\n".join(lines)]
     for text in samples:
         assert _key(turtle.scan_turtle(text)) == _key(_reference_scan(text))
+
+
+_CONTEXT_PIECES = st.sampled_from([
+    "@prefix", "prefix", "PREFIX", "pref\u0131x", "@base", "base", "BASE", "ba\u017fe", "database", "e", "E",
+    "p", ":", "ex", "x:y", " ", "\t", "\r\n", "\n", "\u00a0", "\u2028", " " * 60, "<", ">", "#", "a", "\u00e9",
+])
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.lists(_CONTEXT_PIECES, max_size=30).map("".join), st.integers(min_value=0, max_value=400))
+@example("@prefix ex: ", 12)
+@example("x" * 150 + "@prefix p:" + " " * 44, 204)
+@example("prefix" + " " * 194 + ":", 201)
+@example("pref\u0131x p: ", 11)
+@example("a:b: ", 5)
+@example("base" + " " * 197, 201)  # "base" begins a character before the window
+@example("base" + " " * 196, 200)
+@example("prefix p:" + " " * 192, 201)
+@example("prefix p:" + " " * 191, 200)
+@example("@prefix\u00a0p: ", 11)
+def test_the_context_of_an_iri_term_equals_the_search_of_its_window(text, at):
+    lt = min(at, len(text))
+    assert turtle._context(text, lt) == _reference_context(text, lt)

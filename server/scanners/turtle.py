@@ -48,25 +48,33 @@ _DECLARATION_RX = re.compile(
     r"(?:(@?prefix)[ \t\r\n]+[^\s:]*:|(@?base))[ \t\r\n]*$", re.IGNORECASE)
 _EMPTY_UCHARS: dict = {}
 _BLANKS = " \t\r\n"
-_DECLARATION_ENDS = ":eE"
 
 
 def _context(text: str, lt: int) -> str:
     lo = lt - 200 if lt > 200 else 0
-    # A declaration ends in "p:" or "base" before the blanks: anything else
-    # before them (most IRIs follow "<s> " or "; ") is no declaration, and
-    # the search that tries every start in the window is not needed.  The
-    # blanks are stepped over in place: a copy of the window per IRI cost
-    # more than the steps.
+    # The declaration pattern ends its match with blanks up to the IRI, so
+    # the last character before them tells which declaration it can be,
+    # and where its match must start: "base" ends there, or "prefix",
+    # blanks and a name end at the colon.  One match tried there answers
+    # what a search from every start in the window would.
     k = lt
     while k > lo and text[k - 1] in _BLANKS:
         k -= 1
-    if k == lo or text[k - 1] not in _DECLARATION_ENDS:
+    if k == lo:
         return "turtle-iri"
-    m = _DECLARATION_RX.search(text, lo, lt)
-    if m is None:
-        return "turtle-iri"
-    return "turtle-prefix" if m.group(1) else "turtle-base"
+    last = text[k - 1]
+    if last == ":":
+        i = k - 1  # the name: back to a space or another colon
+        while i > lo and text[i - 1] != ":" and not text[i - 1].isspace():
+            i -= 1
+        h = i
+        while h > lo and text[h - 1] in _BLANKS:
+            h -= 1
+        if h - 6 >= lo and _DECLARATION_RX.match(text, h - 6, lt) is not None:
+            return "turtle-prefix"
+    elif last in "eE" and k - 4 >= lo and _DECLARATION_RX.match(text, k - 4, lt) is not None:
+        return "turtle-base"
+    return "turtle-iri"
 
 
 def scan_turtle(text: str) -> List[Candidate]:
