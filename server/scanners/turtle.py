@@ -21,20 +21,25 @@ from __future__ import annotations
 import re
 from typing import List
 
-from ._common import finalize
+from ._common import POSSESSIVE_QUANTIFIERS, finalize
 from ._decode import HEX_U, TURTLE_ESCAPES, decode_backslashes
 from .base import Candidate, CommentSyntax, Scanner
 from .text import _COLON_RX as _IRI_COLON_RX, find_iris, scan_decoded
 
+_TOKEN_RX = re.compile(r"<|#|\"\"\"|'''|[\"']")
 # What holds no candidate, passed in one match up to the next token that
 # may hold one ("<", "#", a quote): text outside terms, short literals with
 # neither "\\" nor ":" (the bare IRIs of a literal start at a colon), and
 # comments without ":" up to their line end.  Three quotes open a long
 # literal, never passed; a short one that does not close on its line is
-# left to the token's own handling.  The pattern ends with its repetition,
-# so it never backtracks.
+# left to the token's own handling.  Possessive, so that a run of many
+# short literals keeps no state to backtrack into (see
+# POSSESSIVE_QUANTIFIERS; without them the tokens are searched one by one).
 _NOTHING_RX = re.compile(
-    r"""(?:[^<#"']+|"(?!"")[^"\\\n:]*"|'(?!'')[^'\\\n:]*'|#[^\n:]*(?![^\n]))*""")
+    r"""(?:[^<#"']++|"(?!"")[^"\\\n:]*+"|'(?!'')[^'\\\n:]*+'|#[^\n:]*+(?![^\n]))*+"""
+    if POSSESSIVE_QUANTIFIERS else "")
+#: Whether the skip regex is used (see POSSESSIVE_QUANTIFIERS).
+FAST_SKIP = POSSESSIVE_QUANTIFIERS
 _IRIREF_RX = re.compile(
     r'<((?:[^\x00-\x20<>"{}|^`\\]|\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8})*)>')
 # The lenient form: an absolute IRI with spaces, on one line.
@@ -78,16 +83,29 @@ def _context(text: str, lt: int) -> str:
 
 
 def scan_turtle(text: str) -> List[Candidate]:
+    return _scan_turtle(text, FAST_SKIP)
+
+
+def _scan_turtle(text: str, fast: bool) -> List[Candidate]:
+    """``scan_turtle``; ``fast=False`` searches the tokens one by one (as
+    on Pythons without possessive quantifiers)."""
     n = len(text)
     out: List[Candidate] = []
     append, extend = out.append, out.extend
-    skip, iriref, spaced = _NOTHING_RX.match, _IRIREF_RX.match, _SPACED_IRIREF_RX.match
+    skip = _NOTHING_RX.match if fast else None
+    token, iriref, spaced = _TOKEN_RX.search, _IRIREF_RX.match, _SPACED_IRIREF_RX.match
     find, colon = text.find, _IRI_COLON_RX.search
     pos = 0
     while True:
-        start = skip(text, pos).end()
-        if start >= n:
-            break
+        if skip is not None:
+            start = skip(text, pos).end()
+            if start >= n:
+                break
+        else:
+            m = token(text, pos)
+            if m is None:
+                break
+            start = m.start()
         first = text[start]
         if first == "<":
             iri = iriref(text, start) or spaced(text, start)
