@@ -222,7 +222,9 @@ def percent_encoded_unreserved(ctx):
     that shows non-ASCII text, the escapes are judged together too, as
     ``--fix`` decodes them in one pass: each ``%2e`` of ``ש%2e%2ea`` is
     harmless alone, but ``ש..a`` ends a right-to-left run with a number
-    separator.
+    separator.  So are adjacent escapes when one of them decodes to a hex
+    digit: each ``%41`` of ``%25%41%41`` is harmless alone, but both
+    decoded give ``%25AA``, which reads as double encoding.
 
     Where the reference is data, which a program reads as written (in code
     outside comments and docstrings, in a JSON, YAML or TOML value, in a
@@ -237,12 +239,23 @@ def percent_encoded_unreserved(ctx):
     together: Dict[int, List[Tuple[int, int, str]]] = {}
     #: (match, the character it encodes, beside non-ASCII text) of each escape
     escapes = []
+    #: escape start -> the edits of its run of adjacent escapes, for runs
+    #: that decode to a hex digit: --fix decodes a run in one pass, and
+    #: digits decoded side by side can complete an escape no single
+    #: decoding makes ("%25%41%41" -> "%25AA", "%%41%42" -> "%AB")
+    runs: Dict[int, List[Tuple[int, int, str]]] = {}
+    run: List[Tuple[int, int, str]] = []
     for m in _UNRESERVED_ESCAPE_RE.finditer(value):
         ch = chr(int(m.group(1), 16))
         beside = _beside_non_ascii(ctx, m.start())
         if beside:
             together.setdefault(_component_key(ctx, m.start()), []).append((m.start(), m.end(), ch))
         escapes.append((m, ch, beside))
+        if not run or run[-1][1] != m.start():
+            _keep_hex_run(run, runs)
+            run = []
+        run.append((m.start(), m.end(), ch))
+    _keep_hex_run(run, runs)
     for m, ch, beside in escapes:
         in_host = _in_host(ctx, m.start())
         dots = ch == "." and _would_make_dot_segment(value, m.start(), m.end(), ".")
@@ -276,6 +289,8 @@ def percent_encoded_unreserved(ctx):
             # decodes both at once: "ש..a" ends a right-to-left run with
             # a number separator.  Judged together, as they will be applied.
             flagged = ctx.edit_adds_finding(list(siblings))
+        if flagged is None and m.start() in runs:
+            flagged = ctx.edit_adds_finding(runs[m.start()])
         if flagged is not None:
             # "ם%41日本": decoded, the "A" makes the segment mixed-script;
             # "%2e" alone in a segment becomes a dot-segment; "%257%41"
@@ -518,6 +533,14 @@ def _may_restructure(value: str, start: int, end: int, ch: str, in_host_label: b
     ``%7E``)."""
     return (ch == "." or in_host_label or value[end:end + 1] == "%"
             or "%" in value[max(start - 4, 0):start])
+
+
+def _keep_hex_run(run: List[Tuple[int, int, str]], runs: Dict[int, List[Tuple[int, int, str]]]) -> None:
+    """Note ``run`` (adjacent escapes' edits) under each escape's start when
+    it has two escapes or more and one of them decodes to a hex digit."""
+    if len(run) > 1 and any(ch in _HEXDIGITS for _, _, ch in run):
+        for start, _, _ in run:
+            runs[start] = run
 
 
 def _stray_percent_before(value: str, start: int, end: int, ch: str):

@@ -9,6 +9,7 @@ they write.  ``Engine.safe_to_iri`` is held to the same standard.
 """
 from collections import Counter
 
+import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -84,6 +85,8 @@ ALL = Settings(select=tuple(SELECT))
 @example("https://xn--80ak6aa92e.com/login", True)
 @example("http://example.com/\u05e9%2e%2ea", False)
 @example("http://\u00e9%)@example.com", False)
+@example("http://example.com/%25%41%41", False)  # decoded together: "%25AA" reads as double encoding
+@example("http://example.com/%%41%42", False)  # "%AB": the stray "%" and both digits make an escape
 def test_fixing_until_stable_adds_no_finding(iri, unsafe):
     engine = Engine()
     doc = "see %s here\n" % iri
@@ -137,3 +140,21 @@ def test_escapes_of_one_component_are_judged_as_fix_applies_them_together():
     plain = engine.check_text("see http://example.com/caf\u00e9%7e%7ex here\n", path="doc.txt", settings=ALL,
                               run_state={}).findings
     assert [bool(f.fixes) for f in plain if f.rule.name == "percent-encoded-unreserved"] == [True, True]
+
+
+@pytest.mark.parametrize("iri, decoded", [
+    ("http://e.org/%25%41%41", None),   # "%25AA" would read as double encoding
+    ("http://e.org/%25%41%41x", None),
+    ("http://e.org/%41%42", "http://e.org/AB"),  # adjacent, but nothing to complete
+    ("http://e.org/%25%7E%7Ex", "http://e.org/%25~~x"),  # no hex digit among them
+])
+def test_adjacent_escapes_decoding_to_hex_digits_are_judged_together(iri, decoded):
+    findings = [f for f in check_reference(iri, select=SELECT) if f.rule.name == "percent-encoded-unreserved"]
+    assert len(findings) == 2
+    safe = [fx for f in findings for fx in f.fixes if fx.safe]
+    if decoded is None:
+        assert safe == []
+        assert all("double-percent-encoding" in f.message for f in findings)
+    else:
+        edits = sorted((e for fx in safe for e in fx.edits), key=lambda e: e.start)
+        assert apply_edits(iri, edits) == decoded

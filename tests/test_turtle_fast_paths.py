@@ -1,6 +1,8 @@
 """The Turtle scanner's shortcuts give exactly what the plain scan gives.
 
-Three shortcuts: an IRI term whose text before it (past blanks) does not
+Four shortcuts: text that holds no candidate (outside terms, short literals
+with neither a backslash nor a colon, comments without a colon) is passed
+in one match, not token by token; an IRI term whose text before it (past blanks) does not
 end in ":" or "base" is no declaration, without the regex search over the
 200 characters before it; an IRI term with no backslash is its own value,
 without the decoder; a string literal with no backslash and no colon
@@ -10,6 +12,8 @@ decoding it.  The reference below is the scan without them.
 from __future__ import annotations
 
 import os
+import re
+import sys
 from pathlib import Path
 from typing import List
 
@@ -29,13 +33,17 @@ def _reference_context(text: str, lt: int) -> str:
     return "turtle-prefix" if m.group(1) else "turtle-base"
 
 
+#: every token that may start a candidate, one searched for at a time
+_TOKEN_RX = re.compile(r"<|#|\"\"\"|'''|[\"']")
+
+
 def _reference_scan(text: str):
     """scan_turtle without its shortcuts."""
     n = len(text)
     out: List = []
     pos = 0
     while pos < n:
-        m = turtle._TOKEN_RX.search(text, pos)
+        m = _TOKEN_RX.search(text, pos)
         if m is None:
             break
         t = m.group()
@@ -80,6 +88,8 @@ _PIECES = st.sampled_from([
     '"x"', '"http://s.example/a"', '"a\\u003Ab"', '"h\\u0074tp://e.example/"', '"x\\"y"', "'y'",
     '"""long http://l.example/ \n text"""', "'''no colon'''", '"mailto:me@x.example"', '"see urn:isbn:1 ok"', '"12:30"', '"tel\\u003A123"', "@en", "^^xsd:string",
     "# comment http://c.example/\n", "?a < ?b", "<http:a", '"', "'", "\\",
+    "# no colon here\n", "# a: b\n", "#", "# ends the text", '""', "''", '"""', "'''", '"unterminated\n',
+    "'x:y'", '"\u00e9:"', "'it\\'s'", "\u2028", "\r", '""""', "#<http://in.comment/>",
 ])
 
 
@@ -89,8 +99,13 @@ _PIECES = st.sampled_from([
 @example("BASE" + " " * 199 + "<http://b/>")
 @example("BASE" + " " * 200 + "<http://b/>")
 @example('"a\\u003A//b" "x:y" "nocolon"')
+@example('# x\n"""a""" ""\'\' "" "b" # y: <http://c/>\n<http://d/>')
+@example('"no colon" # no colon\n# http://c.example/ # and more')
 def test_turtle_scan_equals_the_scan_without_shortcuts(text):
-    assert _key(turtle.scan_turtle(text)) == _key(_reference_scan(text))
+    expected = _key(_reference_scan(text))
+    assert _key(turtle.scan_turtle(text)) == expected
+    # Pythons without possessive quantifiers search the tokens one by one
+    assert _key(turtle._scan_turtle(text, False)) == expected
 
 
 _CORPUS = Path(os.environ.get("IRILINT_TEST_CORPUS", Path(__file__).resolve().parents[1] / "bench" / "real-corpus"))
@@ -119,5 +134,31 @@ def test_turtle_scan_equals_the_scan_without_shortcuts_on_the_corpus_sample():
             lines.append('<#n%d> ex:see "see http://example.org/doc/%d" ; ex:v "a\\u003A//b%d" .' % (i, i, i))
             lines.append("# note %d: http://example.org/c/%d" % (i, i))
         samples = ["\n".join(lines)]
+    assert turtle.FAST_SKIP == (sys.version_info >= (3, 11))
     for text in samples:
-        assert _key(turtle.scan_turtle(text)) == _key(_reference_scan(text))
+        expected = _key(_reference_scan(text))
+        assert _key(turtle.scan_turtle(text)) == expected
+        assert _key(turtle._scan_turtle(text, False)) == expected
+
+
+_CONTEXT_PIECES = st.sampled_from([
+    "@prefix", "prefix", "PREFIX", "pref\u0131x", "@base", "base", "BASE", "ba\u017fe", "database", "e", "E",
+    "p", ":", "ex", "x:y", " ", "\t", "\r\n", "\n", "\u00a0", "\u2028", " " * 60, "<", ">", "#", "a", "\u00e9",
+])
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.lists(_CONTEXT_PIECES, max_size=30).map("".join), st.integers(min_value=0, max_value=400))
+@example("@prefix ex: ", 12)
+@example("x" * 150 + "@prefix p:" + " " * 44, 204)
+@example("prefix" + " " * 194 + ":", 201)
+@example("pref\u0131x p: ", 11)
+@example("a:b: ", 5)
+@example("base" + " " * 197, 201)  # "base" begins a character before the window
+@example("base" + " " * 196, 200)
+@example("prefix p:" + " " * 192, 201)
+@example("prefix p:" + " " * 191, 200)
+@example("@prefix\u00a0p: ", 11)
+def test_the_context_of_an_iri_term_equals_the_search_of_its_window(text, at):
+    lt = min(at, len(text))
+    assert turtle._context(text, lt) == _reference_context(text, lt)

@@ -21,12 +21,25 @@ from __future__ import annotations
 import re
 from typing import List
 
-from ._common import finalize
+from ._common import POSSESSIVE_QUANTIFIERS, finalize
 from ._decode import HEX_U, TURTLE_ESCAPES, decode_backslashes
 from .base import Candidate, CommentSyntax, Scanner
 from .text import _COLON_RX as _IRI_COLON_RX, find_iris, scan_decoded
 
 _TOKEN_RX = re.compile(r"<|#|\"\"\"|'''|[\"']")
+# What holds no candidate, passed in one match up to the next token that
+# may hold one ("<", "#", a quote): text outside terms, short literals with
+# neither "\\" nor ":" (the bare IRIs of a literal start at a colon), and
+# comments without ":" up to their line end.  Three quotes open a long
+# literal, never passed; a short one that does not close on its line is
+# left to the token's own handling.  Possessive, so that a run of many
+# short literals keeps no state to backtrack into (see
+# POSSESSIVE_QUANTIFIERS; without them the tokens are searched one by one).
+_NOTHING_RX = re.compile(
+    r"""(?:[^<#"']++|"(?!"")[^"\\\n:]*+"|'(?!'')[^'\\\n:]*+'|#[^\n:]*+(?![^\n]))*+"""
+    if POSSESSIVE_QUANTIFIERS else "")
+#: Whether the skip regex is used (see POSSESSIVE_QUANTIFIERS).
+FAST_SKIP = POSSESSIVE_QUANTIFIERS
 _IRIREF_RX = re.compile(
     r'<((?:[^\x00-\x20<>"{}|^`\\]|\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8})*)>')
 # The lenient form: an absolute IRI with spaces, on one line.
@@ -39,64 +52,96 @@ _STRING_BODY_RX = {
 _DECLARATION_RX = re.compile(
     r"(?:(@?prefix)[ \t\r\n]+[^\s:]*:|(@?base))[ \t\r\n]*$", re.IGNORECASE)
 _EMPTY_UCHARS: dict = {}
+_BLANKS = " \t\r\n"
 
 
 def _context(text: str, lt: int) -> str:
-    lo = max(0, lt - 200)
-    # A declaration ends in "p:" or "base" before the blanks: anything else
-    # before them (most IRIs follow "<s> " or "; ") is no declaration, and
-    # the search that tries every start in the window is not needed.
-    before = text[lo:lt].rstrip(" \t\r\n")
-    if not before or before[-1] not in ":eE":
+    lo = lt - 200 if lt > 200 else 0
+    # The declaration pattern ends its match with blanks up to the IRI, so
+    # the last character before them tells which declaration it can be,
+    # and where its match must start: "base" ends there, or "prefix",
+    # blanks and a name end at the colon.  One match tried there answers
+    # what a search from every start in the window would.
+    k = lt
+    while k > lo and text[k - 1] in _BLANKS:
+        k -= 1
+    if k == lo:
         return "turtle-iri"
-    m = _DECLARATION_RX.search(text, lo, lt)
-    if m is None:
-        return "turtle-iri"
-    return "turtle-prefix" if m.group(1) else "turtle-base"
+    last = text[k - 1]
+    if last == ":":
+        i = k - 1  # the name: back to a space or another colon
+        while i > lo and text[i - 1] != ":" and not text[i - 1].isspace():
+            i -= 1
+        h = i
+        while h > lo and text[h - 1] in _BLANKS:
+            h -= 1
+        if h - 6 >= lo and _DECLARATION_RX.match(text, h - 6, lt) is not None:
+            return "turtle-prefix"
+    elif last in "eE" and k - 4 >= lo and _DECLARATION_RX.match(text, k - 4, lt) is not None:
+        return "turtle-base"
+    return "turtle-iri"
 
 
 def scan_turtle(text: str) -> List[Candidate]:
+    return _scan_turtle(text, FAST_SKIP)
+
+
+def _scan_turtle(text: str, fast: bool) -> List[Candidate]:
+    """``scan_turtle``; ``fast=False`` searches the tokens one by one (as
+    on Pythons without possessive quantifiers)."""
     n = len(text)
     out: List[Candidate] = []
+    append, extend = out.append, out.extend
+    skip = _NOTHING_RX.match if fast else None
+    token, iriref, spaced = _TOKEN_RX.search, _IRIREF_RX.match, _SPACED_IRIREF_RX.match
+    find, colon = text.find, _IRI_COLON_RX.search
     pos = 0
-    while pos < n:
-        m = _TOKEN_RX.search(text, pos)
-        if m is None:
-            break
-        t = m.group()
-        start = m.start()
-        if t == "<":
-            iri = _IRIREF_RX.match(text, start) or _SPACED_IRIREF_RX.match(text, start)
+    while True:
+        if skip is not None:
+            start = skip(text, pos).end()
+            if start >= n:
+                break
+        else:
+            m = token(text, pos)
+            if m is None:
+                break
+            start = m.start()
+        first = text[start]
+        if first == "<":
+            iri = iriref(text, start) or spaced(text, start)
             if iri is None:
                 pos = start + 1  # "<" as an operator in SPARQL
                 continue
             lo, hi = iri.span(1)
-            if text.find("\\", lo, hi) < 0:  # no escape: the text is the value
-                out.append(Candidate(lo, hi, text[lo:hi], None, _context(text, start)))
+            if find("\\", lo, hi) < 0:  # no escape: the text is the value
+                append(Candidate(lo, hi, text[lo:hi], None, _context(text, start)))
             else:
                 piece = decode_backslashes(text, lo, hi, _EMPTY_UCHARS, HEX_U)
-                out.append(piece.candidate(0, len(piece.value), _context(text, start)))
+                append(piece.candidate(0, len(piece.value), _context(text, start)))
             pos = iri.end()
-        elif t == "#":
-            nl = text.find("\n", start)
+        elif first == "#":  # a comment, to the end of its line
+            nl = find("\n", start)
             end = nl if nl >= 0 else n
-            out.extend(find_iris(text, start + 1, end, "comment"))
+            extend(find_iris(text, start + 1, end, "comment"))
             pos = end
-        else:
-            lo = m.end()
-            if len(t) == 3:
-                close = text.find(t, lo)
+        else:  # a string literal
+            if text.startswith(first * 3, start):  # long: to the same three quotes
+                lo = start + 3
+                close = find(first * 3, lo)
                 hi = close if close >= 0 else n
                 pos = close + 3 if close >= 0 else n
             else:
-                hi = _STRING_BODY_RX[t].match(text, lo).end()
-                pos = hi + 1 if hi < n and text[hi] == t else hi
-            if text.find("\\", lo, hi) < 0 and _IRI_COLON_RX.search(text, lo, hi) is None:
-                # No escape, so the literal is its own text, and no "://" or
-                # "mailto:"-like colon, where find_iris starts: no IRI inside.
+                lo = start + 1
+                hi = _STRING_BODY_RX[first].match(text, lo).end()
+                pos = hi + 1 if hi < n and text[hi] == first else hi
+            if find("\\", lo, hi) < 0:
+                # No escape: the literal is its own text, searched in place
+                # (find_iris starts where "://" or a "mailto:"-like colon is).
+                if colon(text, lo, hi) is not None:
+                    extend(find_iris(text, lo, hi, "string"))
                 continue
             piece = decode_backslashes(text, lo, hi, TURTLE_ESCAPES, HEX_U)
-            out.extend(scan_decoded(piece, "string"))
+            extend(scan_decoded(piece, "string"))
     return finalize(out)
 
 
