@@ -426,6 +426,7 @@ def check_files(checker: Project, paths: Sequence[str], on_result: Any = None) -
 
     results: List[FileResult] = []
     for item in run_files(checker, paths):
+        item.settle()  # kept to the end: its positions, not its text
         results.append(item)
         if on_result is not None:
             on_result(item)
