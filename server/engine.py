@@ -595,7 +595,7 @@ class Engine:
                     contexts.append(RefContext(cand, ref, doc))
                     # copies even at the same start: merging tells findings apart by identity
                     delta = cand.start - first_start
-                    findings.extend([_shifted(f, delta) for f in ref_findings])
+                    findings.extend(_shifted_all(ref_findings, delta))
                     result.errors.extend(ref_errors)
                     continue
                 first_finding, first_error = len(findings), len(result.errors)
@@ -841,13 +841,28 @@ class _RulePlan:
 
 def _shifted(f: Finding, delta: int) -> Finding:
     """``f`` moved by ``delta`` code points (its reference moved): a new
-    Finding, its other fields shared as ``dataclasses.replace`` shares them
-    (built directly: ``replace`` was most of the cost of a repeated
-    reference)."""
-    return Finding(f.rule, f.severity, f.message, f.start + delta, f.end + delta,
-                   [Fix(fx.title, tuple([Edit(e.start + delta, e.end + delta, e.new_text) for e in fx.edits]),
-                        fx.safe) for fx in f.fixes] if f.fixes else [],
-                   f.ref_start + delta, f.ref_end + delta, f.iri, f.path, f.related)
+    Finding, its other fields shared as ``dataclasses.replace`` shares them."""
+    return _shifted_all([f], delta)[0]
+
+
+def _shifted_all(found: List[Finding], delta: int) -> List[Finding]:
+    """``[_shifted(f, delta) for f in found]``: the findings of one
+    reference, moved.  Built directly (``replace`` was most of the cost of
+    a repeated reference), and each moved offset is made once: the
+    findings and edits of a reference repeat a few offsets, and a document
+    dense with findings held an int object (32 bytes) for each use."""
+    offsets = set()
+    for f in found:
+        offsets.update((f.start, f.end, f.ref_start, f.ref_end))
+        for fx in f.fixes:
+            for e in fx.edits:
+                offsets.add(e.start)
+                offsets.add(e.end)
+    at = {o: o + delta for o in offsets}
+    return [Finding(f.rule, f.severity, f.message, at[f.start], at[f.end],
+                    [Fix(fx.title, tuple([Edit(at[e.start], at[e.end], e.new_text) for e in fx.edits]), fx.safe)
+                     for fx in f.fixes] if f.fixes else [],
+                    at[f.ref_start], at[f.ref_end], f.iri, f.path, f.related) for f in found]
 
 
 class ReferenceMemo:
@@ -925,7 +940,7 @@ class ReferenceMemo:
         old_start, ref, found, errors = entry
         if start != old_start:
             delta = start - old_start
-            found = [_shifted(f, delta) for f in found]
+            found = _shifted_all(found, delta)
             entry[0], entry[2] = start, found
         return ref, found, errors
 
