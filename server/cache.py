@@ -17,17 +17,23 @@ The pack is written once per run, by the process that prints the output,
 to a temporary file renamed into place: concurrent runs never see half a
 pack (the last one to finish wins; the other's new entries are just
 computed again next time).
+
+One module, over 600 lines: the pack, its entries' payload and the
+indexes beside it (stat, listings, reductions) share one format number,
+one checksummed way of writing a file, and one rule that what cannot be
+read is a miss; apart, each would repeat them.
 """
 from __future__ import annotations
 
 import hashlib
+import io
 import itertools
 import json
 import os
 import sys
 import tempfile
 import time
-from typing import Any, Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
 
 from . import __version__
 from .declared_encoding import DECODING_RULES
@@ -119,17 +125,22 @@ def _finding_to_json(f: Finding) -> Dict[str, Any]:
     return out
 
 
-def _finding_from_json(d: Dict[str, Any], path: Optional[str], get_rule: Any) -> Finding:
+def _finding_from_json(d: Dict[str, Any], path: Optional[str], get_rule: Any,
+                       shared: Optional[Dict[str, str]] = None) -> Finding:
     """A finding :func:`_finding_to_json` made (``get_rule``: the
-    registry's, given by the caller that reads many)."""
+    registry's, given by the caller that reads many).  ``shared``: a memo
+    of the texts read so far, so that the findings of one entry share
+    their messages, titles and IRIs as the engine's did (a parsed string
+    is a new object each time: a dense file's hit held a copy per finding)."""
     rule = get_rule(d["rule"])
     if rule is None:
         raise ValueError("unknown rule")
+    share = (lambda s: s) if shared is None else (lambda s: shared.setdefault(s, s))  # noqa: E731
     fixes = []
     for title, safe, edits in d["fixes"]:
         if not isinstance(title, str) or not isinstance(safe, bool):
             raise ValueError("bad fix")
-        fixes.append(Fix(title, tuple(Edit(int(s), int(e), str(t)) for s, e, t in edits), safe))
+        fixes.append(Fix(share(title), tuple(Edit(int(s), int(e), share(str(t))) for s, e, t in edits), safe))
     for k in ("start", "end", "ref_start", "ref_end"):
         if not isinstance(d[k], int) or d[k] < 0:
             raise ValueError("bad offset")
@@ -141,9 +152,55 @@ def _finding_from_json(d: Dict[str, Any], path: Optional[str], get_rule: Any) ->
                 isinstance(n, int) for n in (line, column, end_line, end_column, start, end)):
             raise ValueError("bad related location")
         related.append(Related(message, line, column, end_line, end_column, where, start, end))
-    return Finding(rule=rule, severity=Severity.parse(d["severity"]), message=d["message"],
+    return Finding(rule=rule, severity=Severity.parse(d["severity"]), message=share(d["message"]),
                    start=d["start"], end=d["end"], fixes=fixes, ref_start=d["ref_start"],
-                   ref_end=d["ref_end"], iri=d["iri"], path=path, related=related)
+                   ref_end=d["ref_end"], iri=share(d["iri"]), path=path, related=related)
+
+
+#: findings (or positions) of a cache entry encoded at once
+_ITEMS_A_WRITE = 256
+
+
+def _dumps(value: Any) -> bytes:
+    return json.dumps(value, ensure_ascii=False).encode("utf-8")
+
+
+def _write_items(write: Callable[[bytes], Any], items: Iterable[Any]) -> None:
+    """Write a JSON array of ``items``, as ``json.dumps`` writes it, a few
+    hundred items at a time."""
+    write(b"[")
+    items = iter(items)
+    first = True
+    while True:
+        chunk = list(itertools.islice(items, _ITEMS_A_WRITE))
+        if not chunk:
+            break
+        text = _dumps(chunk)[1:-1]  # "[a, b]" -> "a, b"
+        write(text if first else b", " + text)
+        first = False
+    write(b"]")
+
+
+def _after(text: str, at: int, literal: str) -> int:
+    """Where ``literal`` ends, when ``text`` has it at ``at``."""
+    if not text.startswith(literal, at):
+        raise ValueError("not the payload irilint writes")
+    return at + len(literal)
+
+
+def _each_item(text: str, at: int, take: Callable[[Any], None]) -> int:
+    """Pass each item of the JSON array at ``at`` (as ``json.dumps``
+    writes it) to ``take``, parsed one at a time; where the array ends."""
+    at = _after(text, at, "[")
+    if text.startswith("]", at):
+        return at + 1
+    while True:
+        item, at = _decode_json(text, at)
+        take(item)
+        if text.startswith(", ", at):
+            at += 2
+        else:
+            return _after(text, at, "]")
 
 
 class Cache:
@@ -204,6 +261,8 @@ class Cache:
         if end == -1:
             self.misses += 1
             return None
+        if not line.startswith(b'{"findings": []', end + 1):
+            return self._get_findings(line, end + 1, path, text_length)
         body = line[end + 1:]
         facts = self._quiet.get(body)
         if facts is not None:
@@ -214,30 +273,58 @@ class Cache:
             payload, end = _decode_json(text)  # no whitespace scan: irilint wrote it
             if end != len(text):
                 raise ValueError("trailing data")
-            raw = payload["findings"]
+            if payload["findings"]:
+                raise ValueError("findings where there were none")
             facts = decode_facts(payload["facts"])
-            located = payload["located"]
-            if not raw:  # most files: nothing found, nothing to locate
-                if located != [] or payload["edits"] != {}:
-                    raise ValueError("positions without findings")
-                # Such a payload does not depend on the file's path: many
-                # files share one, and it is parsed once.
-                self._quiet[body] = facts
-                self.hits += 1
-                return [], facts, ([], {})
-            from irilint.rules.registry import get_rule
+            # most files: nothing found, nothing to locate
+            if payload["located"] != [] or payload["edits"] != {}:
+                raise ValueError("positions without findings")
+        except (ValueError, KeyError, TypeError, UnicodeError, AttributeError, IndexError):
+            self.misses += 1
+            return None
+        # Such a payload does not depend on the file's path: many files
+        # share one, and it is parsed once.
+        self._quiet[body] = facts
+        self.hits += 1
+        return [], facts, ([], {})
 
-            findings = [_finding_from_json(d, path, get_rule) for d in raw]
-            for f in findings:
+    def _get_findings(self, line: bytes, at: int, path: Optional[str],
+                      text_length: int) -> Optional[Tuple[List[Finding], Dict[str, Any], Any]]:
+        """:meth:`get` of an entry with findings (its payload from ``at``):
+        read a finding at a time, never as a whole parsed payload (a dense
+        file's was several times the size of its findings)."""
+        from irilint.rules.registry import get_rule
+
+        findings: List[Finding] = []
+        located: List[Any] = []
+        shared: Dict[str, str] = {}
+        try:
+            text = str(memoryview(line)[at:], "utf-8")  # no copy of the payload's bytes first
+
+            def take_finding(d: Any) -> None:
+                f = _finding_from_json(d, path, get_rule, shared)
                 if f.end > text_length or f.start > f.end:
                     raise ValueError("span outside the document")
-            if not isinstance(located, list) or len(located) != len(findings):
-                raise ValueError("bad positions")
-            for row in located:
-                if len(row) != 5 or not all(isinstance(x, int) and x >= 1 for x in row[:4]) \
-                        or not isinstance(row[4], str):
+                findings.append(f)
+
+            def take_row(row: Any) -> None:
+                if type(row) is not list or len(row) != 5 or not all(
+                        isinstance(x, int) and x >= 1 for x in row[:4]) or not isinstance(row[4], str):
                     raise ValueError("bad position")
-            edits = {int(k): (int(v[0]), int(v[1])) for k, v in payload["edits"].items()}
+                row[4] = shared.setdefault(row[4], row[4])
+                located.append(row)
+
+            at = _each_item(text, _after(text, 0, '{"findings": '), take_finding)
+            facts_json, at = _decode_json(text, _after(text, at, ', "facts": '))
+            at = _each_item(text, _after(text, at, ', "located": '), take_row)
+            edits_json, at = _decode_json(text, _after(text, at, ', "edits": '))
+            if _after(text, at, "}") != len(text):
+                raise ValueError("trailing data")
+            del text
+            if not findings or len(located) != len(findings):
+                raise ValueError("bad positions")
+            facts = decode_facts(facts_json)
+            edits = {int(k): (int(v[0]), int(v[1])) for k, v in edits_json.items()}
         except (ValueError, KeyError, TypeError, UnicodeError, AttributeError, IndexError):
             self.misses += 1
             return None
@@ -246,25 +333,37 @@ class Cache:
 
     @staticmethod
     def entry(key: str, file: str, findings: List[Finding], facts: Dict[str, Any],
-              located: List[List[Any]], edits: Dict[int, Tuple[int, int]]) -> bytes:
+              located: Iterable[List[Any]], edits: Dict[int, Tuple[int, int]]) -> bytes:
         """The pack line of one checked file (worker processes send it to
         the parent, which saves every line of the run at once).  ``facts``:
         what its project rules collected (rule name ->
-        irilint.rules.project_rules.Collected)."""
-        payload: Dict[str, Any] = {"findings": [_finding_to_json(f) for f in findings]}
-        payload["facts"] = encode_facts(facts)
-        payload["located"] = located
-        payload["edits"] = {str(k): list(v) for k, v in edits.items()}
-        body = json.dumps(payload, ensure_ascii=False).encode("utf-8")
+        irilint.rules.project_rules.Collected); ``located``: each finding's
+        [line, column, end line, end column, line text], read once."""
+        # Written a finding at a time: the same bytes as json.dumps of the
+        # whole payload (a dict of "findings", "facts", "located" and
+        # "edits"), without that payload or its whole text at once.
+        out = io.BytesIO()
+        write = out.write
         # JSON escapes tabs and line breaks, so neither field can hold one.
-        name = json.dumps(file).encode("ascii")
-        return b"\t".join((key.encode("ascii"), name, body))
+        write(b"%s\t%s\t{\"findings\": " % (key.encode("ascii"), json.dumps(file).encode("ascii")))
+        _write_items(write, map(_finding_to_json, findings))
+        write(b', "facts": ')
+        write(_dumps(encode_facts(facts)))
+        write(b', "located": ')
+        _write_items(write, located)
+        write(b', "edits": ')
+        write(_dumps({str(k): list(v) for k, v in edits.items()}))
+        write(b"}")
+        return out.getvalue()
 
     def add(self, line: bytes) -> None:
         """Keep a line made by :meth:`entry` for :meth:`save`."""
-        fields = line.split(b"\t", 2)
-        if len(fields) == 3:
-            self._new[fields[0].decode("ascii", "replace")] = (fields[1].decode("ascii", "replace"), line)
+        # The two tabs found, not split at: a split copies the payload.
+        first = line.find(b"\t")
+        second = line.find(b"\t", first + 1) if first != -1 else -1
+        if second != -1:
+            self._new[line[:first].decode("ascii", "replace")] = (
+                line[first + 1:second].decode("ascii", "replace"), line)
 
     def save(self) -> None:
         """Write the pack: this run's entries, and the earlier entries of

@@ -859,9 +859,14 @@ def _shifted_all(found: List[Finding], delta: int) -> List[Finding]:
                 offsets.add(e.start)
                 offsets.add(e.end)
     at = {o: o + delta for o in offsets}
+
+    def moved(fx: Fix) -> Fix:
+        return Fix(fx.title, tuple([Edit(at[e.start], at[e.end], e.new_text) for e in fx.edits]), fx.safe)
+
+    # One fix (the common case) in a list display: allocated to its size,
+    # where a comprehension leaves room for three more.
     return [Finding(f.rule, f.severity, f.message, at[f.start], at[f.end],
-                    [Fix(fx.title, tuple([Edit(at[e.start], at[e.end], e.new_text) for e in fx.edits]), fx.safe)
-                     for fx in f.fixes] if f.fixes else [],
+                    [moved(f.fixes[0])] if len(f.fixes) == 1 else [moved(fx) for fx in f.fixes],
                     at[f.ref_start], at[f.ref_end], f.iri, f.path, f.related) for f in found]
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union, overload
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 from .findings import SLOTS, Finding
 from .lines import LINE_TEXT_CONTEXT, LINE_TEXT_LIMIT, LineIndex, clip_line  # noqa: F401 (re-exported)
@@ -80,12 +80,6 @@ class Located:
 
     def __iter__(self) -> Iterator[Reported]:
         return located(self.path, self.findings, self.index)
-
-    @overload
-    def __getitem__(self, at: int) -> Reported: ...
-
-    @overload
-    def __getitem__(self, at: slice) -> List[Reported]: ...
 
     def __getitem__(self, at: Union[int, slice]) -> Union[Reported, List[Reported]]:
         if isinstance(at, slice):

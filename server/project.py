@@ -392,7 +392,7 @@ class Project:
             out.cache_key = self.cache_key(doc.digest, settings, path)
             out.cache_line = self.cache.entry(
                 out.cache_key, doc.path, findings, out.facts,
-                [[r.line, r.column, r.end_line, r.end_column, r.line_text] for r in out.reported],
+                ([r.line, r.column, r.end_line, r.end_column, r.line_text] for r in out.reported),
                 Positions(index, findings).table)
         return out
 
