@@ -181,26 +181,70 @@ def _write_items(write: Callable[[bytes], Any], items: Iterable[Any]) -> None:
     write(b"]")
 
 
-def _after(text: str, at: int, literal: str) -> int:
-    """Where ``literal`` ends, when ``text`` has it at ``at``."""
-    if not text.startswith(literal, at):
+def _after_bytes(data: bytes, at: int, literal: bytes) -> int:
+    """Where ``literal`` ends, when ``data`` has it at ``at``."""
+    if not data.startswith(literal, at):
         raise ValueError("not the payload irilint writes")
     return at + len(literal)
 
 
-def _each_item(text: str, at: int, take: Callable[[Any], None]) -> int:
-    """Pass each item of the JSON array at ``at`` (as ``json.dumps``
-    writes it) to ``take``, parsed one at a time; where the array ends."""
-    at = _after(text, at, "[")
-    if text.startswith("]", at):
-        return at + 1
-    while True:
-        item, at = _decode_json(text, at)
-        take(item)
-        if text.startswith(", ", at):
-            at += 2
+def _find(data: bytes, literal: bytes, at: int) -> int:
+    found = data.find(literal, at)
+    if found == -1:
+        raise ValueError("not the payload irilint writes")
+    return found
+
+
+def _json_value(text: str) -> Any:
+    """The one JSON value ``text`` is (no whitespace around it)."""
+    value, end = _decode_json(text)
+    if end != len(text):
+        raise ValueError("trailing data")
+    return value
+
+
+def _escaped(data: bytes, at: int) -> bool:
+    """Whether the character at ``at`` follows an odd run of backslashes
+    (a quote escaped inside a string)."""
+    run = at
+    while run > 0 and data[run - 1] == 0x5C:
+        run -= 1
+    return (at - run) % 2 == 1
+
+
+def _each_item_in(data: bytes, start: int, end: int, boundary: bytes, keep: int,
+                  take: Callable[[Any], None]) -> None:
+    """Pass each item of the JSON array whose items (", " between them, as
+    ``json.dumps`` writes them) are ``data[start:end]`` to ``take``,
+    decoding a few hundred items' bytes at a time.  ``boundary`` stands
+    only between two items (its first ``keep`` bytes end the one before),
+    once a quote it starts with is not an escaped one."""
+    view = memoryview(data)
+    at = start
+    while at < end:
+        cut = at
+        for _ in range(_ITEMS_A_WRITE):
+            found = data.find(boundary, cut + 1, end)
+            while found != -1 and boundary[:1] == b'"' and _escaped(data, found):
+                found = data.find(boundary, found + 1, end)
+            if found == -1:
+                cut = end
+                break
+            cut = found + keep
+        text = str(view[at:cut], "utf-8")
+        pos = 0
+        while True:
+            item, pos = _decode_json(text, pos)
+            take(item)
+            if pos == len(text):
+                break
+            if not text.startswith(", ", pos):
+                raise ValueError("not the payload irilint writes")
+            pos += 2
+        if cut < end:
+            at = _after_bytes(data, cut, b", ")
         else:
-            return _after(text, at, "]")
+            at = end
 
 
 class Cache:
@@ -299,8 +343,6 @@ class Cache:
         located: List[Any] = []
         shared: Dict[str, str] = {}
         try:
-            text = str(memoryview(line)[at:], "utf-8")  # no copy of the payload's bytes first
-
             def take_finding(d: Any) -> None:
                 f = _finding_from_json(d, path, get_rule, shared)
                 if f.end > text_length or f.start > f.end:
@@ -314,13 +356,25 @@ class Cache:
                 row[4] = shared.setdefault(row[4], row[4])
                 located.append(row)
 
-            at = _each_item(text, _after(text, 0, '{"findings": '), take_finding)
-            facts_json, at = _decode_json(text, _after(text, at, ', "facts": '))
-            at = _each_item(text, _after(text, at, ', "located": '), take_row)
-            edits_json, at = _decode_json(text, _after(text, at, ', "edits": '))
-            if _after(text, at, "}") != len(text):
-                raise ValueError("trailing data")
-            del text
+            # The payload's parts are found by the keys that follow them
+            # (a quote JSON does not escape is no string's content), its
+            # arrays decoded a few hundred items at a time: a dense file's
+            # whole payload as text was twice its bytes (two bytes a
+            # character once one is outside Latin-1).
+            data = memoryview(line)
+            at = _after_bytes(line, at, b'{"findings": [')
+            end = _find(line, b'], "facts": ', at)
+            _each_item_in(line, at, end, b'}, {"rule": "', 1, take_finding)
+            at = end + len(b'], "facts": ')
+            end = _find(line, b', "located": [', at)
+            facts_json = _json_value(str(data[at:end], "utf-8"))
+            at = end + len(b', "located": [')
+            end = _find(line, b'], "edits": ', at)
+            _each_item_in(line, at, end, b'"], [', 2, take_row)
+            at = end + len(b'], "edits": ')
+            if not line.endswith(b"}") or len(line) - 1 < at:
+                raise ValueError("not the payload irilint writes")
+            edits_json = _json_value(str(data[at:len(line) - 1], "utf-8"))
             if not findings or len(located) != len(findings):
                 raise ValueError("bad positions")
             facts = decode_facts(facts_json)
@@ -380,7 +434,9 @@ class Cache:
                 continue  # unreadable, or an older version of a file checked now
             lines.append(line)
         lines.extend(line for _, line in self._new.values())
-        _write_checked(self.pack_path, _PACK_HEADER, b"\n", b"\n".join(lines) + b"\n", self.note_problem)
+        # Each line and its line end, not joined: written as they are.
+        _write_checked(self.pack_path, _PACK_HEADER, b"\n", [part for line in lines for part in (line, b"\n")],
+                       self.note_problem)
 
 
 #: Called with (path, what went wrong) when a cache file exists but cannot
@@ -417,20 +473,27 @@ def _read_checked(path: str, header: bytes, separator: bytes, report: Report = _
     return None
 
 
-def _write_checked(path: str, header: bytes, separator: bytes, body: bytes, report: Report = _ignore) -> None:
-    """Write ``body`` after a head line of ``header`` and its SHA-256."""
-    head = header + hashlib.sha256(body).hexdigest().encode("ascii")
+def _write_checked(path: str, header: bytes, separator: bytes, body: Any, report: Report = _ignore) -> None:
+    """Write ``body`` (bytes, or a list of the parts it is made of, not
+    joined: a pack of dense files is large) after a head line of
+    ``header`` and its SHA-256."""
+    parts: List[bytes] = [body] if isinstance(body, bytes) else body
+    digest = hashlib.sha256()
+    for part in parts:
+        digest.update(part)
+    head = header + digest.hexdigest().encode("ascii")
     try:
-        _write_replace(path, head + separator + body)
+        _write_replace(path, [head + separator], parts)
     except OSError as exc:
         # a read-only tree still gets checked, just not cached; the old
         # file, if any, is untouched (the new one was never renamed in)
         report(path, "cannot be written (%s)" % _os_reason(exc))
 
 
-def _write_replace(path: str, data: bytes) -> None:
-    """Write ``data`` to a temporary file renamed over ``path`` (concurrent
-    runs never see half a file; the last one to finish wins), creating the
+def _write_replace(path: str, *data: Sequence[bytes]) -> None:
+    """Write the parts of ``data`` (lists of bytes) to a temporary file
+    renamed over ``path`` (concurrent runs never see half a file; the last
+    one to finish wins), creating the
     cache folder, its CACHEDIR.TAG and .gitignore first if needed.  Raises
     OSError; a temporary file is never left behind."""
     folder = os.path.dirname(path)
@@ -447,7 +510,9 @@ def _write_replace(path: str, data: bytes) -> None:
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-")
     try:
         try:
-            _write_all(fd, data)
+            for parts in data:
+                for part in parts:
+                    _write_all(fd, part)
         finally:
             os.close(fd)
         os.replace(tmp, path)

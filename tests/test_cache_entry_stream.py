@@ -117,3 +117,41 @@ def test_a_new_entry_is_kept_under_its_key_and_file():
     cache.add(b"no tabs at all")
     cache.add(b"one\ttab")
     assert list(cache._new) == [KEY]
+
+
+@settings(max_examples=200, deadline=None)
+@given(_entries(), st.integers(1, 3))
+def test_an_entry_read_and_written_in_small_chunks_is_the_whole_payload(entry, chunk):
+    # A few items a chunk: every cut between items is met, after texts
+    # holding what stands between items ('"], [', '}, {"rule": "') and
+    # backslashes before a quote.
+    import irilint.cache as cache_module
+
+    findings, located, edits = entry
+    saved = cache_module._ITEMS_A_WRITE
+    cache_module._ITEMS_A_WRITE = chunk
+    try:
+        line = Cache.entry(KEY, "a.md", findings, {}, located, edits)
+        got = _get(line)
+    finally:
+        cache_module._ITEMS_A_WRITE = saved
+    assert line == _whole_payload_entry(KEY, "a.md", findings, {}, located, edits)
+    assert got == _whole_payload_read(line, "a.md")
+
+
+def test_texts_that_look_like_the_cuts_between_items_are_read_whole():
+    import irilint.cache as cache_module
+
+    rule = RULES[0]
+    tricky = ['"], [', '\\"], [', '\\\\"], [', '}, {"rule": "', 'x\\', '"]], "edits": {', '], "facts": ']
+    findings = [Finding(rule, Severity.WARNING, t, k, k + 1, [Fix(t, (Edit(k, k + 1, t),), True)], 0, 9, t, "a.md")
+                for k, t in enumerate(tricky)]
+    located = [[1, k + 1, 1, k + 2, t] for k, t in enumerate(tricky)]
+    edits = {o: (1, o + 1) for o in range(len(tricky) + 1)}
+    saved = cache_module._ITEMS_A_WRITE
+    cache_module._ITEMS_A_WRITE = 1
+    try:
+        got = _get(Cache.entry(KEY, "a.md", findings, {}, located, edits))
+    finally:
+        cache_module._ITEMS_A_WRITE = saved
+    assert got == (findings, {}, (located, edits))

@@ -118,6 +118,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
             step = (lambda item: progress.step(item.path)) if progress.enabled else None
             for outcome in stream_files(checker, paths, on_result=step):
                 printer.add(outcome)
+                del outcome  # printed: not held while the next file is checked, or the cache saved
             if checker.cache is not None and checker.cache.problem:
                 printer.note_first("irilint: note: %s" % checker.cache.problem)
     except config.ConfigError as exc:
