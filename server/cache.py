@@ -126,12 +126,13 @@ def _finding_to_json(f: Finding) -> Dict[str, Any]:
 
 
 def _finding_from_json(d: Dict[str, Any], path: Optional[str], get_rule: Any,
-                       shared: Optional[Dict[str, str]] = None) -> Finding:
+                       shared: Optional[Dict[Any, Any]] = None) -> Finding:
     """A finding :func:`_finding_to_json` made (``get_rule``: the
     registry's, given by the caller that reads many).  ``shared``: a memo
     of the texts read so far, so that the findings of one entry share
-    their messages, titles and IRIs as the engine's did (a parsed string
-    is a new object each time: a dense file's hit held a copy per finding)."""
+    their messages, titles, IRIs and offsets as the engine's did (a parsed
+    string or number is a new object each time: a dense file's hit held a
+    copy per finding)."""
     rule = get_rule(d["rule"])
     if rule is None:
         raise ValueError("unknown rule")
@@ -140,7 +141,8 @@ def _finding_from_json(d: Dict[str, Any], path: Optional[str], get_rule: Any,
     for title, safe, edits in d["fixes"]:
         if not isinstance(title, str) or not isinstance(safe, bool):
             raise ValueError("bad fix")
-        fixes.append(Fix(share(title), tuple(Edit(int(s), int(e), share(str(t))) for s, e, t in edits), safe))
+        fixes.append(Fix(share(title), tuple(Edit(share(int(s)), share(int(e)), share(str(t))) for s, e, t in edits),
+                         safe))
     for k in ("start", "end", "ref_start", "ref_end"):
         if not isinstance(d[k], int) or d[k] < 0:
             raise ValueError("bad offset")
@@ -153,8 +155,8 @@ def _finding_from_json(d: Dict[str, Any], path: Optional[str], get_rule: Any,
             raise ValueError("bad related location")
         related.append(Related(message, line, column, end_line, end_column, where, start, end))
     return Finding(rule=rule, severity=Severity.parse(d["severity"]), message=share(d["message"]),
-                   start=d["start"], end=d["end"], fixes=fixes, ref_start=d["ref_start"],
-                   ref_end=d["ref_end"], iri=share(d["iri"]), path=path, related=related)
+                   start=share(d["start"]), end=share(d["end"]), fixes=fixes, ref_start=share(d["ref_start"]),
+                   ref_end=share(d["ref_end"]), iri=share(d["iri"]), path=path, related=related)
 
 
 #: findings (or positions) of a cache entry encoded at once
@@ -341,7 +343,8 @@ class Cache:
 
         findings: List[Finding] = []
         located: List[Any] = []
-        shared: Dict[str, str] = {}
+        shared: Dict[Any, Any] = {}
+        share = shared.setdefault
         try:
             def take_finding(d: Any) -> None:
                 f = _finding_from_json(d, path, get_rule, shared)
@@ -353,7 +356,7 @@ class Cache:
                 if type(row) is not list or len(row) != 5 or not all(
                         isinstance(x, int) and x >= 1 for x in row[:4]) or not isinstance(row[4], str):
                     raise ValueError("bad position")
-                row[4] = shared.setdefault(row[4], row[4])
+                row[:] = [share(x, x) for x in row]
                 located.append(row)
 
             # The payload's parts are found by the keys that follow them
@@ -378,7 +381,10 @@ class Cache:
             if not findings or len(located) != len(findings):
                 raise ValueError("bad positions")
             facts = decode_facts(facts_json)
-            edits = {int(k): (int(v[0]), int(v[1])) for k, v in edits_json.items()}
+            edits = {}
+            for k, v in edits_json.items():
+                offset, position = int(k), (int(v[0]), int(v[1]))
+                edits[share(offset, offset)] = share(position, position)
         except (ValueError, KeyError, TypeError, UnicodeError, AttributeError, IndexError):
             self.misses += 1
             return None
