@@ -243,3 +243,28 @@ def test_an_empty_result_holds_a_table_not_the_text():
     o = _outcome("nothing to see\n")
     assert o.reported == [] and isinstance(o.index, Positions) and o.index.table == {}
     assert isinstance(FileResult("x").reported, list)
+
+
+def test_a_printed_result_is_not_held_while_the_next_file_is_checked(tmp_path, monkeypatch):
+    # The printer takes each result as it comes: neither the runner nor the
+    # check command keeps the one printed while the next file is checked.
+    import weakref
+
+    import irilint.runner as runner
+
+    for name in ("a.md", "b.md", "c.md"):
+        (tmp_path / name).write_text("see http://example.com/%zz and http://example.com/%zz\n", encoding="utf-8")
+    refs, alive = [], []
+    check_path = runner.check_path
+
+    def spying(*args, **kwargs):
+        gc.collect()
+        alive.append([r() is not None for r in refs])
+        return check_path(*args, **kwargs)
+
+    monkeypatch.setattr(runner, "check_path", spying)
+    for o in runner.stream_files(Project(Options(paths=[str(tmp_path)], jobs=1)), [str(tmp_path)]):
+        assert o.reported
+        refs.append(weakref.ref(o))
+        del o
+    assert alive == [[], [False], [False, False]]
