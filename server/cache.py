@@ -499,9 +499,9 @@ def _write_checked(path: str, header: bytes, separator: bytes, body: Any, report
 def _write_replace(path: str, *data: Sequence[bytes]) -> None:
     """Write the parts of ``data`` (lists of bytes) to a temporary file
     renamed over ``path`` (concurrent runs never see half a file; the last
-    one to finish wins), creating the
-    cache folder, its CACHEDIR.TAG and .gitignore first if needed.  Raises
-    OSError; a temporary file is never left behind."""
+    one to finish wins), creating the cache folder, its CACHEDIR.TAG and
+    .gitignore first if needed.  Raises OSError; a temporary file is never
+    left behind."""
     folder = os.path.dirname(path)
     os.makedirs(folder, exist_ok=True)
     root = os.path.dirname(folder)
