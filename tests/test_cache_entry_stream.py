@@ -90,7 +90,8 @@ def test_the_findings_of_a_hit_share_their_texts():
     first = got[0]
     for f in got[1:]:
         assert f.message is first.message and f.iri is first.iri
-        assert f.fixes[0].title is first.fixes[0].title and f.fixes[0].edits[0].new_text is first.fixes[0].edits[0].new_text
+        assert f.fixes[0].title is first.fixes[0].title
+        assert f.fixes[0].edits[0].new_text is first.fixes[0].edits[0].new_text
     assert all(row[4] is rows[0][4] for row in rows)
 
 
