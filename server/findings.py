@@ -45,6 +45,12 @@ class Edit:
     end: int
     new_text: str
 
+    # Rebuilt from its fields when pickled (a worker's result holds one per
+    # fix): with slots, the generic state of a frozen dataclass took twice
+    # as long each way.
+    def __reduce__(self) -> Tuple[Any, Tuple[Any, ...]]:
+        return (Edit, (self.start, self.end, self.new_text))
+
 
 @dataclass(frozen=True, **SLOTS)
 class Fix:
@@ -53,6 +59,9 @@ class Fix:
     #: A safe fix changes neither what a reader sees nor where the link leads
     #: (up to RFC 3986 s6.2.2 equivalence); only safe fixes apply by default.
     safe: bool
+
+    def __reduce__(self) -> Tuple[Any, Tuple[Any, ...]]:
+        return (Fix, (self.title, self.edits, self.safe))
 
 
 @dataclass(frozen=True, **SLOTS)
@@ -72,6 +81,10 @@ class Related:
     start: int = -1
     end: int = -1
 
+    def __reduce__(self) -> Tuple[Any, Tuple[Any, ...]]:
+        return (Related, (self.message, self.line, self.column, self.end_line, self.end_column, self.path,
+                          self.start, self.end))
+
 
 @dataclass(**SLOTS)
 class Finding:
@@ -90,6 +103,10 @@ class Finding:
     #: other places the finding is about (SARIF relatedLocations, LSP
     #: relatedInformation)
     related: List[Related] = field(default_factory=list)
+
+    def __reduce__(self) -> Tuple[Any, Tuple[Any, ...]]:
+        return (Finding, (self.rule, self.severity, self.message, self.start, self.end, self.fixes, self.ref_start,
+                          self.ref_end, self.iri, self.path, self.related))
 
     @property
     def code(self) -> str:

@@ -33,6 +33,10 @@ class Reported:
     #: the finding when the line is longer than LINE_TEXT_LIMIT
     line_text: str = ""
 
+    def __reduce__(self) -> Tuple[Any, Tuple[Any, ...]]:  # as findings.Edit's
+        return (Reported, (self.path, self.finding, self.line, self.column, self.end_line, self.end_column,
+                           self.line_text))
+
     @property
     def rule(self) -> Any:
         return self.finding.rule
@@ -92,9 +96,6 @@ class Located:
         return list(self) == other if isinstance(other, list) else NotImplemented
 
     __hash__ = None  # type: ignore[assignment]  # a sequence, compared by its items
-
-    def __repr__(self) -> str:
-        return "Located(%r, %d findings)" % (self.path, len(self.findings))
 
     def __reduce__(self) -> Tuple[Any, Tuple[List[Reported]]]:
         return (list, (list(self),))

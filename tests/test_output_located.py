@@ -180,6 +180,9 @@ def test_objects_made_per_finding_and_reference_have_slots(obj):
 def test_objects_made_per_finding_and_reference_pickle_copy_and_replace(obj):
     again = pickle.loads(pickle.dumps(obj))
     assert again == obj and again is not obj and type(again) is type(obj)
+    if not isinstance(obj, Candidate):  # a worker sends these: rebuilt from their fields, not a generic state
+        rebuild, fields = obj.__reduce_ex__(pickle.DEFAULT_PROTOCOL)[:2]
+        assert rebuild is type(obj) and fields == tuple(getattr(obj, f.name) for f in dataclasses.fields(obj))
     assert copy.deepcopy(obj) == obj and copy.copy(obj) == obj
     first = dataclasses.fields(obj)[0].name
     assert dataclasses.replace(obj) == obj
