@@ -632,6 +632,10 @@ class Engine:
                     result.facts[r.name] = Collected(dctx.severity, r.project.collect(dctx))
             except Exception as exc:
                 result.errors.append("rule %s failed: %s: %s" % (r.name, exc.__class__.__name__, exc))
+        # Every reference's context (and candidate) is done with: not held
+        # while the findings are filtered, merged and sorted (with them, a
+        # document dense with findings peaked there).
+        contexts = ctx = dctx = None  # type: ignore[assignment]
 
         if suppressions:
             index = index or LineIndex(text)

@@ -272,3 +272,24 @@ def test_a_printed_result_is_not_held_while_the_next_file_is_checked(tmp_path, m
         refs.append(weakref.ref(o))
         del o
     assert alive == [[], [False], [False, False]]
+
+
+def test_the_references_contexts_are_not_held_while_the_findings_are_merged_and_sorted(monkeypatch):
+    import irilint.engine as engine
+    from irilint.rules.context import RefContext
+
+    alive = []
+    merge = engine.merge_same_characters
+
+    def spying(findings):
+        gc.collect()
+        alive.append(sum(1 for o in gc.get_objects() if type(o) is RefContext))
+        return merge(findings)
+
+    monkeypatch.setattr(engine, "merge_same_characters", spying)
+    piece = "text http://example.com/\u05e2\u05d1\u05e8%zz and http://example.com/%zz\n"
+    for lines in (30, 300):
+        assert len(engine.Engine().check_text(piece * lines).findings) > 2 * lines
+    # none per reference (a rule's count of findings may keep the one it
+    # was counting on, and other checks theirs)
+    assert alive[0] == alive[1] < 60
