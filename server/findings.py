@@ -4,7 +4,7 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass, field
 from enum import IntEnum
-from typing import TYPE_CHECKING, Any, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
 
 if TYPE_CHECKING:  # pragma: no cover
     from irilint.rules.registry import Rule
@@ -12,7 +12,7 @@ if TYPE_CHECKING:  # pragma: no cover
 #: ``dataclass`` keywords for the classes made per finding and per
 #: reference: slots (no ``__dict__``, about half the memory of each object)
 #: where ``dataclass`` has them (Python 3.10 and later).
-SLOTS: "dict[str, bool]" = {"slots": True} if sys.version_info >= (3, 10) else {}
+SLOTS: Dict[str, bool] = {"slots": True} if sys.version_info >= (3, 10) else {}
 
 
 class Severity(IntEnum):

@@ -124,12 +124,7 @@ class FileResult:
         printed at once.  A fresh result locates each finding as the
         printer writes it, from the file's :class:`~irilint.lines.LineIndex`
         (``index``)."""
-        from irilint.output import Located
-
-        reported = self.reported
-        if isinstance(reported, Located):
-            self.reported = list(reported)
-            self.index = Positions(reported.index, reported.findings)
+        self.__dict__.update(self.__getstate__())
 
     def __getstate__(self) -> Dict[str, Any]:
         # A worker's result travels settled: the small table, not the text.
