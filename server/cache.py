@@ -17,17 +17,23 @@ The pack is written once per run, by the process that prints the output,
 to a temporary file renamed into place: concurrent runs never see half a
 pack (the last one to finish wins; the other's new entries are just
 computed again next time).
+
+One module, over 600 lines: the pack, its entries' payload and the
+indexes beside it (stat, listings, reductions) share one format number,
+one checksummed way of writing a file, and one rule that what cannot be
+read is a miss; apart, each would repeat them.
 """
 from __future__ import annotations
 
 import hashlib
+import io
 import itertools
 import json
 import os
 import sys
 import tempfile
 import time
-from typing import Any, Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
 
 from . import __version__
 from .declared_encoding import DECODING_RULES
@@ -119,17 +125,24 @@ def _finding_to_json(f: Finding) -> Dict[str, Any]:
     return out
 
 
-def _finding_from_json(d: Dict[str, Any], path: Optional[str], get_rule: Any) -> Finding:
+def _finding_from_json(d: Dict[str, Any], path: Optional[str], get_rule: Any,
+                       shared: Optional[Dict[Any, Any]] = None) -> Finding:
     """A finding :func:`_finding_to_json` made (``get_rule``: the
-    registry's, given by the caller that reads many)."""
+    registry's, given by the caller that reads many).  ``shared``: a memo
+    of the texts read so far, so that the findings of one entry share
+    their messages, titles, IRIs and offsets as the engine's did (a parsed
+    string or number is a new object each time: a dense file's hit held a
+    copy per finding)."""
     rule = get_rule(d["rule"])
     if rule is None:
         raise ValueError("unknown rule")
+    share = (lambda s: s) if shared is None else (lambda s: shared.setdefault(s, s))  # noqa: E731
     fixes = []
     for title, safe, edits in d["fixes"]:
         if not isinstance(title, str) or not isinstance(safe, bool):
             raise ValueError("bad fix")
-        fixes.append(Fix(title, tuple(Edit(int(s), int(e), str(t)) for s, e, t in edits), safe))
+        fixes.append(Fix(share(title), tuple(Edit(share(int(s)), share(int(e)), share(str(t))) for s, e, t in edits),
+                         safe))
     for k in ("start", "end", "ref_start", "ref_end"):
         if not isinstance(d[k], int) or d[k] < 0:
             raise ValueError("bad offset")
@@ -141,9 +154,99 @@ def _finding_from_json(d: Dict[str, Any], path: Optional[str], get_rule: Any) ->
                 isinstance(n, int) for n in (line, column, end_line, end_column, start, end)):
             raise ValueError("bad related location")
         related.append(Related(message, line, column, end_line, end_column, where, start, end))
-    return Finding(rule=rule, severity=Severity.parse(d["severity"]), message=d["message"],
-                   start=d["start"], end=d["end"], fixes=fixes, ref_start=d["ref_start"],
-                   ref_end=d["ref_end"], iri=d["iri"], path=path, related=related)
+    return Finding(rule=rule, severity=Severity.parse(d["severity"]), message=share(d["message"]),
+                   start=share(d["start"]), end=share(d["end"]), fixes=fixes, ref_start=share(d["ref_start"]),
+                   ref_end=share(d["ref_end"]), iri=share(d["iri"]), path=path, related=related)
+
+
+#: findings (or positions) of a cache entry encoded at once
+_ITEMS_A_WRITE = 256
+
+
+def _dumps(value: Any) -> bytes:
+    return json.dumps(value, ensure_ascii=False).encode("utf-8")
+
+
+def _write_items(write: Callable[[bytes], Any], items: Iterable[Any]) -> None:
+    """Write a JSON array of ``items``, as ``json.dumps`` writes it, a few
+    hundred items at a time."""
+    write(b"[")
+    items = iter(items)
+    first = True
+    while True:
+        chunk = list(itertools.islice(items, _ITEMS_A_WRITE))
+        if not chunk:
+            break
+        text = _dumps(chunk)[1:-1]  # "[a, b]" -> "a, b"
+        write(text if first else b", " + text)
+        first = False
+    write(b"]")
+
+
+def _after_bytes(data: bytes, at: int, literal: bytes) -> int:
+    """Where ``literal`` ends, when ``data`` has it at ``at``."""
+    if not data.startswith(literal, at):
+        raise ValueError("not the payload irilint writes")
+    return at + len(literal)
+
+
+def _find(data: bytes, literal: bytes, at: int) -> int:
+    found = data.find(literal, at)
+    if found == -1:
+        raise ValueError("not the payload irilint writes")
+    return found
+
+
+def _json_value(text: str) -> Any:
+    """The one JSON value ``text`` is (no whitespace around it)."""
+    value, end = _decode_json(text)
+    if end != len(text):
+        raise ValueError("trailing data")
+    return value
+
+
+def _escaped(data: bytes, at: int) -> bool:
+    """Whether the character at ``at`` follows an odd run of backslashes
+    (a quote escaped inside a string)."""
+    run = at
+    while run > 0 and data[run - 1] == 0x5C:
+        run -= 1
+    return (at - run) % 2 == 1
+
+
+def _each_item_in(data: bytes, start: int, end: int, boundary: bytes, keep: int,
+                  take: Callable[[Any], None]) -> None:
+    """Pass each item of the JSON array whose items (", " between them, as
+    ``json.dumps`` writes them) are ``data[start:end]`` to ``take``,
+    decoding a few hundred items' bytes at a time.  ``boundary`` stands
+    only between two items (its first ``keep`` bytes end the one before),
+    once a quote it starts with is not an escaped one."""
+    view = memoryview(data)
+    at = start
+    while at < end:
+        cut = at
+        for _ in range(_ITEMS_A_WRITE):
+            found = data.find(boundary, cut + 1, end)
+            while found != -1 and boundary[:1] == b'"' and _escaped(data, found):
+                found = data.find(boundary, found + 1, end)
+            if found == -1:
+                cut = end
+                break
+            cut = found + keep
+        text = str(view[at:cut], "utf-8")
+        pos = 0
+        while True:
+            item, pos = _decode_json(text, pos)
+            take(item)
+            if pos == len(text):
+                break
+            if not text.startswith(", ", pos):
+                raise ValueError("not the payload irilint writes")
+            pos += 2
+        if cut < end:
+            at = _after_bytes(data, cut, b", ")
+        else:
+            at = end
 
 
 class Cache:
@@ -204,6 +307,8 @@ class Cache:
         if end == -1:
             self.misses += 1
             return None
+        if not line.startswith(b'{"findings": []', end + 1):
+            return self._get_findings(line, end + 1, path, text_length)
         body = line[end + 1:]
         facts = self._quiet.get(body)
         if facts is not None:
@@ -214,30 +319,72 @@ class Cache:
             payload, end = _decode_json(text)  # no whitespace scan: irilint wrote it
             if end != len(text):
                 raise ValueError("trailing data")
-            raw = payload["findings"]
+            if payload["findings"]:
+                raise ValueError("findings where there were none")
             facts = decode_facts(payload["facts"])
-            located = payload["located"]
-            if not raw:  # most files: nothing found, nothing to locate
-                if located != [] or payload["edits"] != {}:
-                    raise ValueError("positions without findings")
-                # Such a payload does not depend on the file's path: many
-                # files share one, and it is parsed once.
-                self._quiet[body] = facts
-                self.hits += 1
-                return [], facts, ([], {})
-            from irilint.rules.registry import get_rule
+            # most files: nothing found, nothing to locate
+            if payload["located"] != [] or payload["edits"] != {}:
+                raise ValueError("positions without findings")
+        except (ValueError, KeyError, TypeError, UnicodeError, AttributeError, IndexError):
+            self.misses += 1
+            return None
+        # Such a payload does not depend on the file's path: many files
+        # share one, and it is parsed once.
+        self._quiet[body] = facts
+        self.hits += 1
+        return [], facts, ([], {})
 
-            findings = [_finding_from_json(d, path, get_rule) for d in raw]
-            for f in findings:
+    def _get_findings(self, line: bytes, at: int, path: Optional[str],
+                      text_length: int) -> Optional[Tuple[List[Finding], Dict[str, Any], Any]]:
+        """:meth:`get` of an entry with findings (its payload from ``at``):
+        read a finding at a time, never as a whole parsed payload (a dense
+        file's was several times the size of its findings)."""
+        from irilint.rules.registry import get_rule
+
+        findings: List[Finding] = []
+        located: List[Any] = []
+        shared: Dict[Any, Any] = {}
+        share = shared.setdefault
+        try:
+            def take_finding(d: Any) -> None:
+                f = _finding_from_json(d, path, get_rule, shared)
                 if f.end > text_length or f.start > f.end:
                     raise ValueError("span outside the document")
-            if not isinstance(located, list) or len(located) != len(findings):
-                raise ValueError("bad positions")
-            for row in located:
-                if len(row) != 5 or not all(isinstance(x, int) and x >= 1 for x in row[:4]) \
-                        or not isinstance(row[4], str):
+                findings.append(f)
+
+            def take_row(row: Any) -> None:
+                if type(row) is not list or len(row) != 5 or not all(
+                        isinstance(x, int) and x >= 1 for x in row[:4]) or not isinstance(row[4], str):
                     raise ValueError("bad position")
-            edits = {int(k): (int(v[0]), int(v[1])) for k, v in payload["edits"].items()}
+                row[:] = [share(x, x) for x in row]
+                located.append(row)
+
+            # The payload's parts are found by the keys that follow them
+            # (a quote JSON does not escape is no string's content), its
+            # arrays decoded a few hundred items at a time: a dense file's
+            # whole payload as text was twice its bytes (two bytes a
+            # character once one is outside Latin-1).
+            data = memoryview(line)
+            at = _after_bytes(line, at, b'{"findings": [')
+            end = _find(line, b'], "facts": ', at)
+            _each_item_in(line, at, end, b'}, {"rule": "', 1, take_finding)
+            at = end + len(b'], "facts": ')
+            end = _find(line, b', "located": [', at)
+            facts_json = _json_value(str(data[at:end], "utf-8"))
+            at = end + len(b', "located": [')
+            end = _find(line, b'], "edits": ', at)
+            _each_item_in(line, at, end, b'"], [', 2, take_row)
+            at = end + len(b'], "edits": ')
+            if not line.endswith(b"}") or len(line) - 1 < at:
+                raise ValueError("not the payload irilint writes")
+            edits_json = _json_value(str(data[at:len(line) - 1], "utf-8"))
+            if not findings or len(located) != len(findings):
+                raise ValueError("bad positions")
+            facts = decode_facts(facts_json)
+            edits = {}
+            for k, v in edits_json.items():
+                offset, position = int(k), (int(v[0]), int(v[1]))
+                edits[share(offset, offset)] = share(position, position)
         except (ValueError, KeyError, TypeError, UnicodeError, AttributeError, IndexError):
             self.misses += 1
             return None
@@ -246,25 +393,37 @@ class Cache:
 
     @staticmethod
     def entry(key: str, file: str, findings: List[Finding], facts: Dict[str, Any],
-              located: List[List[Any]], edits: Dict[int, Tuple[int, int]]) -> bytes:
+              located: Iterable[List[Any]], edits: Dict[int, Tuple[int, int]]) -> bytes:
         """The pack line of one checked file (worker processes send it to
         the parent, which saves every line of the run at once).  ``facts``:
         what its project rules collected (rule name ->
-        irilint.rules.project_rules.Collected)."""
-        payload: Dict[str, Any] = {"findings": [_finding_to_json(f) for f in findings]}
-        payload["facts"] = encode_facts(facts)
-        payload["located"] = located
-        payload["edits"] = {str(k): list(v) for k, v in edits.items()}
-        body = json.dumps(payload, ensure_ascii=False).encode("utf-8")
+        irilint.rules.project_rules.Collected); ``located``: each finding's
+        [line, column, end line, end column, line text], read once."""
+        # Written a finding at a time: the same bytes as json.dumps of the
+        # whole payload (a dict of "findings", "facts", "located" and
+        # "edits"), without that payload or its whole text at once.
+        out = io.BytesIO()
+        write = out.write
         # JSON escapes tabs and line breaks, so neither field can hold one.
-        name = json.dumps(file).encode("ascii")
-        return b"\t".join((key.encode("ascii"), name, body))
+        write(b"%s\t%s\t{\"findings\": " % (key.encode("ascii"), json.dumps(file).encode("ascii")))
+        _write_items(write, map(_finding_to_json, findings))
+        write(b', "facts": ')
+        write(_dumps(encode_facts(facts)))
+        write(b', "located": ')
+        _write_items(write, located)
+        write(b', "edits": ')
+        write(_dumps({str(k): list(v) for k, v in edits.items()}))
+        write(b"}")
+        return out.getvalue()
 
     def add(self, line: bytes) -> None:
         """Keep a line made by :meth:`entry` for :meth:`save`."""
-        fields = line.split(b"\t", 2)
-        if len(fields) == 3:
-            self._new[fields[0].decode("ascii", "replace")] = (fields[1].decode("ascii", "replace"), line)
+        # The two tabs found, not split at: a split copies the payload.
+        first = line.find(b"\t")
+        second = line.find(b"\t", first + 1) if first != -1 else -1
+        if second != -1:
+            self._new[line[:first].decode("ascii", "replace")] = (
+                line[first + 1:second].decode("ascii", "replace"), line)
 
     def save(self) -> None:
         """Write the pack: this run's entries, and the earlier entries of
@@ -281,7 +440,9 @@ class Cache:
                 continue  # unreadable, or an older version of a file checked now
             lines.append(line)
         lines.extend(line for _, line in self._new.values())
-        _write_checked(self.pack_path, _PACK_HEADER, b"\n", b"\n".join(lines) + b"\n", self.note_problem)
+        # Each line and its line end, not joined: written as they are.
+        _write_checked(self.pack_path, _PACK_HEADER, b"\n", [part for line in lines for part in (line, b"\n")],
+                       self.note_problem)
 
 
 #: Called with (path, what went wrong) when a cache file exists but cannot
@@ -318,22 +479,29 @@ def _read_checked(path: str, header: bytes, separator: bytes, report: Report = _
     return None
 
 
-def _write_checked(path: str, header: bytes, separator: bytes, body: bytes, report: Report = _ignore) -> None:
-    """Write ``body`` after a head line of ``header`` and its SHA-256."""
-    head = header + hashlib.sha256(body).hexdigest().encode("ascii")
+def _write_checked(path: str, header: bytes, separator: bytes, body: Any, report: Report = _ignore) -> None:
+    """Write ``body`` (bytes, or a list of the parts it is made of, not
+    joined: a pack of dense files is large) after a head line of
+    ``header`` and its SHA-256."""
+    parts: List[bytes] = [body] if isinstance(body, bytes) else body
+    digest = hashlib.sha256()
+    for part in parts:
+        digest.update(part)
+    head = header + digest.hexdigest().encode("ascii")
     try:
-        _write_replace(path, head + separator + body)
+        _write_replace(path, [head + separator], parts)
     except OSError as exc:
         # a read-only tree still gets checked, just not cached; the old
         # file, if any, is untouched (the new one was never renamed in)
         report(path, "cannot be written (%s)" % _os_reason(exc))
 
 
-def _write_replace(path: str, data: bytes) -> None:
-    """Write ``data`` to a temporary file renamed over ``path`` (concurrent
-    runs never see half a file; the last one to finish wins), creating the
-    cache folder, its CACHEDIR.TAG and .gitignore first if needed.  Raises
-    OSError; a temporary file is never left behind."""
+def _write_replace(path: str, *data: Sequence[bytes]) -> None:
+    """Write the parts of ``data`` (lists of bytes) to a temporary file
+    renamed over ``path`` (concurrent runs never see half a file; the last
+    one to finish wins), creating the cache folder, its CACHEDIR.TAG and
+    .gitignore first if needed.  Raises OSError; a temporary file is never
+    left behind."""
     folder = os.path.dirname(path)
     os.makedirs(folder, exist_ok=True)
     root = os.path.dirname(folder)
@@ -348,7 +516,9 @@ def _write_replace(path: str, data: bytes) -> None:
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-")
     try:
         try:
-            _write_all(fd, data)
+            for parts in data:
+                for part in parts:
+                    _write_all(fd, part)
         finally:
             os.close(fd)
         os.replace(tmp, path)

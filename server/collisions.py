@@ -72,6 +72,7 @@ class ProjectReduction:
         if self.held or (reducible and self._may_receive_findings(o.facts)):
             if reducible:
                 self._held_at[len(self._documents) - 1] = o
+            o.settle()  # held to the end of the run: its positions, not its text
             self.held.append(o)
             return []
         return [o]

@@ -595,7 +595,7 @@ class Engine:
                     contexts.append(RefContext(cand, ref, doc))
                     # copies even at the same start: merging tells findings apart by identity
                     delta = cand.start - first_start
-                    findings.extend([_shifted(f, delta) for f in ref_findings])
+                    findings.extend(_shifted_all(ref_findings, delta))
                     result.errors.extend(ref_errors)
                     continue
                 first_finding, first_error = len(findings), len(result.errors)
@@ -632,6 +632,10 @@ class Engine:
                     result.facts[r.name] = Collected(dctx.severity, r.project.collect(dctx))
             except Exception as exc:
                 result.errors.append("rule %s failed: %s: %s" % (r.name, exc.__class__.__name__, exc))
+        # Every reference's context (and candidate) is done with: not held
+        # while the findings are filtered, merged and sorted (with them, a
+        # document dense with findings peaked there).
+        contexts = ctx = dctx = None  # type: ignore[assignment]
 
         if suppressions:
             index = index or LineIndex(text)
@@ -841,13 +845,33 @@ class _RulePlan:
 
 def _shifted(f: Finding, delta: int) -> Finding:
     """``f`` moved by ``delta`` code points (its reference moved): a new
-    Finding, its other fields shared as ``dataclasses.replace`` shares them
-    (built directly: ``replace`` was most of the cost of a repeated
-    reference)."""
-    return Finding(f.rule, f.severity, f.message, f.start + delta, f.end + delta,
-                   [Fix(fx.title, tuple([Edit(e.start + delta, e.end + delta, e.new_text) for e in fx.edits]),
-                        fx.safe) for fx in f.fixes] if f.fixes else [],
-                   f.ref_start + delta, f.ref_end + delta, f.iri, f.path, f.related)
+    Finding, its other fields shared as ``dataclasses.replace`` shares them."""
+    return _shifted_all([f], delta)[0]
+
+
+def _shifted_all(found: List[Finding], delta: int) -> List[Finding]:
+    """``[_shifted(f, delta) for f in found]``: the findings of one
+    reference, moved.  Built directly (``replace`` was most of the cost of
+    a repeated reference), and each moved offset is made once: the
+    findings and edits of a reference repeat a few offsets, and a document
+    dense with findings held an int object (32 bytes) for each use."""
+    offsets = set()
+    for f in found:
+        offsets.update((f.start, f.end, f.ref_start, f.ref_end))
+        for fx in f.fixes:
+            for e in fx.edits:
+                offsets.add(e.start)
+                offsets.add(e.end)
+    at = {o: o + delta for o in offsets}
+
+    def moved(fx: Fix) -> Fix:
+        return Fix(fx.title, tuple([Edit(at[e.start], at[e.end], e.new_text) for e in fx.edits]), fx.safe)
+
+    # One fix (the common case) in a list display: allocated to its size,
+    # where a comprehension leaves room for three more.
+    return [Finding(f.rule, f.severity, f.message, at[f.start], at[f.end],
+                    [moved(f.fixes[0])] if len(f.fixes) == 1 else [moved(fx) for fx in f.fixes],
+                    at[f.ref_start], at[f.ref_end], f.iri, f.path, f.related) for f in found]
 
 
 class ReferenceMemo:
@@ -925,7 +949,7 @@ class ReferenceMemo:
         old_start, ref, found, errors = entry
         if start != old_start:
             delta = start - old_start
-            found = [_shifted(f, delta) for f in found]
+            found = _shifted_all(found, delta)
             entry[0], entry[2] = start, found
         return ref, found, errors
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
-from .findings import Finding
+from .findings import SLOTS, Finding
 from .lines import LINE_TEXT_CONTEXT, LINE_TEXT_LIMIT, LineIndex, clip_line  # noqa: F401 (re-exported)
 
 #: Where the rule documentation lives; diagnostics and SARIF link into it.
@@ -21,7 +21,7 @@ def rule_url(rule: Any) -> str:
     return "%s#%s" % (DOCS_URL, rule.url_fragment)
 
 
-@dataclass
+@dataclass(**SLOTS)
 class Reported:
     path: str
     finding: Finding
@@ -33,25 +33,80 @@ class Reported:
     #: the finding when the line is longer than LINE_TEXT_LIMIT
     line_text: str = ""
 
+    def __reduce__(self) -> Tuple[Any, Tuple[Any, ...]]:  # as findings.Edit's
+        return (Reported, (self.path, self.finding, self.line, self.column, self.end_line, self.end_column,
+                           self.line_text))
+
     @property
     def rule(self) -> Any:
         return self.finding.rule
 
 
-def locate(path: str, findings: Sequence[Finding], index: LineIndex) -> List[Reported]:
-    out: List[Reported] = []
+def located(path: str, findings: Sequence[Finding], index: LineIndex) -> Iterator[Reported]:
+    """Each finding as a :class:`Reported`, in order, made when it is
+    asked for: a printer writes a dense file's findings without a list of
+    them all."""
     # Findings come in document order, often several on a line: its text
     # is taken once, and shared by them when it is short enough to be
     # shown whole (a dense document held a copy per finding).
+    position = index.position
     last_line, last_text = -1, ""
     for f in findings:
-        l1, c1 = index.position(f.start)
-        l2, c2 = index.position(f.end)
+        l1, c1 = position(f.start)
+        l2, c2 = position(f.end)
         if l1 != last_line:
             last_line, last_text = l1, index.line_text(l1)
-        line = clip_line(last_text, c1, c2 if l2 == l1 else c1)
-        out.append(Reported(path, f, l1 + 1, c1 + 1, l2 + 1, c2 + 1, line))
-    return out
+        yield Reported(path, f, l1 + 1, c1 + 1, l2 + 1, c2 + 1, clip_line(last_text, c1, c2 if l2 == l1 else c1))
+
+
+def locate(path: str, findings: Sequence[Finding], index: LineIndex) -> List[Reported]:
+    return list(located(path, findings, index))
+
+
+class Located:
+    """The findings of one file as a sequence of :class:`Reported`, each
+    located (line, column, line text) when it is read, from the file's
+    :class:`LineIndex`: what the process that prints holds instead of a
+    list of them all.  Pickled (a worker's result), it is that list."""
+
+    __slots__ = ("path", "findings", "index")
+
+    def __init__(self, path: str, findings: Sequence[Finding], index: LineIndex) -> None:
+        self.path = path
+        self.findings = findings
+        self.index = index
+
+    def __len__(self) -> int:
+        return len(self.findings)
+
+    def __bool__(self) -> bool:
+        return bool(self.findings)
+
+    def __iter__(self) -> Iterator[Reported]:
+        return located(self.path, self.findings, self.index)
+
+    def __getitem__(self, at: Union[int, slice]) -> Union[Reported, List[Reported]]:
+        if isinstance(at, slice):
+            return locate(self.path, self.findings[at], self.index)
+        return locate(self.path, [self.findings[at]], self.index)[0]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Located):
+            other = list(other)
+        return list(self) == other if isinstance(other, list) else NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # a sequence, compared by its items
+
+    def __reduce__(self) -> Tuple[Any, Tuple[List[Reported]]]:
+        return (list, (list(self),))
+
+
+def findings_of(reported: Sequence[Reported]) -> Iterator[Finding]:
+    """The findings of ``reported`` (a list of :class:`Reported` or a
+    :class:`Located`), without locating them."""
+    if isinstance(reported, Located):
+        return iter(reported.findings)
+    return (r.finding for r in reported)
 
 
 def _edit_json(edit: Any, index: LineIndex) -> Dict[str, Any]:

@@ -117,6 +117,26 @@ class FileResult:
     #: the text checked, kept when ``Options.keep_text`` is set
     text: Optional[str] = None
 
+    def settle(self) -> None:
+        """Hold the findings located (a list of ``Reported``) and the
+        positions of their fix edits (a :class:`Positions` table) instead of
+        the file's text: for a result kept or sent elsewhere rather than
+        printed at once.  A fresh result locates each finding as the
+        printer writes it, from the file's :class:`~irilint.lines.LineIndex`
+        (``index``)."""
+        self.__dict__.update(self.__getstate__())
+
+    def __getstate__(self) -> Dict[str, Any]:
+        # A worker's result travels settled: the small table, not the text.
+        from irilint.output import Located
+
+        state = dict(self.__dict__)
+        reported = state.get("reported")
+        if isinstance(reported, Located):
+            state["reported"] = list(reported)
+            state["index"] = Positions(reported.index, reported.findings)
+        return state
+
 
 def _overrides(args: Options) -> Dict[str, Any]:
     o: Dict[str, Any] = {}
@@ -304,7 +324,7 @@ class Project:
                                 unsafe=self.options.unsafe_fixes, fixed=fixed)
 
     def outcome(self, path: str, text: str, settings: Any, doc: Any = None) -> FileResult:
-        from irilint.output import locate
+        from irilint.output import Located
 
         out = FileResult(path, fail_level=settings.fail_level)
         args = self.options
@@ -352,8 +372,14 @@ class Project:
         result, index = self.check_result(path, text, settings, {})
         findings = result.findings
         out.facts = result.facts
-        out.reported = locate(path, findings, index)
-        out.index = Positions(index, findings)
+        if findings:
+            # Located as they are printed, their fixes' edits by the index:
+            # no list of every finding's position is held (settle() makes
+            # one for a result that is kept or sent to another process).
+            out.reported = Located(path, findings, index)
+            out.index = index
+        else:
+            out.index = Positions(index, findings)
         if doc is not None and self.cache is not None and not (args.fix or args.diff):
             if doc.stat is not None:
                 st = doc.stat
@@ -361,8 +387,8 @@ class Project:
             out.cache_key = self.cache_key(doc.digest, settings, path)
             out.cache_line = self.cache.entry(
                 out.cache_key, doc.path, findings, out.facts,
-                [[r.line, r.column, r.end_line, r.end_column, r.line_text] for r in out.reported],
-                out.index.table)
+                ([r.line, r.column, r.end_line, r.end_column, r.line_text] for r in out.reported),
+                Positions(index, findings).table)
         return out
 
     def may_write(self, path: str) -> bool:

@@ -224,6 +224,7 @@ def run_files(checker: Project, paths: Sequence[str]):
                 out = check_path(checker, item[0], st=item[1])
                 if out is not None:
                     yield out
+                    out = None  # printed: not held while the next file is checked
         return
     yield from _run_parallel(checker, itertools.chain(head, discovered), jobs)
 
@@ -430,6 +431,7 @@ def check_files(checker: Project, paths: Sequence[str], on_result: Any = None) -
 
     results: List[FileResult] = []
     for item in run_files(checker, paths):
+        item.settle()  # kept to the end: its positions, not its text
         results.append(item)
         if on_result is not None:
             on_result(item)
@@ -454,6 +456,7 @@ def stream_files(checker: Project, paths: Sequence[str], on_result: Any = None):
         if cache is not None and (item.stamp is not None or item.cache_line is not None):
             _remember(checker, item)
         yield from reduction.add(item)
+        del item  # printed (or held): not kept here while the next file is checked
     yield from reduction.finish()
     if checker.cache is not None:
         _save(checker)

@@ -118,6 +118,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
             step = (lambda item: progress.step(item.path)) if progress.enabled else None
             for outcome in stream_files(checker, paths, on_result=step):
                 printer.add(outcome)
+                del outcome  # printed: not held while the next file is checked, or the cache saved
             if checker.cache is not None and checker.cache.problem:
                 printer.note_first("irilint: note: %s" % checker.cache.problem)
     except config.ConfigError as exc:
@@ -251,11 +252,12 @@ class _Printer:
         if not reported:
             return
         from irilint.findings import Severity
+        from irilint.output import findings_of
 
         self.reported += len(reported)
         threshold = Severity.parse(o.fail_level)
         if not self.found_failing:
-            self.found_failing = any(r.finding.severity >= threshold for r in reported)
+            self.found_failing = any(f.severity >= threshold for f in findings_of(reported))
         try:
             self._write(o)
         except OSError as exc:
@@ -287,16 +289,20 @@ class _Printer:
 
             line = format_github if fmt == "github" else format_text
             fixes = fmt == "text" and args.show_fixes and not args.fix
-            reported = o.reported
             # A few hundred lines a write: not a write per line, nor a copy
             # of a dense file's whole output.
-            for at in range(0, len(reported), _LINES_A_WRITE):
-                lines = []
-                for r in reported[at:at + _LINES_A_WRITE]:
-                    lines.append(line(r) + "\n")
-                    if fixes:
-                        for fx in r.finding.fixes:
-                            lines.append("    fix (%s): %s\n" % ("safe" if fx.safe else "unsafe", fx.title))
+            lines: List[str] = []
+            count = 0
+            for r in o.reported:
+                lines.append(line(r) + "\n")
+                if fixes:
+                    for fx in r.finding.fixes:
+                        lines.append("    fix (%s): %s\n" % ("safe" if fx.safe else "unsafe", fx.title))
+                count += 1
+                if count == _LINES_A_WRITE:
+                    sink.write("".join(lines))
+                    lines, count = [], 0
+            if lines:
                 sink.write("".join(lines))
 
     def _lose_output(self, exc: OSError) -> None:
@@ -482,14 +488,17 @@ class _Statistics:
     def __init__(self) -> None:
         self.counts: Dict[str, List[Any]] = {}
 
-    def add(self, reported: List[Any]) -> None:
+    def add(self, reported: Any) -> None:
+        from irilint.output import findings_of
+
         counts = self.counts
-        for r in reported:
-            row = counts.get(r.rule.name)
+        for f in findings_of(reported):
+            rule = f.rule
+            row = counts.get(rule.name)
             if row is None:
-                row = counts[r.rule.name] = [r.rule, 0, False]
+                row = counts[rule.name] = [rule, 0, False]
             row[1] += 1
-            row[2] = row[2] or any(fx.safe for fx in r.finding.fixes)
+            row[2] = row[2] or any(fx.safe for fx in f.fixes)
 
     def write(self, out: Any) -> None:
         rows = sorted(self.counts.values(), key=lambda x: (-x[1], x[0].code))

@@ -13,8 +13,13 @@ produced it.
 """
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple
+
+#: ``dataclass`` keywords of :class:`Candidate`, made once per reference:
+#: slots where ``dataclass`` has them (Python 3.10 and later)
+_SLOTS: Dict[str, bool] = {"slots": True} if sys.version_info >= (3, 10) else {}
 
 
 #: The contexts where a reference is data, not prose: a program reads it as
@@ -49,7 +54,7 @@ class CommentSyntax:
     suffix: str = ""
 
 
-@dataclass
+@dataclass(**_SLOTS)
 class Candidate:
     """One IRI reference found in a document.
 
