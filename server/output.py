@@ -47,15 +47,15 @@ def located(path: str, findings: Sequence[Finding], index: LineIndex) -> Iterato
     asked for: a printer writes a dense file's findings without a list of
     them all."""
     # Findings come in document order, often several on a line: its text
-    # is taken once, and shared by them when it is short enough to be
-    # shown whole (a dense document held a copy per finding).
-    position = index.position
+    # is taken once (from its start, without the line table), and shared
+    # by them when it is short enough to be shown whole.
+    position, line_text_from, n = index.position, index.line_text_from, len(index.text)
     last_line, last_text = -1, ""
     for f in findings:
         l1, c1 = position(f.start)
         l2, c2 = position(f.end)
         if l1 != last_line:
-            last_line, last_text = l1, index.line_text(l1)
+            last_line, last_text = l1, line_text_from(min(max(f.start, 0), n) - c1)
         yield Reported(path, f, l1 + 1, c1 + 1, l2 + 1, c2 + 1, clip_line(last_text, c1, c2 if l2 == l1 else c1))
 
 
