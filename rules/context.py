@@ -407,6 +407,12 @@ def _prose_stop(value: str, edits: Sequence[Tuple[int, int, str]]) -> Optional[s
     return None
 
 
+#: how far beside a reference its line is scanned again to judge a fix,
+#: and the longest reference judged that way
+_PROSE_WINDOW = 256
+_PROSE_RESCAN_LIMIT = 2048
+
+
 def _trim(value: str, start: int, end: int, new_text: str) -> List[Tuple[int, int, str]]:
     """The edit narrowed to what changes: a fix that rewrites a whole path
     or host leaves the characters it keeps as they are spelled in the
@@ -536,6 +542,13 @@ class RefContext:
                 # scanners and autolinkers see.
                 safe = False
                 title += " (unsafe: in running text the link would end at %s)" % quoted(stop)
+        if safe and self.candidate.context not in _DELIMITED_CONTEXTS:
+            reading = self._prose_reading(edits)
+            if reading is not None:
+                # "http://。xn--r8jz45g.com" decoded: "。" before CJK text
+                # ends a sentence, and prose no longer reads a link.
+                safe = False
+                title += " (unsafe: in running text %s)" % reading
         if safe and self.candidate.after_backslash and any(s == 0 for s, _e, _t in edits):
             # "\\FTP://" lowercased is "\\ftp://", a roff font escape
             # ("\\f"), so scanners read the link from a later character.
@@ -549,6 +562,48 @@ class RefContext:
             safe = False
             title += " (unsafe: rewrites a character the source writes as an escape)"
         return Fix(title, tuple(e for s, end, t in edits for e in self._minimal_edits(s, end, t)), safe)
+
+    def _prose_reading(self, edits: Sequence[Tuple[int, int, str]]) -> Optional[str]:
+        """How prose would read the link once ``edits`` (value offsets) are
+        made, when the text scanner, run again on the reference's line,
+        reads it other than as the edited reference; None when it reads
+        the same.  ``_prose_stop`` judges the new characters alone: here
+        their neighbours count too ("http://。xn--r8jz45g.com" decoded is
+        "http://。例え.com", and "。" before CJK text ends a sentence)."""
+        cand = self.candidate
+        if cand.offsets is not None or cand.context in _DELIMITED_CONTEXTS:
+            return None  # decoded text, or delimited: not the prose rules
+        if len(self.value) > _PROSE_RESCAN_LIMIT or all(t.isascii() for _s, _e, t in edits):
+            # The prose rules that look beside a character (CJK stops,
+            # CJK text glued to a host, bidi wraps) turn on non-ASCII text:
+            # ASCII is _prose_stop's.  A reference past a few thousand
+            # characters is judged by its new characters alone, so that a
+            # long one with many fixes stays linear.
+            return None
+        from irilint.scanners.text import find_iris
+
+        text, start, end = self.doc.text, cand.start, cand.end
+        if text[start:end] != self.value:
+            return None
+        # The reference's line and its end, at most _PROSE_WINDOW
+        # characters each side: enough for the rules that look beside a
+        # link, and linear.
+        lo = max(text.rfind("\n", max(0, start - _PROSE_WINDOW), start) + 1, start - _PROSE_WINDOW)
+        nl = text.find("\n", end, end + _PROSE_WINDOW)
+        hi = min(len(text), end + _PROSE_WINDOW) if nl < 0 else nl + 1
+        before = [c for c in find_iris(text, lo, hi, cand.context) if c.start == start]
+        if not before or before[0].end != end:
+            return None  # read otherwise already: the window is not the scanner's
+        new = self.value
+        for s, e, t in sorted(edits, reverse=True):
+            new = new[:s] + t + new[e:]
+        window = text[lo:start] + new + text[end:hi]
+        after = [c for c in find_iris(window, 0, len(window), cand.context) if c.start == start - lo]
+        if after and after[0].end == start - lo + len(new):
+            return None
+        if after and after[0].end < start - lo + len(new):
+            return "the link would end at %s" % quoted(window[after[0].end])
+        return "it would no longer read as one link"
 
     def _rewrites_escapes(self, edits: Sequence[Tuple[int, int, str]]) -> bool:
         """Whether an edit (value offsets) replaces a character that the

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from irilint.config import Settings
 from irilint.engine import check_text
 from irilint.scanners import find_iris, get_scanner
 
@@ -382,3 +383,38 @@ def test_fixes_on_a_wrapped_reference_keep_the_wrap(path, text, fixed):
     for e in sorted(fixes_to_apply(check_text(text, path=path)), key=lambda e: -e.start):
         out = out[:e.start] + e.new_text + out[e.end:]
     assert out == fixed
+
+
+_ALL = Settings(select=("ALL",))
+
+
+@pytest.mark.parametrize("path, text", [
+    # "。" before an ASCII A-label is a label dot; before the U-label "例え"
+    # it ends a sentence of CJK prose, and the link is read no more
+    ("a.md", " ```\nhttp://\u3002xn--r8jz45g.com\n```\n "),
+    ("a.txt", "see http://\u3002xn--r8jz45g.com now\n"),
+])
+def test_a_fix_that_changes_how_prose_reads_the_link_is_unsafe(path, text):
+    from irilint.engine import fixes_to_apply
+
+    found = check_text(text, path=path, settings=_ALL)
+    [label] = [f for f in found if f.rule.name == "punycode-label"]
+    assert not any(fx.safe for fx in label.fixes)
+    assert "in running text" in label.fixes[0].title
+    assert all(e.new_text != "\u4f8b\u3048" for e in fixes_to_apply(found))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(["", "e", "\u4f8b"]), st.sampled_from(["\u3002", "\u3001", "."]),
+       st.text(st.sampled_from("ab.-/%41\u3002\u3001\u4f8b\u3048\u30c6:"), max_size=12))
+def test_no_safe_fix_of_a_link_in_prose_changes_where_prose_ends_it(head, dot, tail):
+    from irilint.engine import fixes_to_apply
+
+    text = "see http://%s%sxn--r8jz45g.com%s now\n" % (head, dot, tail)
+    before = [c for c in find_iris(text) if c.start == 4]
+    fixed = text
+    for e in sorted(fixes_to_apply(check_text(text, path="a.txt", settings=_ALL)), key=lambda e: -e.start):
+        fixed = fixed[:e.start] + e.new_text + fixed[e.end:]
+    after = [c for c in find_iris(fixed) if c.start == 4]
+    # what follows the link is what followed it: prose ends it at the same place
+    assert [fixed[c.end:] for c in after] == [text[c.end:] for c in before], (text, fixed)
