@@ -197,6 +197,12 @@ def _find(data: bytes, literal: bytes, at: int) -> int:
     return found
 
 
+#: the largest entry payload read with one parse (a few MB of findings:
+#: its parse is a few times that, for a moment); larger ones, of files
+#: dense with findings, are read a few hundred items at a time
+_WHOLE_PAYLOAD_BYTES = 1 << 22
+
+
 def _json_value(text: str) -> Any:
     """The one JSON value ``text`` is (no whitespace around it)."""
     value, end = _decode_json(text)
@@ -365,6 +371,15 @@ class Cache:
             # whole payload as text was twice its bytes (two bytes a
             # character once one is outside Latin-1).
             data = memoryview(line)
+            if len(line) - at <= _WHOLE_PAYLOAD_BYTES:
+                # One parse of the payload costs less than the walk through
+                # its parts, and a small one's memory does not matter.
+                payload = _json_value(str(data[at:], "utf-8"))
+                for d in payload["findings"]:
+                    take_finding(d)
+                for row in payload["located"]:
+                    take_row(row)
+                return self._found(findings, located, payload["facts"], payload["edits"], share)
             at = _after_bytes(line, at, b'{"findings": [')
             end = _find(line, b'], "facts": ', at)
             _each_item_in(line, at, end, b'}, {"rule": "', 1, take_finding)
@@ -378,16 +393,22 @@ class Cache:
             if not line.endswith(b"}") or len(line) - 1 < at:
                 raise ValueError("not the payload irilint writes")
             edits_json = _json_value(str(data[at:len(line) - 1], "utf-8"))
-            if not findings or len(located) != len(findings):
-                raise ValueError("bad positions")
-            facts = decode_facts(facts_json)
-            edits = {}
-            for k, v in edits_json.items():
-                offset, position = int(k), (int(v[0]), int(v[1]))
-                edits[share(offset, offset)] = share(position, position)
+            return self._found(findings, located, facts_json, edits_json, share)
         except (ValueError, KeyError, TypeError, UnicodeError, AttributeError, IndexError):
             self.misses += 1
             return None
+
+    def _found(self, findings: List[Finding], located: List[Any], facts_json: Any, edits_json: Any,
+               share: Callable[[Any, Any], Any]) -> Tuple[List[Finding], Dict[str, Any], Any]:
+        """The hit :meth:`_get_findings` read (raises ValueError and the
+        like when its parts do not fit together)."""
+        if not findings or len(located) != len(findings):
+            raise ValueError("bad positions")
+        facts = decode_facts(facts_json)
+        edits = {}
+        for k, v in edits_json.items():
+            offset, position = int(k), (int(v[0]), int(v[1]))
+            edits[share(offset, offset)] = share(position, position)
         self.hits += 1
         return findings, facts, (located, edits)
 

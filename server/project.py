@@ -124,17 +124,28 @@ class FileResult:
         printed at once.  A fresh result locates each finding as the
         printer writes it, from the file's :class:`~irilint.lines.LineIndex`
         (``index``)."""
-        self.__dict__.update(self.__getstate__())
+        settled = self._settled()
+        if settled is not None:
+            self.reported, self.index = settled
+
+    def _settled(self) -> Optional[Tuple[List[Any], "Positions"]]:
+        """(the located findings, their Positions) of a fresh result, or
+        None for one settled already (a cache hit, a worker's)."""
+        reported = self.__dict__.get("reported")
+        if type(reported) is list:  # the common case, asked without an import
+            return None
+        from irilint.output import Located
+
+        if isinstance(reported, Located):
+            return list(reported), Positions(reported.index, reported.findings)
+        return None
 
     def __getstate__(self) -> Dict[str, Any]:
         # A worker's result travels settled: the small table, not the text.
-        from irilint.output import Located
-
         state = dict(self.__dict__)
-        reported = state.get("reported")
-        if isinstance(reported, Located):
-            state["reported"] = list(reported)
-            state["index"] = Positions(reported.index, reported.findings)
+        settled = self._settled()
+        if settled is not None:
+            state["reported"], state["index"] = settled
         return state
 
 

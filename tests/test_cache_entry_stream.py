@@ -55,9 +55,23 @@ def _whole_payload_read(line, path):
 
 
 def _get(line, path="a.md"):
-    cache = Cache("/nonexistent-cache-root")
-    cache._lines = {KEY: line}
-    return cache.get(KEY, path)
+    """The hit of ``line``, read item by item; read with one parse of its
+    payload too (as a small entry is), it must be the same."""
+    import irilint.cache as cache_module
+
+    got = []
+    saved = cache_module._WHOLE_PAYLOAD_BYTES
+    for whole_up_to in (0, 1 << 30):
+        cache_module._WHOLE_PAYLOAD_BYTES = whole_up_to
+        try:
+            cache = Cache("/nonexistent-cache-root")
+            cache._lines = {KEY: line}
+            got.append(cache.get(KEY, path))
+        finally:
+            cache_module._WHOLE_PAYLOAD_BYTES = saved
+    item_by_item, whole = got
+    assert whole == item_by_item or item_by_item is None  # the item walk also checks the layout
+    return item_by_item
 
 
 @settings(max_examples=200, deadline=None)
