@@ -343,8 +343,9 @@ class Cache:
     def _get_findings(self, line: bytes, at: int, path: Optional[str],
                       text_length: int) -> Optional[Tuple[List[Finding], Dict[str, Any], Any]]:
         """:meth:`get` of an entry with findings (its payload from ``at``):
-        read a finding at a time, never as a whole parsed payload (a dense
-        file's was several times the size of its findings)."""
+        parsed whole up to _WHOLE_PAYLOAD_BYTES, else read a finding at a
+        time (a dense file's whole parsed payload was several times the
+        size of its findings)."""
         from irilint.rules.registry import get_rule
 
         findings: List[Finding] = []
@@ -365,11 +366,6 @@ class Cache:
                 row[:] = [share(x, x) for x in row]
                 located.append(row)
 
-            # The payload's parts are found by the keys that follow them
-            # (a quote JSON does not escape is no string's content), its
-            # arrays decoded a few hundred items at a time: a dense file's
-            # whole payload as text was twice its bytes (two bytes a
-            # character once one is outside Latin-1).
             data = memoryview(line)
             if len(line) - at <= _WHOLE_PAYLOAD_BYTES:
                 # One parse of the payload costs less than the walk through
@@ -380,6 +376,11 @@ class Cache:
                 for row in payload["located"]:
                     take_row(row)
                 return self._found(findings, located, payload["facts"], payload["edits"], share)
+            # The payload's parts are found by the keys that follow them
+            # (a quote JSON does not escape is no string's content), its
+            # arrays decoded a few hundred items at a time: a dense file's
+            # whole payload as text was twice its bytes (two bytes a
+            # character once one is outside Latin-1).
             at = _after_bytes(line, at, b'{"findings": [')
             end = _find(line, b'], "facts": ', at)
             _each_item_in(line, at, end, b'}, {"rule": "', 1, take_finding)
