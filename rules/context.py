@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Dict, FrozenSet, Iterable, List, Optional
 
 from irilint.chars import distinct_non_ascii, first_of
 from irilint.convert import idna_to_unicode
-from irilint.findings import Edit, Finding, Fix, Severity, differing_runs
+from irilint.findings import Edit, Finding, Fix, Severity, differing_runs, with_edits
 from irilint.iri import IRIReference, parse
 from irilint.rules.registry import has_punycode_trait
 from irilint.scanners.base import DATA_CONTEXTS
@@ -594,9 +594,7 @@ class RefContext:
         before = [c for c in find_iris(text, lo, hi, cand.context) if c.start == start]
         if not before or before[0].end != end:
             return None  # read otherwise already: the window is not the scanner's
-        new = self.value
-        for s, e, t in sorted(edits, reverse=True):
-            new = new[:s] + t + new[e:]
+        new = with_edits(self.value, edits)
         window = text[lo:start] + new + text[end:hi]
         after = [c for c in find_iris(window, 0, len(window), cand.context) if c.start == start - lo]
         if after and after[0].end == start - lo + len(new):

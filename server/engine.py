@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from .config import Settings, per_file_ignores_for
-from .findings import Edit, Finding, Fix, Severity
+from .findings import Edit, Finding, Fix, Severity, with_edits
 from .chars import distinct_non_ascii
 from .convert import IRIPiece, iri_pieces, to_iri_detailed
 from .iri import parse
@@ -288,14 +288,7 @@ class Engine:
         None: whether a fix that changes a reference's structure (removes
         a character, puts a delimiter in) may be offered without making a
         new problem."""
-        out: List[str] = []
-        last = 0
-        for start, end, new_text in sorted(edits):
-            out.append(value[last:start])
-            out.append(new_text)
-            last = end
-        out.append(value[last:])
-        candidate = "".join(out)
+        candidate = with_edits(value, edits)
         if EARLY_JUDGEMENT:
             before = self._counts_before(value, settings)
             count_before = before.count

@@ -4,7 +4,7 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass, field
 from enum import IntEnum
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 if TYPE_CHECKING:  # pragma: no cover
     from irilint.rules.registry import Rule
@@ -118,6 +118,20 @@ class Finding:
 
     def sort_key(self) -> Tuple[int, int, str]:
         return (self.start, self.end, self.rule.code)
+
+
+def with_edits(text: str, edits: Iterable[Tuple[int, int, str]]) -> str:
+    """``text`` with ``edits`` made: (start, end, new text) in offsets of
+    ``text``, not overlapping; the judgements of a fix (the engine's, the
+    prose reading of a reference) see the edited text this way."""
+    out: List[str] = []
+    last = 0
+    for start, end, new_text in sorted(edits):
+        out.append(text[last:start])
+        out.append(new_text)
+        last = end
+    out.append(text[last:])
+    return "".join(out)
 
 
 def differing_runs(old: Sequence[Any], new: Sequence[Any]) -> List[Tuple[int, int]]:
