@@ -176,11 +176,10 @@ class Project:
 
     def __init__(self, options: Any) -> None:
         from irilint import config
-        from irilint.engine import Engine
 
         self.options = args = Options.of(options)
         self.config = config
-        self.engine = Engine()
+        self._engine: Any = None
         self.run_state: Dict[str, Any] = {}
         self.overrides = _overrides(self.options)
         self.validators = validators()
@@ -219,6 +218,16 @@ class Project:
         self.explicit_config = None
         if args.config:
             self.explicit_config = config.load_config_file(args.config, validate_selector=vs, validate_scanner=vsc)
+
+    @property
+    def engine(self) -> Any:
+        """The engine, made at the first check: a run that reads every
+        file from the cache never imports it."""
+        if self._engine is None:
+            from irilint.engine import Engine
+
+            self._engine = Engine()
+        return self._engine
 
     def absolute(self, p: str) -> str:
         """``os.path.abspath(p)`` without asking the system for the working
