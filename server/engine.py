@@ -1126,18 +1126,6 @@ def check_text(text: str, **kwargs: Any) -> List[Finding]:
     return default_engine().check_text(text, **kwargs).findings
 
 
-def declaration_syntax(path: str, settings: Optional[Settings] = None) -> str:
-    """Whose rules read an encoding declaration in the file at ``path``:
-    the name of the scanner that checks it ("html", "xml", "markdown",
-    ...), or its code language ("python", ...) - see
-    :func:`irilint.declared_encoding.find_declaration`."""
-    from irilint.scanners import scanner_for
-
-    extensions = dict(settings.extensions) if settings is not None else None
-    scanner = scanner_for(path=path, extensions=extensions)
-    return getattr(scanner, "language", None) or scanner.name
-
-
 def fixes_to_apply(findings: Iterable[Finding], unsafe: bool = False) -> List[Edit]:
     """Non-overlapping edits of the first applicable fix of each finding,
     in document order; a fix whose edits overlap an earlier one is left for

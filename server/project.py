@@ -510,7 +510,7 @@ class Positions:
 
 
 def check_stdin(checker: Project) -> FileResult:
-    from irilint.engine import declaration_syntax
+    from irilint.scanners import declaration_syntax
     from irilint.fileio import DocumentError, decode_bytes
 
     args = checker.options

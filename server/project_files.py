@@ -95,7 +95,7 @@ def read_file(settings: Any, path: str, digest: bool = False, stat: Any = None) 
     the encoding it declares to the rules of the scanner (or code language)
     that checks it.  Raises :class:`irilint.fileio.DocumentError`.
     ``stat``: the walk's stat of it, just made (see read_document)."""
-    from .engine import declaration_syntax
+    from .scanners import declaration_syntax
     from .fileio import read_document
 
     return read_document(path, max_size=size_cap(settings) or None, digest=digest,

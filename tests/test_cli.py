@@ -76,19 +76,22 @@ def test_check_does_not_import_the_server(tmp_path):
 def test_a_run_that_reads_every_file_from_the_cache_does_not_import_the_engine(tmp_path):
     (tmp_path / "a.txt").write_text("see http://example.org/ok\n", encoding="utf-8")
     (tmp_path / "b.md").write_text("[x](http://example.com/%E2%80%AE)\n", encoding="utf-8")
+    # not cached (it cannot be decoded): read again by every run
+    (tmp_path / "c.txt").write_bytes(b"caf\xe9 http://example.org/\n")
     env = dict(os.environ, IRILINT_CACHE_ROOT=str(tmp_path / "cache"))
     env.pop("IRILINT_NO_CACHE", None)
 
     def run_check():
         proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "irilint", "check", "--jobs", "1",
-                               "a.txt", "b.md"], capture_output=True, text=True, env=env, cwd=str(tmp_path),
+                               "a.txt", "b.md", "c.txt"], capture_output=True, text=True, env=env, cwd=str(tmp_path),
                               timeout=60)
         imported = [line.rsplit("|", 1)[-1].strip() for line in proc.stderr.splitlines() if "import time" in line]
+        assert "c.txt: cannot decode as UTF-8" in proc.stderr
         return proc.returncode, proc.stdout, imported
 
     cold = run_check()
     warm = run_check()
-    assert cold[0] == warm[0] == 1
+    assert cold[0] == warm[0] == 2
     assert warm[1] == cold[1] and "IRI" in warm[1]
     assert "irilint.engine" in cold[2]
     assert "irilint.engine" not in warm[2]

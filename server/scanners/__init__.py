@@ -21,7 +21,7 @@ from .base import Candidate, CommentSyntax, Scanner
 __all__ = [
     "Candidate", "CommentSyntax", "Scanner", "SCANNERS", "find_iris",
     "get_scanner", "scanner_for", "scanner_names", "code_languages",
-    "is_scanner_name",
+    "is_scanner_name", "declaration_syntax",
 ]
 
 # The scanner modules are imported when first used, not with this package:
@@ -230,3 +230,14 @@ def scanner_for(path: Optional[str] = None, language_id: Optional[str] = None,
         if name is not None:
             return get_scanner(name)
     return get_scanner("text")
+
+
+def declaration_syntax(path: str, settings: Any = None) -> str:
+    """Whose rules read an encoding declaration in the file at ``path``:
+    the name of the scanner that checks it ("html", "xml", "markdown",
+    ...), or its code language ("python", ...) - see
+    :func:`irilint.declared_encoding.find_declaration`.  ``settings``: the
+    file's (their ``extensions`` overrides)."""
+    extensions = dict(settings.extensions) if settings is not None else None
+    scanner = scanner_for(path=path, extensions=extensions)
+    return getattr(scanner, "language", None) or scanner.name
