@@ -216,3 +216,27 @@ def test_a_long_non_nfc_run_is_quoted_in_part_and_a_short_one_whole():
     short = Engine().check_text("See https://example.org/re\u0301sume\u0301 now\n", path="a.txt").findings
     assert [f.rule.name for f in short] == ["not-nfc", "not-nfc"]
     assert all(f.message.endswith("NFC gives '\u00e9'") for f in short)
+
+
+def test_not_nfc_run_class_is_every_non_ascii_code_point():
+    import re
+    import sys
+
+    from irilint.rules.normalization import _RUN_RE
+
+    reference = re.compile(r"[\x00-\x7f]?[^\x00-\x7f]+")  # the class as first written
+    for cp in range(sys.maxunicode + 1):
+        c = chr(cp)
+        assert (_RUN_RE.fullmatch(c) is None) == (reference.fullmatch(c) is None) == (cp < 0x80), hex(cp)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES + ["\U0001d165", "\U0010fffd", "\ud800", "\x7f", "\x80"]),
+                max_size=30).map("".join))
+def test_not_nfc_runs_are_the_runs_of_the_first_pattern(value):
+    import re
+
+    from irilint.rules.normalization import _RUN_RE
+
+    reference = re.compile(r"[\x00-\x7f]?[^\x00-\x7f]+")
+    assert [m.span() for m in _RUN_RE.finditer(value)] == [m.span() for m in reference.finditer(value)]
