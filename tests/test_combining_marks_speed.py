@@ -240,3 +240,104 @@ def test_not_nfc_runs_are_the_runs_of_the_first_pattern(value):
 
     reference = re.compile(r"[\x00-\x7f]?[^\x00-\x7f]+")
     assert [m.span() for m in _RUN_RE.finditer(value)] == [m.span() for m in reference.finditer(value)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="ab\u0301", max_size=12), st.text(alphabet="ab\u0301", max_size=12),
+       st.text(alphabet="ab\u0301", max_size=12), st.integers(0, 30))
+@example("aa", "a", "", 5)
+def test_common_suffix_len_is_the_common_prefix_of_the_reversed_texts(x, y, shared, limit):
+    from irilint.rules.normalization import _common_prefix_len, _common_suffix_len
+
+    x, y = x + shared, y + shared
+    expected = min(_common_prefix_len(x[::-1], y[::-1]), limit)
+    assert _common_suffix_len(x, y, limit) == expected
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), min_size=1, max_size=30).map("".join),
+       st.sets(st.sampled_from(["\u0301", "\u0323", "\u00e9", "\u05d0", "\u3042", "\u0345", "\u1161"]), max_size=5))
+@example("e" + "\u0301" * 5000, set())
+@example("e" + "\u0301" * 8192 + "\u0323x", {"\u0300"})
+def test_changed_part_given_more_characters_than_the_run_holds_is_the_same(run, extra):
+    # not_nfc passes a long run the value's characters, a superset of its own.
+    from irilint.chars import distinct_non_ascii
+
+    fixed = unicodedata.normalize("NFC", run)
+    chars = frozenset(distinct_non_ascii(run) | extra)
+    assert _changed_part(run, fixed, chars) == _reference_changed_part(run, fixed)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(["e", "\u0301", "\u0301" * 700, "x" * 600, "\u3001", "\u0323", "a"]),
+                max_size=12).map("".join),
+       st.sets(st.sampled_from(["e", "\u0301", "\u3001", "\u0323", "a", "z", "\u00e9"]), max_size=5),
+       st.integers(0, 6), st.booleans())
+def test_first_positions_are_the_first_of_positions_of(text, chars, count, long_text):
+    from itertools import islice
+
+    from irilint.chars import first_positions, positions_of
+
+    if long_text:
+        text = "\u0301" * 1100 + text  # the find-per-character path
+    assert first_positions(text, chars, count) == list(islice(positions_of(text, frozenset(chars)), count))
+
+
+def _reference_not_nfc(value):
+    """The literal part of not-nfc as first written: (start, end, message,
+    normalized text) of each finding, with the per-character definitions."""
+    import re
+
+    from irilint.anatomy import describe, quoted
+    from irilint.rules.normalization import SHOWN_NFC_CHARACTERS
+
+    out = []
+    for m in re.finditer(r"[\x00-\x7f]?[^\x00-\x7f]+", value):
+        run, s, e = m.group(), m.start(), m.end()
+        fixed = unicodedata.normalize("NFC", run)
+        if fixed == run:
+            continue
+        a, b = _reference_changed_part(run, fixed)
+        if (a, b) != (0, len(run)):
+            fixed = fixed[a:len(fixed) - (len(run) - b)]
+            run = run[a:b]
+            s, e = s + a, s + b
+        gone = {c for c in run if c >= "\x80" and c not in fixed}
+        if run[0] < "\x80" and run[0] not in fixed:
+            gone.add(run[0])
+        changed = [c for c in run if c in gone][:4] or list(run[:4])
+        in_escape = value[s].isascii() and (value[s - 1:s] == "%" or value[max(0, s - 2):s - 1] == "%")
+        out.append((s, e, visible_text("not in NFC: %s; NFC gives %s" % (
+            ", ".join(describe(c) for c in changed), quoted(fixed, SHOWN_NFC_CHARACTERS))),
+            [] if in_escape else [fixed]))
+    return out
+
+
+_NFC_PIECES = _PIECES + ["\u0301" * 5000, "e" + "\u0323" * 4500 + "\u0301", "\u00e9" + "\u0301" * 4200,
+                         "".join(map(chr, range(0x3041, 0x3041 + 30))),  # more characters than finds are used for
+                         "\u1100" + "\u1161" * 4100, "x" + "\u0345\u0301" * 2100]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(_NFC_PIECES), min_size=1, max_size=8).map("".join))
+@example("e" + "\u0301" * 500_000)
+@example("\u3042\u3044e" + "\u0301" * 5000 + "/e\u0301")
+def test_not_nfc_findings_are_those_of_the_first_definition(path):
+    from irilint.engine import check_reference
+
+    value = "http://example.org/" + path
+    found = [(f.start, f.end, f.message, [e.new_text for fx in f.fixes for e in fx.edits])
+             for f in check_reference(value, select=["not-nfc"]) if f.message.startswith("not in NFC:")]
+    assert found == _reference_not_nfc(value)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["a", "\x7f", "\x80", "\u0301", "\u0301" * 3000, "x" * 4100, "\u00e9", "\ud800",
+                                 "\U0001d165", "\U0010ffff", "]", "\\", "^", "-"]), max_size=10).map("".join),
+       st.integers(0, 30))
+def test_distinct_non_ascii_of_long_text_is_its_set_of_non_ascii_characters(text, distinct):
+    from irilint.chars import distinct_non_ascii
+
+    # past 4096 characters; up to 30 more distinct characters (past 24, a set of all of them)
+    text = "\u0301" * 4096 + text + "".join(chr(0x3041 + k) for k in range(distinct))
+    assert distinct_non_ascii(text) == frozenset(c for c in text if ord(c) > 0x7F)
