@@ -354,3 +354,20 @@ def test_distinct_non_ascii_of_long_text_is_its_set_of_non_ascii_characters(text
     # past 4096 characters; up to 30 more distinct characters (past 24, a set of all of them)
     text = "\u0301" * 4096 + text + "".join(chr(0x3041 + k) for k in range(distinct))
     assert distinct_non_ascii(text) == frozenset(c for c in text if ord(c) > 0x7F)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(["http://example.org", "https://b\u00fccher.de:80", "foo:", "", "//h"]),
+       st.lists(st.sampled_from(["/", ".", "..", "/.", "/..", "/./", "e\u0301" * 2100, "\u0301" * 4100, "a",
+                                 "?", "#", "?q=.", "\u3042", "x.y"]), max_size=8).map("".join))
+def test_grammar_test_of_a_long_reference_is_the_fast_path_on_the_skeleton(head, path):
+    from irilint.rules import gates
+    from irilint.rules.fastpath import fast_match
+
+    value = head + path
+    chars = frozenset(c for c in value if not c.isascii())
+    if not chars:
+        return
+    mask = gates.char_mask(chars)
+    expected = not mask & gates.NOT_UCSCHAR and fast_match(gates.skeleton(value)) is not None
+    assert gates.plain_syntax_match(value, mask) == expected
