@@ -371,3 +371,44 @@ def test_grammar_test_of_a_long_reference_is_the_fast_path_on_the_skeleton(head,
     mask = gates.char_mask(chars)
     expected = not mask & gates.NOT_UCSCHAR and fast_match(gates.skeleton(value)) is not None
     assert gates.plain_syntax_match(value, mask) == expected
+
+
+_TEMPLATE_PIECES = ["{{", "}}", "{%", "${", "<%", "<?", "%(a)s", "%s", "%41s", "{name}", "{0}", "{}", "<host>", "$HOST$",
+                    "$HOST", "[user@]", "[:options]", "[::1]", ":[<", ":port", "//", "@", "/", ":", ".", "?", "#",
+                    "[^a]", "[0-9]", "(?:", "\\d", ".*", "a{2}", "\u0301{2}", "https?:", "^", "{", "x", "é"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from(_TEMPLATE_PIECES), st.sampled_from(["\u0301" * 1500, "e\u0301" * 800])),
+                max_size=12).map("".join))
+@example("http://\u0301" * 3 + ":port")
+@example("\u0301{2}")
+def test_template_matches_start_only_where_match_starts_says(value):
+    import irilint.templates as templates
+    from irilint.templates import REGEX_RE, TEMPLATE_RE
+
+    saved = templates._MAX_STARTS
+    templates._MAX_STARTS = 1 << 62  # every start, however many
+    try:
+        starts = templates._match_starts(value)
+    finally:
+        templates._MAX_STARTS = saved
+    assert starts == sorted(set(starts))
+    for i in range(len(value) + 1):
+        if TEMPLATE_RE.match(value, i) is not None or REGEX_RE.match(value, i) is not None:
+            assert i in starts, i
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(_TEMPLATE_PIECES), max_size=4).map("".join),
+       st.lists(st.sampled_from(_TEMPLATE_PIECES), max_size=4).map("".join),
+       st.sampled_from(["\u0301", "e\u0301", "a", "\u3042"]), st.integers(2100, 5000))
+@example("http://", ":port", "\u0301", 4096)
+@example("", "{2}", "\u0301", 4096)
+def test_is_template_of_a_long_reference_equals_the_two_searches(head, tail, filler, n):
+    from irilint.templates import REGEX_RE, TEMPLATE_RE
+
+    value = head + filler * n + tail
+    triggered = value[:1] in "jJ" or value.count(":") > 1 or not _TRIGGER_CHARS.isdisjoint(value)
+    assert is_template(value) == (triggered and (TEMPLATE_RE.search(value) is not None
+                                                 or REGEX_RE.search(value) is not None))
