@@ -33,7 +33,7 @@ from typing import Callable, Dict, FrozenSet, Iterable, Optional
 
 from irilint.chars import UCSCHAR_CLASS
 
-from .fastpath import _DOT_SEGMENT_RE, fast_non_ascii_re
+from .fastpath import _DOT_SEGMENT_RE, _search_slash_dot, fast_non_ascii_re
 
 #: bit of each gate test, in registration order; bit 0: "not a ucschar"
 _BITS: Dict[Callable[[str], bool], int] = {}
@@ -100,7 +100,10 @@ def plain_syntax_match(value: str, mask: int) -> bool:
     # it: the regex allows non-ASCII characters where it allows "_".  The
     # skeleton cannot hold "xn--" in any case (that is the "punycode"
     # trait), and "/." is where it is in the value.
-    if "/." in value and _DOT_SEGMENT_RE.match(value):
+    # (re's literal search for the two characters on long values: ~3x
+    # faster than str's over a megabyte of combining marks.)
+    if (_search_slash_dot(value) is not None if len(value) > 4096 else "/." in value) \
+            and _DOT_SEGMENT_RE.match(value):
         return False
     return fast_non_ascii_re().match(value) is not None
 

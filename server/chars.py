@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Optional
+from itertools import islice
+from typing import List, Optional
 
 # RFC 3986 s2.3 / s2.2.
 ALPHA = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
@@ -182,6 +183,31 @@ def first_index(text: str, chars, start: int = 0, end: Optional[int] = None) -> 
     return best if best < stop else -1
 
 
+def first_positions(text: str, chars, count: int) -> List[int]:
+    """The first ``count`` offsets of characters of ``text`` that are in
+    ``chars``, in order: ``list(islice(positions_of(text, chars), count))``.
+    In long text, one ``str.find`` per character sought and per offset
+    taken, instead of a regex pass over the whole text for a few offsets."""
+    if len(text) < FIND_EACH_FROM or len(chars) > FIND_EACH_MAX:
+        return list(islice(positions_of(text, frozenset(chars)), count))
+    ahead = {}
+    for c in chars:
+        k = text.find(c)
+        if k >= 0:
+            ahead[c] = k
+    out: List[int] = []
+    while ahead and len(out) < count:
+        c = min(ahead, key=ahead.__getitem__)
+        k = ahead[c]
+        out.append(k)
+        k = text.find(c, k + 1)
+        if k >= 0:
+            ahead[c] = k
+        else:
+            del ahead[c]
+    return out
+
+
 def first_in_class(text: str, chars: str, rx: "re.Pattern[str]", start: int = 0, end: Optional[int] = None) -> int:
     """Offset of the first character of ``text[start:end]`` in ``chars``,
     or -1; ``rx`` is their compiled class, searched in short text (one
@@ -214,7 +240,7 @@ def first_of(text: str, chars: frozenset) -> int:
     return -1 if m is None else m.start()
 
 
-_NON_ASCII_RE = re.compile("[^\\x00-\\x7f]")
+_ASCII_RUN_RE = re.compile("[\\x00-\\x7f]*")
 
 
 def _first_ascii_of(text: str, chars: frozenset) -> int:
@@ -238,8 +264,10 @@ def distinct_non_ascii(text: str) -> frozenset:
     """The distinct non-ASCII characters of ``text``.
 
     Long text with few distinct characters (a megabyte of one combining
-    mark) is searched with a regex that skips the characters already found,
-    so it costs a few C-level passes instead of hashing each character.
+    mark) is matched over with a regex class of ASCII and the characters
+    already found, up to the next new one, so it costs a few C-level passes
+    instead of hashing each character.  (A class matched with ``*`` is
+    tested faster than its complement searched for.)
     The last results are kept: several rules ask about the same text.
     """
     global _last
@@ -254,14 +282,15 @@ def distinct_non_ascii(text: str) -> frozenset:
     if found is not None:
         return found
     chars: set = set()
-    m = _NON_ASCII_RE.search(text)
-    while m is not None:
-        chars.add(m.group())
+    n = len(text)
+    i = _ASCII_RUN_RE.match(text).end()
+    while i < n:
+        chars.add(text[i])
         if len(chars) > _FEW_DISTINCT:
             chars = {c for c in set(text) if c >= "\x80"}
             break
-        rx = re.compile("[^\\x00-\\x7f%s]" % "".join(re.escape(c) for c in sorted(chars)))
-        m = rx.search(text, m.end())
+        rx = re.compile("[\\x00-\\x7f%s]*" % "".join(re.escape(c) for c in sorted(chars)))
+        i = rx.match(text, i + 1).end()
     found = frozenset(chars)
     if len(_DISTINCT_CACHE) >= 8:
         _DISTINCT_CACHE.clear()

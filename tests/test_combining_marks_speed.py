@@ -208,6 +208,19 @@ def test_a_megabyte_of_combining_marks_costs_a_few_times_ordinary_text():
     assert ratio < 6, "combining marks cost %.1fx ordinary text per byte" % ratio
 
 
+
+def test_a_megabyte_of_combining_marks_costs_less_than_prose_dense_with_references():
+    # The same two texts.  Each regex pass over the marks, each copy and
+    # each hash of the megabyte counts here: ~1.05x before the run classes
+    # were written as plain ranges, the reference split with str.find and
+    # not-nfc's extra passes removed; ~0.5x since.
+    marks = "See https://example.org/e" + "\u0301" * 500_000 + " for details.\n"
+    line = ("The manual at https://docs.example.org/guide/install.html#setup explains it; "
+            "see also the notes below for the details of each step.\n")
+    ordinary = (line + "Plain prose with no reference in it at all, just words and words.\n" * 3) * 2600
+    ratio = _cpu_per_char(marks, "combining.txt") / _cpu_per_char(ordinary, "ordinary.txt")
+    assert ratio < 0.8, "combining marks cost %.2fx prose with references per byte" % ratio
+
 def test_a_long_non_nfc_run_is_quoted_in_part_and_a_short_one_whole():
     long_run = Engine().check_text("See https://example.org/e" + "\u0301" * 5000 + " now\n", path="a.txt").findings
     assert [f.rule.name for f in long_run] == ["not-nfc"]
@@ -216,3 +229,186 @@ def test_a_long_non_nfc_run_is_quoted_in_part_and_a_short_one_whole():
     short = Engine().check_text("See https://example.org/re\u0301sume\u0301 now\n", path="a.txt").findings
     assert [f.rule.name for f in short] == ["not-nfc", "not-nfc"]
     assert all(f.message.endswith("NFC gives '\u00e9'") for f in short)
+
+
+def test_not_nfc_run_class_is_every_non_ascii_code_point():
+    import re
+    import sys
+
+    from irilint.rules.normalization import _RUN_RE
+
+    reference = re.compile(r"[\x00-\x7f]?[^\x00-\x7f]+")  # the class as first written
+    for cp in range(sys.maxunicode + 1):
+        c = chr(cp)
+        assert (_RUN_RE.fullmatch(c) is None) == (reference.fullmatch(c) is None) == (cp < 0x80), hex(cp)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES + ["\U0001d165", "\U0010fffd", "\ud800", "\x7f", "\x80"]),
+                max_size=30).map("".join))
+def test_not_nfc_runs_are_the_runs_of_the_first_pattern(value):
+    import re
+
+    from irilint.rules.normalization import _RUN_RE
+
+    reference = re.compile(r"[\x00-\x7f]?[^\x00-\x7f]+")
+    assert [m.span() for m in _RUN_RE.finditer(value)] == [m.span() for m in reference.finditer(value)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="ab\u0301", max_size=12), st.text(alphabet="ab\u0301", max_size=12),
+       st.text(alphabet="ab\u0301", max_size=12), st.integers(0, 30))
+@example("aa", "a", "", 5)
+def test_common_suffix_len_is_the_common_prefix_of_the_reversed_texts(x, y, shared, limit):
+    from irilint.rules.normalization import _common_prefix_len, _common_suffix_len
+
+    x, y = x + shared, y + shared
+    expected = min(_common_prefix_len(x[::-1], y[::-1]), limit)
+    assert _common_suffix_len(x, y, limit) == expected
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), min_size=1, max_size=30).map("".join),
+       st.sets(st.sampled_from(["\u0301", "\u0323", "\u00e9", "\u05d0", "\u3042", "\u0345", "\u1161"]), max_size=5))
+@example("e" + "\u0301" * 5000, set())
+@example("e" + "\u0301" * 8192 + "\u0323x", {"\u0300"})
+def test_changed_part_given_more_characters_than_the_run_holds_is_the_same(run, extra):
+    # not_nfc passes a long run the value's characters, a superset of its own.
+    from irilint.chars import distinct_non_ascii
+
+    fixed = unicodedata.normalize("NFC", run)
+    chars = frozenset(distinct_non_ascii(run) | extra)
+    assert _changed_part(run, fixed, chars) == _reference_changed_part(run, fixed)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(["e", "\u0301", "\u0301" * 700, "x" * 600, "\u3001", "\u0323", "a"]),
+                max_size=12).map("".join),
+       st.sets(st.sampled_from(["e", "\u0301", "\u3001", "\u0323", "a", "z", "\u00e9"]), max_size=5),
+       st.integers(0, 6), st.booleans())
+def test_first_positions_are_the_first_of_positions_of(text, chars, count, long_text):
+    from itertools import islice
+
+    from irilint.chars import first_positions, positions_of
+
+    if long_text:
+        text = "\u0301" * 1100 + text  # the find-per-character path
+    assert first_positions(text, chars, count) == list(islice(positions_of(text, frozenset(chars)), count))
+
+
+def _reference_not_nfc(value):
+    """The literal part of not-nfc as first written: (start, end, message,
+    normalized text) of each finding, with the per-character definitions."""
+    import re
+
+    from irilint.anatomy import describe, quoted
+    from irilint.rules.normalization import SHOWN_NFC_CHARACTERS
+
+    out = []
+    for m in re.finditer(r"[\x00-\x7f]?[^\x00-\x7f]+", value):
+        run, s, e = m.group(), m.start(), m.end()
+        fixed = unicodedata.normalize("NFC", run)
+        if fixed == run:
+            continue
+        a, b = _reference_changed_part(run, fixed)
+        if (a, b) != (0, len(run)):
+            fixed = fixed[a:len(fixed) - (len(run) - b)]
+            run = run[a:b]
+            s, e = s + a, s + b
+        gone = {c for c in run if c >= "\x80" and c not in fixed}
+        if run[0] < "\x80" and run[0] not in fixed:
+            gone.add(run[0])
+        changed = [c for c in run if c in gone][:4] or list(run[:4])
+        in_escape = value[s].isascii() and (value[s - 1:s] == "%" or value[max(0, s - 2):s - 1] == "%")
+        out.append((s, e, visible_text("not in NFC: %s; NFC gives %s" % (
+            ", ".join(describe(c) for c in changed), quoted(fixed, SHOWN_NFC_CHARACTERS))),
+            [] if in_escape else [fixed]))
+    return out
+
+
+_NFC_PIECES = _PIECES + ["\u0301" * 5000, "e" + "\u0323" * 4500 + "\u0301", "\u00e9" + "\u0301" * 4200,
+                         "".join(map(chr, range(0x3041, 0x3041 + 30))),  # more characters than finds are used for
+                         "\u1100" + "\u1161" * 4100, "x" + "\u0345\u0301" * 2100]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(_NFC_PIECES), min_size=1, max_size=8).map("".join))
+@example("e" + "\u0301" * 500_000)
+@example("\u3042\u3044e" + "\u0301" * 5000 + "/e\u0301")
+def test_not_nfc_findings_are_those_of_the_first_definition(path):
+    from irilint.engine import check_reference
+
+    value = "http://example.org/" + path
+    found = [(f.start, f.end, f.message, [e.new_text for fx in f.fixes for e in fx.edits])
+             for f in check_reference(value, select=["not-nfc"]) if f.message.startswith("not in NFC:")]
+    assert found == _reference_not_nfc(value)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["a", "\x7f", "\x80", "\u0301", "\u0301" * 3000, "x" * 4100, "\u00e9", "\ud800",
+                                 "\U0001d165", "\U0010ffff", "]", "\\", "^", "-"]), max_size=10).map("".join),
+       st.integers(0, 30))
+def test_distinct_non_ascii_of_long_text_is_its_set_of_non_ascii_characters(text, distinct):
+    from irilint.chars import distinct_non_ascii
+
+    # past 4096 characters; up to 30 more distinct characters (past 24, a set of all of them)
+    text = "\u0301" * 4096 + text + "".join(chr(0x3041 + k) for k in range(distinct))
+    assert distinct_non_ascii(text) == frozenset(c for c in text if ord(c) > 0x7F)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(["http://example.org", "https://b\u00fccher.de:80", "foo:", "", "//h"]),
+       st.lists(st.sampled_from(["/", ".", "..", "/.", "/..", "/./", "e\u0301" * 2100, "\u0301" * 4100, "a",
+                                 "?", "#", "?q=.", "\u3042", "x.y"]), max_size=8).map("".join))
+def test_grammar_test_of_a_long_reference_is_the_fast_path_on_the_skeleton(head, path):
+    from irilint.rules import gates
+    from irilint.rules.fastpath import fast_match
+
+    value = head + path
+    chars = frozenset(c for c in value if not c.isascii())
+    if not chars:
+        return
+    mask = gates.char_mask(chars)
+    expected = not mask & gates.NOT_UCSCHAR and fast_match(gates.skeleton(value)) is not None
+    assert gates.plain_syntax_match(value, mask) == expected
+
+
+_TEMPLATE_PIECES = ["{{", "}}", "{%", "${", "<%", "<?", "%(a)s", "%s", "%41s", "{name}", "{0}", "{}", "<host>", "$HOST$",
+                    "$HOST", "[user@]", "[:options]", "[::1]", ":[<", ":port", "//", "@", "/", ":", ".", "?", "#",
+                    "[^a]", "[0-9]", "(?:", "\\d", ".*", "a{2}", "\u0301{2}", "https?:", "^", "{", "x", "é"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from(_TEMPLATE_PIECES), st.sampled_from(["\u0301" * 1500, "e\u0301" * 800])),
+                max_size=12).map("".join))
+@example("http://\u0301" * 3 + ":port")
+@example("\u0301{2}")
+def test_template_matches_start_only_where_match_starts_says(value):
+    import irilint.templates as templates
+    from irilint.templates import REGEX_RE, TEMPLATE_RE
+
+    saved = templates._MAX_STARTS
+    templates._MAX_STARTS = 1 << 62  # every start, however many
+    try:
+        starts = templates._match_starts(value)
+    finally:
+        templates._MAX_STARTS = saved
+    assert starts == sorted(set(starts))
+    for i in range(len(value) + 1):
+        if TEMPLATE_RE.match(value, i) is not None or REGEX_RE.match(value, i) is not None:
+            assert i in starts, i
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(_TEMPLATE_PIECES), max_size=4).map("".join),
+       st.lists(st.sampled_from(_TEMPLATE_PIECES), max_size=4).map("".join),
+       st.sampled_from(["\u0301", "e\u0301", "a", "\u3042"]), st.integers(2100, 5000))
+@example("http://", ":port", "\u0301", 4096)
+@example("", "{2}", "\u0301", 4096)
+def test_is_template_of_a_long_reference_equals_the_two_searches(head, tail, filler, n):
+    from irilint.templates import REGEX_RE, TEMPLATE_RE
+
+    value = head + filler * n + tail
+    triggered = value[:1] in "jJ" or value.count(":") > 1 or not _TRIGGER_CHARS.isdisjoint(value)
+    assert is_template(value) == (triggered and (TEMPLATE_RE.search(value) is not None
+                                                 or REGEX_RE.search(value) is not None))

@@ -1,7 +1,10 @@
 """The IRI reference model (RFC 3987 s2.2 grammar, RFC 3986 Appendix B split)."""
 import pytest
+from hypothesis import example, given, settings, strategies as st
 
 from irilint import parse
+
+from iri_strategies import iri_reference
 
 
 def comp(ref, name):
@@ -112,3 +115,51 @@ def test_never_raises_on_odd_inputs():
                  "http://" + "a" * 10000, "http://[" + ":" * 100 + "]"]:
         ref = parse(text)
         assert ref.text == text
+
+
+# -- a long reference is split with str.find, a short one with _SPLIT_RE --------
+
+_SPLIT_PIECES = [":", "/", "//", "?", "#", "@", "[", "]", "a", "http", "x:", "\u0301" * 1100, "e\u0301",
+                 "%", "%zz", "%41", "\n", " ", "\u05d0", "\ue000", "\ufdd0", "\u200b", "例え", "."]
+
+
+def _regex_split(text):
+    from irilint.iri import _SPLIT_RE
+
+    m = _SPLIT_RE.match(text)
+    return (m.end(1),) + m.span(2) + m.span(3) + m.span(4) + (m.start(5),)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.one_of(st.text(), st.lists(st.sampled_from(_SPLIT_PIECES), max_size=20).map("".join), iri_reference()))
+@example("")
+@example(":")
+@example("//")
+@example("a:b:c//d")
+@example("http://h")
+@example("http://h?q#f?g#h")
+@example("?#")
+@example("#?")
+def test_find_split_equals_the_appendix_b_regex(text):
+    from irilint.iri import _split_long
+
+    assert _split_long(text) == _regex_split(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_SPLIT_PIECES), max_size=12).map("".join), iri_reference(),
+       st.sampled_from(["", "\u0301" * 1100, "a" * 1100, "%zz" * 400]), st.booleans())
+def test_long_references_parse_as_the_regex_splits_them(head, iri, filler, grammar_checked):
+    # The same reference parsed both ways, whatever comes out of it: spans,
+    # host kind, problems.
+    import irilint.iri as iri_module
+
+    text = iri + filler + head
+    fast = parse(text, grammar_checked)
+    saved = iri_module.FIND_SPLIT_FROM
+    iri_module.FIND_SPLIT_FROM = 1 << 62
+    try:
+        slow = parse(text, grammar_checked)
+    finally:
+        iri_module.FIND_SPLIT_FROM = saved
+    assert fast == slow

@@ -314,6 +314,23 @@ def test_ascii_iri_run_class_is_the_unicode_one_on_ascii():
             text_scanner._RUN_RX.fullmatch(c) is None), repr(c)
 
 
+
+def test_iri_run_class_is_whitespace_and_the_forbidden_ascii_on_every_code_point():
+    # The class as it was written before the spaces were spelled out: \s is
+    # str.isspace in the running Python's Unicode data.
+    import re
+    import sys
+
+    from irilint.scanners import text as text_scanner
+
+    reference = re.compile(r"[\s\x00-\x1f\x7f\"<>`{}|\\^]")
+    for cp in range(sys.maxunicode + 1):
+        c = chr(cp)
+        stops = reference.match(c) is not None
+        assert stops == (c.isspace() or cp < 0x20 or c in '\x7f"<>`{}|\\^'), hex(cp)
+        assert (text_scanner._RUN_RX.fullmatch(c) is None) == stops, hex(cp)
+        assert (text_scanner._STOP_CHAR_RX.match(c) is not None) == stops, hex(cp)
+
 @_SETTINGS
 @given(text=st.text(alphabet="ab:/. \t\x1c\x1f\x7f\"<>x\u00e9\u3000\u2028", max_size=60))
 def test_bare_iris_are_the_same_in_ascii_and_non_ascii_text(text):
