@@ -1,0 +1,123 @@
+"""Engine.check_stream yields exactly check_text's findings (same order,
+same fields, fixes included), and leaves the same errors, facts,
+suppressed and references counts, while holding only a window of them."""
+from __future__ import annotations
+
+import os
+import sys
+
+from hypothesis import HealthCheck, given, settings as hsettings, strategies as st
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "fuzz"))
+
+from fuzz_strategies import FORMATS, embedded  # noqa: E402
+
+from irilint.config import Settings  # noqa: E402
+from irilint.engine import Engine  # noqa: E402
+
+CYRILLIC_PAYPAL = "\u0440\u0430\u0443\u0440\u0430l.com"
+#: references that fire the document rules (collisions, DNS labels), the
+#: template rules, and the per-reference ones
+SPICE = ["http://paypal.com/a", "http://%s/b" % CYRILLIC_PAYPAL, "http://-shop..example/",
+         "http://example.com/\u05e2\u05d1\u05e8%zz", "https://{{ host }}/x%zz", "http://ex\u0430mple.com/"]
+#: comment syntax per format, for suppressions
+COMMENTS = {"markdown": ("<!-- ", " -->"), "html": ("<!-- ", " -->"), "xml": ("<!-- ", " -->"),
+            "rst": (".. ", ""), "python": ("# ", ""), "yaml": ("# ", ""), "toml": ("# ", ""),
+            "turtle": ("# ", ""), "shellscript": ("# ", ""), "c": ("// ", ""), "text": ("# ", ""),
+            "json": ("", "")}
+SELECTORS = ["", "[IRI401]", "[IRI505]", "[confusable-collision]", "[IRI2]", "[nope]", "[IRI401, nope]",
+             "[host]"]
+SELECTIONS = [None, Settings(select=("ALL",), protected_domains=("example.com", "paypal.com")),
+              Settings(select=("IRI2", "IRI5")), Settings(ignore=("IRI401",)),
+              Settings(select=("IRI901", "IRI902", "IRI401"))]
+
+
+@st.composite
+def dense_documents(draw):
+    fmt = draw(st.sampled_from(sorted(FORMATS)))
+    spice = st.sampled_from(SPICE)
+    pieces = [draw(embedded(fmt, st.one_of(spice, spice, st.just(draw(spice)))))
+              for _ in range(draw(st.integers(1, 5)))]
+    pieces = [draw(st.sampled_from(pieces)) for _ in range(draw(st.integers(1, 8)))]  # repeated references
+    opener, closer = COMMENTS[fmt]
+    out = []
+    for piece in pieces:
+        out.append(piece)
+        if draw(st.integers(0, 2)) == 0:
+            marker = "irilint: ignore%s%s" % (draw(st.sampled_from(["", "-file"])), draw(st.sampled_from(SELECTORS)))
+            sep = draw(st.sampled_from(["\n", " "]))
+            out.append(sep + opener + marker + closer + "\n")
+    return fmt, FORMATS[fmt], "".join(out)
+
+
+def streamed(engine, text, **kw):
+    stream = engine.check_stream(text, **kw)
+    return list(stream), stream.result
+
+
+def assert_same(engine, text, **kw):
+    expected = engine.check_text(text, **kw)
+    findings, result = streamed(engine, text, **kw)
+    assert [(f.start, f.end, f.rule.code, f.message) for f in findings] == \
+        [(f.start, f.end, f.rule.code, f.message) for f in expected.findings]
+    assert findings == expected.findings  # every field, fixes included
+    assert result.errors == expected.errors
+    assert result.suppressed == expected.suppressed
+    assert result.references == expected.references
+    assert result.facts == expected.facts
+
+
+@hsettings(max_examples=250, deadline=None, suppress_health_check=list(HealthCheck))
+@given(dense_documents(), st.sampled_from(SELECTIONS), st.booleans())
+def test_stream_equals_check_text(doc, settings, memo):
+    fmt, path, text = doc
+    assert_same(Engine(memo_size=100 if memo else 0), text, path=path, settings=settings)
+
+
+def test_stream_findings_on_the_same_characters_are_merged_as_check_text_merges_them():
+    text = "see http://ex\u0430mple.com/ and http://ex\u0430mple.com/ then http://example.com/\n"
+    settings = Settings(select=("ALL",), protected_domains=("example.com",))
+    expected = Engine().check_text(text, path="a.txt", settings=settings)
+    assert any("also" in f.message for f in expected.findings)
+    assert_same(Engine(), text, path="a.txt", settings=settings)
+
+
+def test_stream_reports_unused_suppressions_where_check_text_does():
+    text = ("http://a.example/%zz # irilint: ignore[IRI401]\n"
+            "# irilint: ignore[IRI205, nope]\nhttp://b.example/%zz\nhttp://c.example/%zz\n")
+    expected = Engine().check_text(text, path="a.txt")
+    assert {f.rule.code for f in expected.findings} >= {"IRI901", "IRI902", "IRI401"}
+    assert_same(Engine(), text, path="a.txt")
+
+
+def test_stream_of_a_file_wide_suppression_without_selectors_is_empty():
+    text = "# irilint: ignore-file\nhttp://a.example/%zz\n"
+    findings, result = streamed(Engine(), text, path="a.txt")
+    assert findings == [] and result.references == 0
+
+
+def test_stream_emits_findings_before_the_document_is_read_to_the_end():
+    """The window: the first finding comes out while most candidates are
+    still unscanned (the scanner is a generator that counts)."""
+    line = "text http://example.com/\u05e2\u05d1\u05e8%zz and more prose here\n"
+    text = line * 2000
+    from irilint.scanners import scanner_for
+
+    inner = scanner_for(path="a.txt")
+    scanned = []
+
+    class Counting:
+        name = inner.name
+        comments = inner.comments
+
+        def scan(self, t):
+            scanned.append(0)
+            for cand in inner.scan(t):
+                scanned[-1] += 1
+                yield cand
+
+    stream = Engine().check_stream(text, path="a.txt", scanner=Counting())
+    first = next(iter(stream))
+    assert first.start < len(line)
+    # the document rules' pass read it all; the main pass is at its start
+    assert scanned[0] == 2000 and scanned[-1] < 10
