@@ -12,7 +12,7 @@ from irilint.scanners.code import CodeScanner
 
 
 def scan(name, text):
-    return get_scanner(name).scan(text)
+    return list(get_scanner(name).scan(text))  # a scanner may yield its candidates
 
 
 def spans(name, text):
