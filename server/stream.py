@@ -45,55 +45,55 @@ _PARSE_MEMO = 4096
 
 
 class FindingStream:
-    """The findings of one document, yielded once (``iter``); ``result``
-    holds the rest of its CheckResult (errors, facts, suppressed count,
-    references count) once the stream is exhausted."""
+    """The findings of one document, yielded once (``iter``).  The
+    document rules run when it is made (``result.facts`` is then known);
+    the references are checked as the findings are asked for, and
+    ``result`` holds the rest of the CheckResult (errors, suppressed and
+    references counts) once the stream is exhausted."""
 
     def __init__(self, engine: Any, setup: _Document) -> None:
         self.result = CheckResult([])
-        self._findings = _stream(engine, setup, self.result)
+        self._findings = self._stream(engine, setup)
+        if setup.all_suppressed():
+            self._findings = iter(())
+            return
+        suppressions = setup.suppressions
+        self._covering = _suppressions_by_line(suppressions) if suppressions else None
+        self._index = setup.line_index() if suppressions else None
+        # (start, end, code, kind, order, finding): sort_key, then list order
+        self._pending: List[Tuple[Any, ...]] = []
+        self._doc_errors = _document_rules(setup, self.result, self._pending, self._index, self._covering)
 
     def __iter__(self) -> Iterator[Finding]:
         return self._findings
 
-
-def _stream(engine: Any, setup: _Document, result: CheckResult) -> Iterator[Finding]:
-    if setup.all_suppressed():
-        return
-    text = setup.text
-    suppressions = setup.suppressions
-    covering = _suppressions_by_line(suppressions) if suppressions else None
-    index = setup.line_index() if suppressions else None
-
-    # (start, end, code, kind, order, finding): sort_key, then list order
-    pending: List[Tuple[Any, ...]] = []
-    doc_errors = _document_rules(setup, result, pending, index, covering)
-    waiting = _Waiting(setup) if suppressions else None
-
-    check_reference = _ReferenceLoop(engine, setup, result.errors).check
-    order = 0
-    found: List[Finding] = []
-    references = 0
-    for cand in setup.scanner.scan(text):
-        references += 1
-        watermark = cand.start
+    def _stream(self, engine: Any, setup: _Document) -> Iterator[Finding]:
+        result, pending, covering, index = self.result, self._pending, self._covering, self._index
+        waiting = _Waiting(setup) if setup.suppressions else None
+        check_reference = _ReferenceLoop(engine, setup, result.errors).check
+        order = 0
+        found: List[Finding] = []
+        references = 0
+        for cand in setup.scanner.scan(setup.text):
+            references += 1
+            watermark = cand.start
+            if waiting is not None:
+                watermark = min(watermark, waiting.resolve(watermark, pending))
+            if pending and pending[0][0] < watermark:
+                yield from _emit(pending, watermark)
+            check_reference(cand, found)
+            for f in found:
+                if covering is not None and _suppressed(f, index, covering):
+                    result.suppressed += 1
+                    continue
+                heapq.heappush(pending, (f.start, f.end, f.rule.code, _REFERENCE, order, f))
+                order += 1
+            found.clear()
+        result.references = references
         if waiting is not None:
-            watermark = min(watermark, waiting.resolve(watermark, pending))
-        if pending and pending[0][0] < watermark:
-            yield from _emit(pending, watermark)
-        check_reference(cand, found)
-        for f in found:
-            if covering is not None and _suppressed(f, index, covering):  # type: ignore[arg-type]
-                result.suppressed += 1
-                continue
-            heapq.heappush(pending, (f.start, f.end, f.rule.code, _REFERENCE, order, f))
-            order += 1
-        found.clear()
-    result.references = references
-    if waiting is not None:
-        waiting.resolve(None, pending)
-    yield from _emit(pending, None)
-    result.errors.extend(doc_errors)
+            waiting.resolve(None, pending)
+        yield from _emit(pending, None)
+        result.errors.extend(self._doc_errors)
 
 
 def _emit(pending: List[Tuple[Any, ...]], watermark: Optional[int]) -> Iterator[Finding]:

@@ -52,7 +52,10 @@ def dense_documents(draw):
 
 def streamed(engine, text, **kw):
     stream = engine.check_stream(text, **kw)
-    return list(stream), stream.result
+    facts = dict(stream.result.facts)  # known before the first finding: the project needs them first
+    findings = list(stream)
+    assert facts == stream.result.facts
+    return findings, stream.result
 
 
 def assert_same(engine, text, **kw):
