@@ -133,3 +133,26 @@ def test_a_streamed_dense_file_holds_a_fraction_of_the_memory(tmp_path, fmt):
     assert whole > 15 * size_kb
     assert streamed < 8 * size_kb
     assert whole > 3 * streamed
+
+
+def test_a_parallel_run_streams_the_large_file_in_the_process_that_prints(tree, monkeypatch):
+    for i in range(6):  # enough files for workers to start
+        (tree / ("more%d.md" % i)).write_text("http://m%d.example/%%zz\n" % i, encoding="utf-8")
+    argv = ["check", "--no-cache", "--jobs", "2", "--format", "json", str(tree)]
+    whole = run(argv)
+    from irilint.output import LocatedStream
+    from irilint import project
+
+    streamed_paths = []
+    outcome = project.Project.outcome
+
+    def spy(self, path, *args, **kw):
+        out = outcome(self, path, *args, **kw)
+        if isinstance(out.reported, LocatedStream):
+            streamed_paths.append((os.getpid(), os.path.basename(path)))
+        return out
+
+    monkeypatch.setattr(project.Project, "outcome", spy)
+    monkeypatch.setattr(irilint.project, "STREAM_ABOVE", 100)
+    assert run(argv) == whole
+    assert streamed_paths == [(os.getpid(), "big.md")]
