@@ -572,23 +572,11 @@ class Engine:
         result.findings = findings
         return result
 
-    def check_stream(self, text: str, *, path: Optional[str] = None, language_id: Optional[str] = None,
-                     settings: Optional[Settings] = None, run_state: Optional[Dict[str, Any]] = None,
-                     scanner: Any = None, index: Optional[LineIndex] = None) -> "Any":
-        """The findings of ``check_text`` with the same arguments, in the
-        same order, yielded as the document is read, holding a bounded
-        window of them (irilint.stream.FindingStream: iterate it once,
-        then read its ``result`` for the rest of the CheckResult)."""
-        from .stream import FindingStream
-
-        setup = self._document(text, path=path, language_id=language_id, settings=settings,
-                               run_state=run_state, scanner=scanner, index=index)
-        return FindingStream(self, setup)
-
     def _document(self, text: str, *, path: Optional[str], language_id: Optional[str],
                   settings: Optional[Settings], run_state: Optional[Dict[str, Any]],
                   scanner: Any, index: Optional[LineIndex]) -> "_Document":
-        """What a check of ``text`` needs before its first reference."""
+        """What a check of ``text`` needs before its first reference
+        (check_text, and irilint.stream.check_stream)."""
         from irilint.rules.context import DocumentInfo
 
         selection = self.selection_for(settings)

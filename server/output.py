@@ -8,9 +8,9 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
-from .findings import SLOTS, Finding, Severity
+from .findings import SLOTS, Finding
 from .lines import LINE_TEXT_CONTEXT, LINE_TEXT_LIMIT, LineIndex, clip_line  # noqa: F401 (re-exported)
 
 #: Where the rule documentation lives; diagnostics and SARIF link into it.
@@ -101,47 +101,11 @@ class Located:
         return (list, (list(self),))
 
 
-class LocatedStream:
-    """The findings of one large file as they are checked (the engine's
-    FindingStream), each located when it is read: read ONCE, by the
-    printer, which learns how many there were (``count``) and the highest
-    severity among them (``worst``) as it goes.  ``done`` is called once
-    the last one is read."""
-
-    __slots__ = ("path", "findings", "index", "count", "worst")
-
-    def __init__(self, path: str, findings: Iterable[Finding], index: LineIndex,
-                 done: Optional[Callable[[], None]] = None) -> None:
-        self.path = path
-        self.index = index
-        self.count = 0
-        self.worst: Optional[Severity] = None
-        #: the findings, counted as they pass (one-shot)
-        self.findings = self._counted(findings, done)
-
-    def _counted(self, findings: Iterable[Finding], done: Optional[Callable[[], None]]) -> Iterator[Finding]:
-        count, worst = 0, None
-        try:
-            for f in findings:
-                count += 1
-                if worst is None or f.severity > worst:
-                    worst = self.worst = f.severity
-                self.count = count
-                yield f
-        finally:
-            self.count = count
-        if done is not None:
-            done()
-
-    def __iter__(self) -> Iterator[Reported]:
-        return located(self.path, self.findings, self.index)
-
-
 def findings_of(reported: Sequence[Reported]) -> Iterator[Finding]:
-    """The findings of ``reported`` (a list of :class:`Reported`, a
-    :class:`Located` or a :class:`LocatedStream`), without locating them."""
-    if isinstance(reported, (Located, LocatedStream)):
-        return iter(reported.findings)
+    """The findings of ``reported`` (a list of :class:`Reported`, a :class:`Located`
+    or an irilint.large_files.LocatedStream), without locating them."""
+    if getattr(reported, "findings", None) is not None:
+        return iter(reported.findings)  # type: ignore[attr-defined]
     return (r.finding for r in reported)
 
 

@@ -138,8 +138,7 @@ class FileResult:
 
         if isinstance(reported, Located):
             return list(reported), Positions(reported.index, reported.findings)
-        # A LocatedStream stays one: held, it keeps the text (which its
-        # findings would outgrow) and is checked when it is printed.
+        # A LocatedStream stays one: held, it keeps the text, read when printed.
         return None
 
     def __getstate__(self) -> Dict[str, Any]:
@@ -184,9 +183,8 @@ class Project:
         self.config = config
         self.engine = Engine()
         self.run_state: Dict[str, Any] = {}
-        #: files of more characters than this are checked as a stream of
-        #: findings (None: never; the check command sets STREAM_ABOVE in the
-        #: process that prints, see _streamed_outcome)
+        #: files of more characters are checked as a stream (None: never;
+        #: irilint.large_files.STREAM_ABOVE in the process that prints)
         self.stream_above: Optional[int] = None
         self.overrides = _overrides(self.options)
         self.validators = validators()
@@ -322,11 +320,10 @@ class Project:
         result = self.engine.check_text(text, path=path, settings=settings,
                                         run_state=self.run_state if run_state is None else run_state,
                                         index=index)
-        self._tell_errors(path, result.errors)
+        self.tell_errors(path, result.errors)
         return result, index
 
-    def _tell_errors(self, path: str, errors: List[str]) -> None:
-        """The internal errors of rules on ``path``, on stderr."""
+    def tell_errors(self, path: str, errors: List[str]) -> None:  # on stderr
         for err in errors:
             print("irilint: internal error in %s: %s" % (path, err), file=sys.stderr)
         if errors and not getattr(self, "_told_internal", False):
@@ -387,7 +384,8 @@ class Project:
             elif doc is None and args.fix:
                 out.new_text = text
         if self.streams(len(text)) and not (args.fix or args.diff):
-            return self._streamed_outcome(out, path, text, settings)
+            from .large_files import streamed_outcome
+            return streamed_outcome(self, out, path, text, settings)
         # Each file gets a fresh run state: the project rules reduce their
         # facts across files afterwards, in file order
         # (irilint.collisions.reduce_project_rules), so workers and the
@@ -414,27 +412,8 @@ class Project:
                 Positions(index, findings).table)
         return out
 
-    def streams(self, size: int) -> bool:
-        """Whether a file of ``size`` (characters, or bytes before it is
-        read) is checked as a stream of findings (``stream_above``)."""
+    def streams(self, size: int) -> bool:  # size: in characters, or bytes before it is read
         return self.stream_above is not None and size > self.stream_above
-
-    def _streamed_outcome(self, out: FileResult, path: str, text: str, settings: Any) -> FileResult:
-        """``out`` with the findings of ``text`` as a one-shot
-        :class:`~irilint.output.LocatedStream`: the references are checked
-        as the printer reads the findings, which are never all held.  No
-        cache entry: it would hold every finding, what the stream avoids
-        (a warm run checks such a file again)."""
-        from irilint.lines import LineIndex
-        from irilint.output import LocatedStream
-
-        index = LineIndex(text)
-        stream = self.engine.check_stream(text, path=path, settings=settings, run_state={}, index=index)
-        out.facts = stream.result.facts  # the document rules ran: known before the findings
-        out.reported = LocatedStream(path, stream, index,  # type: ignore[assignment]
-                                     lambda: self._tell_errors(path, stream.result.errors))
-        out.index = index
-        return out
 
     def may_write(self, path: str) -> bool:
         """Whether --fix may write the file ``path`` was read from: its
@@ -514,14 +493,6 @@ _new_object = object.__new__
 #: nothing to report, and nothing to read
 BINARY_HIT = FileResult("")
 
-#: A file of more characters than this is checked as a stream of findings
-#: by ``irilint check`` (no --fix/--diff): each finding is printed as it is
-#: found, never held with all the others, so a 10 MB file dense with
-#: findings stays within 100 MB.  Below it, a file's findings are held and
-#: cached as before (a stream costs a second scan for the document rules,
-#: and gets no cache entry); 4 M characters is above almost every real
-#: document and well under what holding findings makes costly.
-STREAM_ABOVE = 4 * 1024 * 1024
 
 
 class Positions:

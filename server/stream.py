@@ -1,4 +1,4 @@
-"""The check of one document as a stream of findings (Engine.check_stream).
+"""The check of one document as a stream of findings (check_stream).
 
 ``Engine.check_text`` holds every reference's context and every finding
 until the end, then filters, merges and sorts them: a 10 MB document dense
@@ -42,6 +42,18 @@ from .findings import Finding
 _REFERENCE, _DOCUMENT, _SUPPRESSION = 0, 1, 2
 #: distinct reference values whose parse the document rules' pass keeps
 _PARSE_MEMO = 4096
+
+
+def check_stream(engine: Any, text: str, *, path: Optional[str] = None, language_id: Optional[str] = None,
+                 settings: Any = None, run_state: Optional[Dict[str, Any]] = None, scanner: Any = None,
+                 index: Any = None) -> "FindingStream":
+    """The findings of ``engine.check_text`` with the same arguments, in
+    the same order, yielded as the document is read, holding a bounded
+    window of them: iterate the FindingStream once, then read its
+    ``result`` for the rest of the CheckResult."""
+    setup = engine._document(text, path=path, language_id=language_id, settings=settings,
+                             run_state=run_state, scanner=scanner, index=index)
+    return FindingStream(engine, setup)
 
 
 class FindingStream:

@@ -1,4 +1,4 @@
-"""A file above irilint.project.STREAM_ABOVE is checked as a stream of
+"""A file above irilint.large_files.STREAM_ABOVE is checked as a stream of
 findings, printed as they are found: the output (every format, the
 statistics, the exit code, stderr) is byte-identical to a file checked
 whole, and the memory it holds does not grow with its findings."""
@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-import irilint.project
+import irilint.large_files
 from irilint.cli import main
 from irilint.cli.check import FORMATS
 
@@ -61,7 +61,7 @@ def test_a_streamed_file_prints_what_a_whole_one_prints(tree, monkeypatch, fmt, 
     argv = ["check", "--no-cache", "--jobs", "1", "--format", fmt, *options, str(tree)]
     whole = run(argv)
     assert whole[1].strip()  # something to compare
-    monkeypatch.setattr(irilint.project, "STREAM_ABOVE", 100)
+    monkeypatch.setattr(irilint.large_files, "STREAM_ABOVE", 100)
     assert run(argv) == whole
 
 
@@ -69,12 +69,12 @@ def test_streamed_output_file_is_what_a_whole_one_writes(tree, monkeypatch):
     out = tree.parent / "out.sarif"
     argv = ["check", "--no-cache", "--jobs", "1", "--format", "sarif", "--output-file", str(out), str(tree)]
     whole = run(argv), out.read_bytes()
-    monkeypatch.setattr(irilint.project, "STREAM_ABOVE", 100)
+    monkeypatch.setattr(irilint.large_files, "STREAM_ABOVE", 100)
     assert (run(argv), out.read_bytes()) == whole
 
 
 def test_only_the_large_file_is_streamed(tmp_path):
-    from irilint.output import LocatedStream
+    from irilint.large_files import LocatedStream
     from irilint.project import Project
     from irilint.runner import check_files
     import argparse
@@ -100,8 +100,8 @@ def test_only_the_large_file_is_streamed(tmp_path):
 
 PEAK = r'''
 import sys, tracemalloc
-import irilint.project
-irilint.project.STREAM_ABOVE = int(sys.argv[2])
+import irilint.large_files
+irilint.large_files.STREAM_ABOVE = int(sys.argv[2])
 from irilint.cli import main
 argv = ["check", "--no-cache", "--jobs", "1", "--format", sys.argv[3], "--output-file", sys.argv[4]]
 main(argv + [sys.argv[5]])  # every module imported and warm before the count
@@ -140,7 +140,7 @@ def test_a_parallel_run_streams_the_large_file_in_the_process_that_prints(tree, 
         (tree / ("more%d.md" % i)).write_text("http://m%d.example/%%zz\n" % i, encoding="utf-8")
     argv = ["check", "--no-cache", "--jobs", "2", "--format", "json", str(tree)]
     whole = run(argv)
-    from irilint.output import LocatedStream
+    from irilint.large_files import LocatedStream
     from irilint import project
 
     streamed_paths = []
@@ -153,6 +153,6 @@ def test_a_parallel_run_streams_the_large_file_in_the_process_that_prints(tree, 
         return out
 
     monkeypatch.setattr(project.Project, "outcome", spy)
-    monkeypatch.setattr(irilint.project, "STREAM_ABOVE", 100)
+    monkeypatch.setattr(irilint.large_files, "STREAM_ABOVE", 100)
     assert run(argv) == whole
     assert streamed_paths == [(os.getpid(), "big.md")]

@@ -1,4 +1,4 @@
-"""Engine.check_stream yields exactly check_text's findings (same order,
+"""irilint.stream.check_stream yields exactly check_text's findings (same order,
 same fields, fixes included), and leaves the same errors, facts,
 suppressed and references counts, while holding only a window of them."""
 from __future__ import annotations
@@ -14,6 +14,7 @@ from fuzz_strategies import FORMATS, embedded  # noqa: E402
 
 from irilint.config import Settings  # noqa: E402
 from irilint.engine import Engine  # noqa: E402
+from irilint.stream import check_stream  # noqa: E402
 
 CYRILLIC_PAYPAL = "\u0440\u0430\u0443\u0440\u0430l.com"
 #: references that fire the document rules (collisions, DNS labels), the
@@ -51,7 +52,7 @@ def dense_documents(draw):
 
 
 def streamed(engine, text, **kw):
-    stream = engine.check_stream(text, **kw)
+    stream = check_stream(engine, text, **kw)
     facts = dict(stream.result.facts)  # known before the first finding: the project needs them first
     findings = list(stream)
     assert facts == stream.result.facts
@@ -119,7 +120,7 @@ def test_stream_emits_findings_before_the_document_is_read_to_the_end():
                 scanned[-1] += 1
                 yield cand
 
-    stream = Engine().check_stream(text, path="a.txt", scanner=Counting())
+    stream = check_stream(Engine(), text, path="a.txt", scanner=Counting())
     first = next(iter(stream))
     assert first.start < len(line)
     # the document rules' pass read it all; the main pass is at its start

@@ -100,10 +100,10 @@ def _cmd_check(args: argparse.Namespace) -> int:
     try:
         checker = Project(args)
         if not (args.fix or args.diff):
-            from irilint import project
+            from irilint import large_files
 
             # this process prints: a large file's findings go out as found
-            checker.stream_above = project.STREAM_ABOVE
+            checker.stream_above = large_files.STREAM_ABOVE
     except config.ConfigError as exc:
         print("irilint: error: %s" % exc, file=sys.stderr)
         return 2
@@ -255,7 +255,7 @@ class _Printer:
             self.fixed.append((o.path, o.fixed_rules))
         reported = o.reported
         if type(reported) is not list:
-            from irilint.output import LocatedStream
+            from irilint.large_files import LocatedStream
 
             if isinstance(reported, LocatedStream):
                 self._add_stream(o)
