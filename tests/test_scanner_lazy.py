@@ -1,4 +1,4 @@
-"""The text and Markdown scanners yield their candidates as they are
+"""The text, Markdown and Turtle scanners yield their candidates as they are
 asked for (a 10 MB document is not scanned ahead of its check), and what
 they yield is what the list-building scan gave."""
 from __future__ import annotations
@@ -19,6 +19,7 @@ from irilint.scanners import get_scanner  # noqa: E402
 from irilint.scanners._common import finalize  # noqa: E402
 from irilint.scanners.markdown import _Blocks, _scan_paragraph, iter_markdown  # noqa: E402
 from irilint.scanners.text import find_iris, iter_iris  # noqa: E402
+from irilint.scanners.turtle import FAST_SKIP, _scan_turtle  # noqa: E402
 
 
 def listed_markdown(text):
@@ -50,6 +51,12 @@ def test_text_stream_is_the_listed_scan(text):
     assert spans(get_scanner("text").scan(text)) == spans(find_iris(text))
 
 
+@hsettings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.lists(st.one_of(embedded("turtle"), noisy_text()), min_size=1, max_size=6).map("\n".join))
+def test_turtle_stream_is_the_listed_scan(text):
+    assert spans(get_scanner("turtle").scan(text)) == spans(_scan_turtle(text, FAST_SKIP))
+
+
 class _CountingSearch:
     """Stands for the scanner's colon regex, counting the searches made."""
 
@@ -74,6 +81,7 @@ LINES = {
     "markdown": "text http://example.com/\u05e2\u05d1\u05e8%zz and more prose here ",
     "markdown-links": "see [x](http://a.example/) and http://example.com/%zz ",
     "markdown-code": "```\nhttp://a.example/\n```\n\nhttp://b.example/ and `http://c.example/`\n\n",
+    "turtle": "<http://a.example/s> <http://a.example/p> \"see http://b.example/\" . # http://c.example/\n",
 }
 
 
@@ -83,7 +91,7 @@ def test_taking_the_first_candidates_does_not_scan_the_rest(colon_searches, kind
     """One search per candidate taken (and one more at most), not one per
     colon of the document (2,000 lines of them)."""
     text = LINES[kind] * 2000
-    scanner = get_scanner("markdown" if kind.startswith("markdown") else "text")
+    scanner = get_scanner(kind.split("-")[0])
     colon_searches.calls = 0
     first = list(itertools.islice(scanner.scan(text), taken))
     assert len(first) == taken

@@ -36,7 +36,7 @@ import heapq
 import re
 from typing import Dict, Iterable, Iterator, List, Optional, Tuple
 
-from ._common import Decoded, OffsetBuilder, finalize, gaps
+from ._common import Decoded, OffsetBuilder, finalize, finalized, gaps
 from ._decode import decode_charrefs
 from .base import Candidate, CommentSyntax, Scanner
 from .html import parse_start_tag, tag_candidates
@@ -527,15 +527,8 @@ def iter_markdown(text: str) -> Iterator[Candidate]:
     # every code block was scanned before the paragraphs and then sorted
     regions = [(lo, 0, hi) for lo, hi in blocks.code] + [(lo, 1, hi) for lo, hi in blocks.paragraphs]
     regions.sort()
-    found = (c for lo, kind, hi in regions
-             for c in (iter_iris(text, lo, hi, "code") if kind == 0 else _paragraph(text, lo, hi)))
-    last_start = last_end = -1
-    for c in found:
-        start, end = c.start, c.end
-        if start < last_end or start == end == last_start == last_end:
-            continue
-        yield c
-        last_start, last_end = start, end
+    return finalized(c for lo, kind, hi in regions
+                     for c in (iter_iris(text, lo, hi, "code") if kind == 0 else _paragraph(text, lo, hi)))
 
 
 class MarkdownScanner(Scanner):
