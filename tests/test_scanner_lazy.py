@@ -1,4 +1,4 @@
-"""The text, Markdown and Turtle scanners yield their candidates as they are
+"""The text, Markdown, Turtle, JSON, YAML and TOML scanners yield their candidates as they are
 asked for (a 10 MB document is not scanned ahead of its check), and what
 they yield is what the list-building scan gave."""
 from __future__ import annotations
@@ -20,6 +20,7 @@ from irilint.scanners._common import finalize  # noqa: E402
 from irilint.scanners.markdown import _Blocks, _scan_paragraph, iter_markdown  # noqa: E402
 from irilint.scanners.text import find_iris, iter_iris  # noqa: E402
 from irilint.scanners.turtle import FAST_SKIP, _scan_turtle  # noqa: E402
+from irilint.scanners.data import scan_json, scan_toml, scan_yaml  # noqa: E402
 
 
 def listed_markdown(text):
@@ -57,6 +58,18 @@ def test_turtle_stream_is_the_listed_scan(text):
     assert spans(get_scanner("turtle").scan(text)) == spans(_scan_turtle(text, FAST_SKIP))
 
 
+LISTED = {"json": scan_json, "yaml": scan_yaml, "toml": scan_toml}
+
+
+@hsettings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.sampled_from(sorted(LISTED)).flatmap(
+    lambda fmt: st.tuples(st.just(fmt), st.lists(st.one_of(embedded(fmt), noisy_text()), min_size=1,
+                                                 max_size=6).map("\n".join))))
+def test_data_streams_are_the_listed_scans(doc):
+    fmt, text = doc
+    assert spans(get_scanner(fmt).scan(text)) == spans(LISTED[fmt](text))
+
+
 class _CountingSearch:
     """Stands for the scanner's colon regex, counting the searches made."""
 
@@ -81,6 +94,9 @@ LINES = {
     "markdown": "text http://example.com/\u05e2\u05d1\u05e8%zz and more prose here ",
     "markdown-links": "see [x](http://a.example/) and http://example.com/%zz ",
     "markdown-code": "```\nhttp://a.example/\n```\n\nhttp://b.example/ and `http://c.example/`\n\n",
+    "json": '{"url": "http://a.example/", "note": "see http://b.example/"} // http://c.example/\n',
+    "yaml": "url: http://a.example/ # http://c.example/\nname: 'see http://b.example/'\n",
+    "toml": "url = 'http://a.example/' # http://c.example/\nname = \"see http://b.example/\"\n",
     "turtle": "<http://a.example/s> <http://a.example/p> \"see http://b.example/\" . # http://c.example/\n",
 }
 
@@ -88,14 +104,14 @@ LINES = {
 @hsettings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.sampled_from(sorted(LINES)), st.integers(1, 20))
 def test_taking_the_first_candidates_does_not_scan_the_rest(colon_searches, kind, taken):
-    """One search per candidate taken (and one more at most), not one per
-    colon of the document (2,000 lines of them)."""
+    """A few searches per candidate taken (one per stretch of text read
+    to find it), not one per colon of the document (2,000 lines of them)."""
     text = LINES[kind] * 2000
     scanner = get_scanner(kind.split("-")[0])
     colon_searches.calls = 0
     first = list(itertools.islice(scanner.scan(text), taken))
     assert len(first) == taken
-    assert colon_searches.calls <= 2 * taken + 2
+    assert colon_searches.calls <= 3 * taken + 4
 
 
 def test_iter_iris_is_lazy(colon_searches):
