@@ -65,9 +65,8 @@ class FindingStream:
 
     def __init__(self, engine: Any, setup: _Document) -> None:
         self.result = CheckResult([])
-        self._findings = self._stream(engine, setup)
+        self._findings: Iterator[Finding] = iter(())
         if setup.all_suppressed():
-            self._findings = iter(())
             return
         suppressions = setup.suppressions
         self._covering = _suppressions_by_line(suppressions) if suppressions else None
@@ -75,6 +74,7 @@ class FindingStream:
         # (start, end, code, kind, order, finding): sort_key, then list order
         self._pending: List[Tuple[Any, ...]] = []
         self._doc_errors = _document_rules(setup, self.result, self._pending, self._index, self._covering)
+        self._findings = self._stream(engine, setup)
 
     def __iter__(self) -> Iterator[Finding]:
         return self._findings
@@ -86,41 +86,53 @@ class FindingStream:
         order = 0
         found: List[Finding] = []
         references = 0
+        emitted_below = 0  # every finding that starts before it is out
+        last: List[Tuple[Any, ...]] = [()]  # the key of the last one out
         for cand in setup.scanner.scan(setup.text):
             references += 1
             watermark = cand.start
             if waiting is not None:
                 watermark = min(watermark, waiting.resolve(watermark, pending))
             if pending and pending[0][0] < watermark:
-                yield from _emit(pending, watermark)
+                yield from _emit(pending, watermark, last)
+            emitted_below = max(emitted_below, watermark)
             check_reference(cand, found)
             for f in found:
                 if covering is not None and _suppressed(f, index, covering):
                     result.suppressed += 1
                     continue
-                heapq.heappush(pending, (f.start, f.end, f.rule.code, _REFERENCE, order, f))
+                entry = (f.start, f.end, f.rule.code, _REFERENCE, order, f)
+                if f.start < emitted_below and entry[:5] < last[0]:
+                    # a rule reported before its reference, and before what
+                    # went out already: said, not hidden
+                    result.errors.append("rule %s reported at %d, before its reference at %d: out of order"
+                                         % (f.rule.name, f.start, cand.start))
+                heapq.heappush(pending, entry)
                 order += 1
             found.clear()
         result.references = references
         if waiting is not None:
             waiting.resolve(None, pending)
-        yield from _emit(pending, None)
+        yield from _emit(pending, None, last)
         result.errors.extend(self._doc_errors)
 
 
-def _emit(pending: List[Tuple[Any, ...]], watermark: Optional[int]) -> Iterator[Finding]:
+def _emit(pending: List[Tuple[Any, ...]], watermark: Optional[int],
+          last: List[Tuple[Any, ...]]) -> Iterator[Finding]:
     """Pops and yields the findings that start before ``watermark`` (None:
     all), each run of findings on the same characters merged as
-    check_text merges them."""
+    check_text merges them; ``last[0]``: the key of the last popped."""
     pop = heapq.heappop
     while pending and (watermark is None or pending[0][0] < watermark):
         first = pop(pending)
         if not pending or pending[0][:2] != first[:2]:
+            last[0] = first[:5]
             yield first[5]
             continue
         batch = [first]
         while pending and pending[0][:2] == first[:2]:
             batch.append(pop(pending))
+        last[0] = batch[-1][:5]
         batch.sort(key=lambda e: (e[3], e[4]))  # their order in check_text's list
         same = merge_same_characters([e[5] for e in batch])
         same.sort(key=Finding.sort_key)

@@ -125,3 +125,26 @@ def test_stream_emits_findings_before_the_document_is_read_to_the_end():
     assert first.start < len(line)
     # the document rules' pass read it all; the main pass is at its start
     assert scanned[0] == 2000 and scanned[-1] < 10
+
+
+def test_a_finding_that_comes_after_its_place_went_out_is_told():
+    """The window relies on each reference's findings lying in its span,
+    the candidates coming in order: a scanner (or rule) that breaks it
+    is told as an internal error, not a silent misorder."""
+    text = " ".join("http://%s.example/%%zz" % c for c in "abcd") + "\n"
+    from irilint.scanners import scanner_for
+
+    inner = scanner_for(path="a.txt")
+
+    class Backwards:
+        name = inner.name
+        comments = inner.comments
+
+        def scan(self, t):
+            a, b, c, d = inner.scan(t)
+            return [a, c, d, b]  # b's finding comes once c's went out
+
+    findings, result = streamed(Engine(), text, path="a.txt", scanner=Backwards())
+    assert any("out of order" in e for e in result.errors)
+    findings, result = streamed(Engine(), text, path="a.txt")
+    assert result.errors == []
