@@ -1,4 +1,4 @@
-"""The text, Markdown, Turtle, JSON, YAML and TOML scanners yield their candidates as they are
+"""The text, Markdown, HTML, XML, Turtle, JSON, YAML and TOML scanners yield their candidates as they are
 asked for (a 10 MB document is not scanned ahead of its check), and what
 they yield is what the list-building scan gave."""
 from __future__ import annotations
@@ -21,6 +21,7 @@ from irilint.scanners.markdown import _Blocks, _scan_paragraph, iter_markdown  #
 from irilint.scanners.text import find_iris, iter_iris  # noqa: E402
 from irilint.scanners.turtle import FAST_SKIP, _scan_turtle  # noqa: E402
 from irilint.scanners.data import scan_json, scan_toml, scan_yaml  # noqa: E402
+from irilint.scanners.html import scan_markup  # noqa: E402
 
 
 def listed_markdown(text):
@@ -58,14 +59,15 @@ def test_turtle_stream_is_the_listed_scan(text):
     assert spans(get_scanner("turtle").scan(text)) == spans(_scan_turtle(text, FAST_SKIP))
 
 
-LISTED = {"json": scan_json, "yaml": scan_yaml, "toml": scan_toml}
+LISTED = {"json": scan_json, "yaml": scan_yaml, "toml": scan_toml,
+          "html": scan_markup, "xml": lambda text: scan_markup(text, xml=True)}
 
 
 @hsettings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.sampled_from(sorted(LISTED)).flatmap(
     lambda fmt: st.tuples(st.just(fmt), st.lists(st.one_of(embedded(fmt), noisy_text()), min_size=1,
                                                  max_size=6).map("\n".join))))
-def test_data_streams_are_the_listed_scans(doc):
+def test_markup_and_data_streams_are_the_listed_scans(doc):
     fmt, text = doc
     assert spans(get_scanner(fmt).scan(text)) == spans(LISTED[fmt](text))
 
@@ -97,6 +99,8 @@ LINES = {
     "json": '{"url": "http://a.example/", "note": "see http://b.example/"} // http://c.example/\n',
     "yaml": "url: http://a.example/ # http://c.example/\nname: 'see http://b.example/'\n",
     "toml": "url = 'http://a.example/' # http://c.example/\nname = \"see http://b.example/\"\n",
+    "html": '<p>see http://b.example/ <a href="http://a.example/">x</a><!-- http://c.example/ --></p>\n',
+    "xml": '<r a="http://a.example/">see http://b.example/<!-- http://c.example/ --></r>\n',
     "turtle": "<http://a.example/s> <http://a.example/p> \"see http://b.example/\" . # http://c.example/\n",
 }
 
