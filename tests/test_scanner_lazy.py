@@ -1,4 +1,4 @@
-"""The text, Markdown, reST, HTML, XML, Turtle, JSON, YAML and TOML scanners yield their candidates as they are
+"""The text, Markdown, reST, HTML, XML, Turtle, JSON, YAML, TOML and code scanners yield their candidates as they are
 asked for (a 10 MB document is not scanned ahead of its check), and what
 they yield is what the list-building scan gave."""
 from __future__ import annotations
@@ -23,6 +23,7 @@ from irilint.scanners.turtle import FAST_SKIP, _scan_turtle  # noqa: E402
 from irilint.scanners.data import scan_json, scan_toml, scan_yaml  # noqa: E402
 from irilint.scanners.html import scan_markup  # noqa: E402
 from irilint.scanners.rst import scan_rst  # noqa: E402
+from irilint.scanners.code import LANGUAGES, scan_code  # noqa: E402
 
 
 def listed_markdown(text):
@@ -61,7 +62,10 @@ def test_turtle_stream_is_the_listed_scan(text):
 
 
 LISTED = {"json": scan_json, "yaml": scan_yaml, "toml": scan_toml,
-          "html": scan_markup, "xml": lambda text: scan_markup(text, xml=True), "rst": scan_rst}
+          "html": scan_markup, "xml": lambda text: scan_markup(text, xml=True), "rst": scan_rst,
+          "python": lambda text: scan_code(text, LANGUAGES["python"]),
+          "c": lambda text: scan_code(text, LANGUAGES["c"]),
+          "shellscript": lambda text: scan_code(text, LANGUAGES["shellscript"])}
 
 
 @hsettings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
@@ -103,6 +107,7 @@ LINES = {
     "html": '<p>see http://b.example/ <a href="http://a.example/">x</a><!-- http://c.example/ --></p>\n',
     "xml": '<r a="http://a.example/">see http://b.example/<!-- http://c.example/ --></r>\n',
     "rst": "see `x <http://a.example/>`_ and http://b.example/ here\n\n.. _t: http://c.example/\n\n",
+    "python": "u = 'http://a.example/'  # see http://b.example/\n",
     "turtle": "<http://a.example/s> <http://a.example/p> \"see http://b.example/\" . # http://c.example/\n",
 }
 
