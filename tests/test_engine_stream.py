@@ -148,3 +148,73 @@ def test_a_finding_that_comes_after_its_place_went_out_is_told():
     assert any("out of order" in e for e in result.errors)
     findings, result = streamed(Engine(), text, path="a.txt")
     assert result.errors == []
+
+
+# -- the window itself, on made-up findings -----------------------------------
+
+def _rules():
+    from irilint.rules.registry import all_rules
+
+    every = all_rules()
+    # rules that merge (specificity > 0) of two specificities, and one that never does
+    merging = sorted((r for r in every if r.specificity > 0), key=lambda r: (r.specificity, r.code))
+    return [merging[0], merging[1], merging[-1], merging[-2]] + [r for r in every if r.specificity == 0][:1]
+
+
+RULES = _rules()
+
+
+@st.composite
+def references_with_findings(draw):
+    """(candidate start, [(kind, finding)]) in candidate order, each
+    finding inside its reference as the engine's are; kind 0: the
+    reference's own, 1: a document rule's, 2: a suppression rule's."""
+    from irilint.findings import Finding, Severity
+
+    out = []
+    start = 0
+    for _ in range(draw(st.integers(1, 6))):
+        start += draw(st.integers(0, 3))
+        length = draw(st.integers(1, 4))
+        found = []
+        for _ in range(draw(st.integers(0, 5))):
+            s = start + draw(st.integers(0, length))
+            e = s + draw(st.integers(0, 2))
+            r = draw(st.sampled_from(RULES))
+            kind = draw(st.sampled_from([0, 0, 0, 1, 2]))
+            found.append((kind, Finding(rule=r, severity=draw(st.sampled_from(list(Severity))),
+                                        message="m%d" % len(found), start=s, end=e,
+                                        ref_start=draw(st.sampled_from([start, s])), ref_end=e + 1)))
+        out.append((start, found))
+    return out
+
+
+@hsettings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
+@given(references_with_findings())
+def test_the_window_gives_check_texts_order_and_merges(refs):
+    """Emitting below each next candidate's start gives what check_text
+    does with the whole list: merge_same_characters over its order (the
+    references' findings, then the document rules', then the suppression
+    rules'), then a stable sort."""
+    import heapq
+
+    from irilint.engine import merge_same_characters
+    from irilint.findings import Finding
+    from irilint.stream import _emit
+
+    listed = [f for kind in (0, 1, 2) for _, found in refs for k, f in found if k == kind]
+    expected = merge_same_characters(listed) if len(listed) > 1 else listed
+    expected = sorted(expected, key=Finding.sort_key)
+
+    order = {id(f): n for n, f in enumerate(listed)}  # a finding's place in check_text's list
+    pending, out, last = [], [], [()]
+    for k, f in ((k, f) for _, found in refs for k, f in found if k != 0):  # known up front
+        heapq.heappush(pending, (f.start, f.end, f.rule.code, k, order[id(f)], f))
+    for start, found in refs:
+        out.extend(_emit(pending, start, last))
+        for k, f in found:
+            if k == 0:
+                heapq.heappush(pending, (f.start, f.end, f.rule.code, 0, order[id(f)], f))
+    out.extend(_emit(pending, None, last))
+    assert [(f.start, f.end, f.rule.code, f.message, f.severity) for f in out] == \
+        [(f.start, f.end, f.rule.code, f.message, f.severity) for f in expected]
