@@ -7,9 +7,11 @@ the same order and with the same content, holding only those that a
 finding still to come could sort before:
 
 * the document rules (scope "document") read every reference: they run
-  first, over a second scan of the document that makes each reference's
-  context as it is asked for and drops it after (a parse is shared by the
-  references of one value, in a bounded memo).  Their findings (few in
+  first, each over a pass that makes each reference's context as it is
+  asked for and drops it after (a parse is shared by the references of
+  one value, in a bounded memo).  The first pass scans the document and
+  logs its candidates compactly (_CandidateLog, 18 bytes each); the
+  others and the references' pass read the log.  Their findings (few in
   practice) and facts are held; their errors come after the references'
   as in ``check_text``.
 * then every candidate, in order, through the per-reference rules
@@ -31,6 +33,7 @@ finding still to come could sort before:
 from __future__ import annotations
 
 import heapq
+from array import array
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 from .engine import (CheckResult, _Document, _ReferenceLoop, _suppressed, _suppressions_by_line,
@@ -73,7 +76,11 @@ class FindingStream:
         self._index = setup.line_index() if suppressions else None
         # (start, end, code, kind, order, finding): sort_key, then list order
         self._pending: List[Tuple[Any, ...]] = []
-        self._doc_errors = _document_rules(setup, self.result, self._pending, self._index, self._covering)
+        # the first pass of the document rules fills it; the others, and
+        # the references' pass, read it instead of scanning again
+        self._log = _CandidateLog(setup)
+        self._doc_errors = _document_rules(setup, self.result, self._pending, self._index, self._covering,
+                                           self._log)
         self._findings = self._stream(engine, setup)
 
     def __iter__(self) -> Iterator[Finding]:
@@ -88,7 +95,8 @@ class FindingStream:
         references = 0
         emitted_below = 0  # every finding that starts before it is out
         last: List[Tuple[Any, ...]] = [()]  # the key of the last one out
-        for cand in setup.scanner.scan(setup.text):
+        log, self._log = self._log, None
+        for cand in log.scan():
             references += 1
             watermark = cand.start
             if waiting is not None:
@@ -140,7 +148,7 @@ def _emit(pending: List[Tuple[Any, ...]], watermark: Optional[int],
 
 
 def _document_rules(setup: _Document, result: CheckResult, pending: List[Tuple[Any, ...]],
-                    index: Any, covering: Any) -> List[str]:
+                    index: Any, covering: Any, log: "_CandidateLog") -> List[str]:
     """Runs the document rules over a scan of their own, puts their
     findings that no suppression covers into ``pending`` and their facts
     into ``result``; returns their errors."""
@@ -151,7 +159,7 @@ def _document_rules(setup: _Document, result: CheckResult, pending: List[Tuple[A
     doc_rules = setup.plan.doc_rules
     if not doc_rules:
         return errors
-    refs = _RescannedRefs(setup)
+    refs = _RescannedRefs(setup, log)
     order = 0
     for r in doc_rules:
         dctx = DocContext(setup.doc, refs, setup.suppressions)  # type: ignore[arg-type]
@@ -177,8 +185,9 @@ class _RescannedRefs:
     path or parsed), made anew at each iteration from a scan of the
     document: a document rule reads them one at a time."""
 
-    def __init__(self, setup: _Document) -> None:
+    def __init__(self, setup: _Document, log: "_CandidateLog") -> None:
         self.setup = setup
+        self.log = log
         self._parsed: Dict[str, Any] = {}
 
     def __iter__(self) -> Iterator[Any]:
@@ -187,7 +196,7 @@ class _RescannedRefs:
         doc = self.setup.doc
         fast_match = self.setup.plan.fast_match
         parsed = self._parsed
-        for cand in self.setup.scanner.scan(self.setup.text):
+        for cand in self.log.scan():
             value = cand.value
             fast = fast_match(value) if fast_match is not None else None
             if fast is not None:
@@ -200,6 +209,81 @@ class _RescannedRefs:
                 if len(parsed) >= _PARSE_MEMO:
                     parsed.clear()
                 parsed[value] = ref
+
+
+class _CandidateLog:
+    """The candidates of one scan of the document, kept compactly so that
+    the next passes read them again instead of scanning again: a plain
+    candidate (its value is its source text) costs its start, end and
+    form (context and flags), 18 bytes; one with an offset map is kept
+    whole.  Past MAX_WHOLE of those (a document of escaped strings), the
+    log gives up and every pass scans (``complete`` stays False)."""
+
+    MAX_WHOLE = 4096
+
+    def __init__(self, setup: _Document) -> None:
+        self.setup = setup
+        self.starts = array("q")
+        self.ends = array("q")
+        self.forms = array("H")  # index into form_list; WHOLE: kept in ``whole``
+        self.form_list: List[Tuple[str, bool, bool]] = []
+        self.form_index: Dict[Tuple[str, bool, bool], int] = {}
+        self.whole: Dict[int, Any] = {}
+        self.complete = False
+        self.abandoned = False
+
+    WHOLE = 0xFFFF
+
+    def scan(self) -> Iterator[Any]:
+        """The candidates, from the log once it is complete, else from a
+        scan (the first one fills the log)."""
+        if self.complete:
+            return self._replay()
+        if self.abandoned or self.starts:
+            return iter(self.setup.scanner.scan(self.setup.text))
+        return self._record()
+
+    def _record(self) -> Iterator[Any]:
+        text = self.setup.text
+        starts, ends, forms, whole = self.starts, self.ends, self.forms, self.whole
+        form_index, form_list = self.form_index, self.form_list
+        logging = True
+        for cand in self.setup.scanner.scan(text):
+            if logging:
+                start, end = cand.start, cand.end
+                if cand.offsets is None and cand.joined_ends is None and text[start:end] == cand.value:
+                    form = (cand.context, cand.after_backslash, cand.template)
+                    k = form_index.get(form)
+                    if k is None:
+                        k = form_index[form] = len(form_list)
+                        form_list.append(form)
+                else:
+                    k = self.WHOLE
+                    whole[len(starts)] = cand
+                if len(whole) > self.MAX_WHOLE or len(form_list) >= self.WHOLE:
+                    logging = False
+                    self._abandon()
+                else:
+                    starts.append(start)
+                    ends.append(end)
+                    forms.append(k)
+            yield cand
+        self.complete = logging
+
+    def _abandon(self) -> None:
+        self.abandoned = True
+        self.starts, self.ends, self.forms, self.whole = array("q"), array("q"), array("H"), {}
+
+    def _replay(self) -> Iterator[Any]:
+        from .scanners.base import Candidate
+
+        text, whole, form_list, plain = self.setup.text, self.whole, self.form_list, self.WHOLE
+        for i, (start, end, k) in enumerate(zip(self.starts, self.ends, self.forms)):
+            if k == plain:
+                yield whole[i]
+            else:
+                context, after_backslash, template = form_list[k]
+                yield Candidate(start, end, text[start:end], None, context, after_backslash, template)
 
 
 class _Waiting:

@@ -72,10 +72,19 @@ def assert_same(engine, text, **kw):
 
 
 @hsettings(max_examples=250, deadline=None, suppress_health_check=list(HealthCheck))
-@given(dense_documents(), st.sampled_from(SELECTIONS), st.booleans())
-def test_stream_equals_check_text(doc, settings, memo):
+@given(dense_documents(), st.sampled_from(SELECTIONS), st.booleans(), st.sampled_from([0, 1, 4096]))
+def test_stream_equals_check_text(doc, settings, memo, max_whole):
+    """``max_whole``: the candidates with an offset map the log keeps
+    before it gives up and every pass scans (0, 1: it gives up early)."""
+    from irilint.stream import _CandidateLog
+
     fmt, path, text = doc
-    assert_same(Engine(memo_size=100 if memo else 0), text, path=path, settings=settings)
+    kept = _CandidateLog.MAX_WHOLE
+    _CandidateLog.MAX_WHOLE = max_whole
+    try:
+        assert_same(Engine(memo_size=100 if memo else 0), text, path=path, settings=settings)
+    finally:
+        _CandidateLog.MAX_WHOLE = kept
 
 
 def test_stream_findings_on_the_same_characters_are_merged_as_check_text_merges_them():
@@ -100,9 +109,9 @@ def test_stream_of_a_file_wide_suppression_without_selectors_is_empty():
     assert findings == [] and result.references == 0
 
 
-def test_stream_emits_findings_before_the_document_is_read_to_the_end():
-    """The window: the first finding comes out while most candidates are
-    still unscanned (the scanner is a generator that counts)."""
+def test_the_document_is_scanned_once_for_every_pass():
+    """The document rules' first pass logs the candidates; the other
+    passes read the log (the scanner is a generator that counts)."""
     line = "text http://example.com/\u05e2\u05d1\u05e8%zz and more prose here\n"
     text = line * 2000
     from irilint.scanners import scanner_for
@@ -121,10 +130,10 @@ def test_stream_emits_findings_before_the_document_is_read_to_the_end():
                 yield cand
 
     stream = check_stream(Engine(), text, path="a.txt", scanner=Counting())
-    first = next(iter(stream))
-    assert first.start < len(line)
-    # the document rules' pass read it all; the main pass is at its start
-    assert scanned[0] == 2000 and scanned[-1] < 10
+    assert scanned == [2000]
+    findings = list(stream)
+    assert len(findings) == 4000 and scanned == [2000]
+    assert findings == Engine().check_text(text, path="a.txt").findings
 
 
 def test_a_finding_that_comes_after_its_place_went_out_is_told():
