@@ -182,8 +182,8 @@ def _document_rules(setup: _Document, result: CheckResult, pending: List[Tuple[A
 
 class _RescannedRefs:
     """Every reference's RefContext, as check_text's loop makes it (fast
-    path or parsed), made anew at each iteration from a scan of the
-    document: a document rule reads them one at a time."""
+    path or parsed), made anew at each iteration from the candidates (the
+    log, or a scan): a document rule reads them one at a time."""
 
     def __init__(self, setup: _Document, log: "_CandidateLog") -> None:
         self.setup = setup
