@@ -725,9 +725,11 @@ class RefContext:
 
 
 class DocContext:
-    """Every reference of one document, for document-wide rules."""
+    """Every reference of one document, for document-wide rules.  ``refs``
+    is iterated, never indexed nor measured: the streamed check
+    (irilint.stream) makes the contexts anew at each iteration."""
 
-    def __init__(self, doc: DocumentInfo, refs: List[RefContext], suppressions: Sequence[Any] = ()) -> None:
+    def __init__(self, doc: DocumentInfo, refs: Iterable[RefContext], suppressions: Sequence[Any] = ()) -> None:
         self.doc = doc
         self.refs = refs
         self.rule: Optional["Rule"] = None

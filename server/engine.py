@@ -523,8 +523,61 @@ class Engine:
         scanner: Any,
         index: Optional[LineIndex],
     ) -> CheckResult:
-        from irilint.rules.context import DocContext, DocumentInfo, RefContext
+        from irilint.rules.context import DocContext
         from irilint.rules.project_rules import Collected
+
+        setup = self._document(text, path=path, language_id=language_id, settings=settings,
+                               run_state=run_state, scanner=scanner, index=index)
+        result = CheckResult([])
+        if setup.all_suppressed():
+            return result
+        suppressions, plan, doc = setup.suppressions, setup.plan, setup.doc
+
+        findings: List[Finding] = []
+        contexts: List[Any] = []
+        check_reference = _ReferenceLoop(self, setup, result.errors).check
+        for cand in setup.scanner.scan(text):
+            contexts.append(check_reference(cand, findings))
+        result.references = len(contexts)
+        for r in plan.doc_rules:
+            dctx = DocContext(doc, contexts, suppressions)
+            dctx.rule = r
+            dctx.severity = setup.selection.severity_of(r)
+            try:
+                findings.extend(r.check(dctx) or ())
+                if r.project is not None:
+                    result.facts[r.name] = Collected(dctx.severity, r.project.collect(dctx))
+            except Exception as exc:
+                result.errors.append("rule %s failed: %s: %s" % (r.name, exc.__class__.__name__, exc))
+        # Every reference's context (and candidate) is done with: not held
+        # while the findings are filtered, merged and sorted (with them, a
+        # document dense with findings peaked there).
+        contexts = dctx = None  # type: ignore[assignment]
+
+        if suppressions:
+            index = setup.line_index()
+            kept: List[Finding] = []
+            covering = _suppressions_by_line(suppressions)
+            for f in findings:
+                if _suppressed(f, index, covering):
+                    result.suppressed += 1
+                else:
+                    kept.append(f)
+            findings = kept
+            for r in plan.suppression_rules:
+                findings.extend(r.check(setup.suppression_check(r, suppressions)))
+        if len(findings) > 1:
+            findings = merge_same_characters(findings)
+        findings.sort(key=Finding.sort_key)
+        result.findings = findings
+        return result
+
+    def _document(self, text: str, *, path: Optional[str], language_id: Optional[str],
+                  settings: Optional[Settings], run_state: Optional[Dict[str, Any]],
+                  scanner: Any, index: Optional[LineIndex]) -> "_Document":
+        """What a check of ``text`` needs before its first reference
+        (check_text, and irilint.stream.check_stream)."""
+        from irilint.rules.context import DocumentInfo
 
         selection = self.selection_for(settings)
         rules = list(selection.rules)
@@ -539,121 +592,135 @@ class Engine:
                            run_state=run_state if run_state is not None else {},
                            index=index if index is not None and index.text is text else None,
                            judge_decoding=self.judge_decoding, judge_edit=self.judge_edit)
-        result = CheckResult([])
-
         suppressions = find_suppressions(text, index)
-        file_wide = [s for s in suppressions if s.whole_file]
+        return _Document(text, path, settings, scanner, doc, selection, rules, suppressions,
+                         self._plan_for(selection, rules), index)
+
+
+class _Document:
+    """One document being checked: its scanner, rules and suppressions."""
+
+    def __init__(self, text: str, path: Optional[str], settings: Optional[Settings], scanner: Any,
+                 doc: Any, selection: Any, rules: List[Any], suppressions: List[Suppression],
+                 plan: "_RulePlan", index: Optional[LineIndex]) -> None:
+        self.text = text
+        self.path = path
+        self.settings = settings
+        self.scanner = scanner
+        self.doc = doc
+        self.selection = selection
+        self.rules = rules
+        self.suppressions = suppressions
+        self.plan = plan
+        self.index = index
+
+    def all_suppressed(self) -> bool:
+        """Whether an ``irilint: ignore-file`` without selectors silences
+        the whole document (its file-wide suppressions are then used)."""
+        file_wide = [s for s in self.suppressions if s.whole_file]
         if any(not s.selectors for s in file_wide):
             for s in file_wide:
                 s.used = True
-            return result
+            return True
+        return False
 
-        plan = self._plan_for(selection, rules)
-        doc_rules = plan.doc_rules
+    def line_index(self) -> LineIndex:
+        if self.index is None:
+            self.index = LineIndex(self.text)
+        return self.index
 
-        findings: List[Finding] = []
-        contexts: List[RefContext] = []
-        memo = self.memo
-        namespace = memo.namespace(settings, path, scanner, rules) if memo is not None else None
+    def suppression_check(self, r: Any, suppressions: List[Suppression]) -> "SuppressionCheck":
+        return SuppressionCheck(r, self.selection.severity_of(r), suppressions, self.text,
+                                self.line_index(), self.scanner, self.path)
+
+
+def _suppressed(f: Finding, index: LineIndex, covering: Dict[Optional[int], List[Suppression]]) -> bool:
+    """Whether a suppression covers ``f`` (each one that does is marked used)."""
+    line = index.line_of(f.start)
+    hit = False
+    for s in covering.get(line, covering[None]):
+        if s.covers(line) and s.matches(f):
+            s.used = True
+            hit = True
+    return hit
+
+
+class _ReferenceLoop:
+    """The per-reference rules of one document, one reference at a time
+    (``check``), with the engine's memo or a memo of this document."""
+
+    def __init__(self, engine: Engine, setup: _Document, errors: List[str]) -> None:
+        self.doc = setup.doc
+        self.plan = setup.plan
+        self.errors = errors
+        memo = self.memo = engine.memo
+        self.namespace = (memo.namespace(setup.settings, setup.path, setup.scanner, setup.rules)
+                          if memo is not None else None)
         # Without a memo across calls, one for this document alone: the same
         # reference written again (a link repeated on every line) costs a
         # copy of its findings, not a run of every rule.
-        seen: Optional[Dict[Tuple[Any, ...], Tuple[int, Any, List[Finding], List[str]]]] = (
+        self.seen: Optional[Dict[Tuple[Any, ...], Tuple[int, Any, List[Finding], List[str]]]] = (
             {} if memo is None and DOCUMENT_MEMO else None)
-        memo_key = ReferenceMemo.key
+
+    def check(self, cand: Any, findings: List[Finding]) -> Any:
+        """Appends the findings of ``cand`` to ``findings`` (its errors to
+        ``errors``) and returns its RefContext."""
+        from irilint.rules.context import RefContext
+
+        doc = self.doc
+        plan = self.plan
+        errors = self.errors
+        value = cand.value
         fast_match = plan.fast_match
+        if fast_match is not None:
+            fast = fast_match(value)
+            if fast is not None:  # no rule in force can flag it: parsed only if asked
+                return RefContext(cand, None, doc, fast)
+        namespace = self.namespace
+        seen = self.seen
+        if namespace is not None:
+            memo = self.memo
+            key = memo.key(namespace, cand)  # type: ignore[union-attr]
+            hit = memo.get(key, cand.start)  # type: ignore[union-attr]
+            if hit is not None:
+                ref, ref_findings, ref_errors = hit
+                findings.extend(ref_findings)
+                errors.extend(ref_errors)
+                return RefContext(cand, ref, doc)
+            first_finding, first_error = len(findings), len(errors)
+        elif seen is not None:
+            key = ReferenceMemo.key(0, cand)
+            again = seen.get(key)
+            if again is not None:
+                first_start, ref, ref_findings, ref_errors = again
+                # copies even at the same start: merging tells findings apart by identity
+                findings.extend(_shifted_all(ref_findings, cand.start - first_start))
+                errors.extend(ref_errors)
+                return RefContext(cand, ref, doc)
+            first_finding, first_error = len(findings), len(errors)
+        run, grammar_ok = plan.run_for(value)
+        ref = parse(value, grammar_checked=grammar_ok)
+        ctx = RefContext(cand, ref, doc)
+        if cand.template or is_template(value):
+            run = template_rules(run, value, cand.template)
         severities = plan.severities
-        for cand in scanner.scan(text):
-            value = cand.value
-            if fast_match is not None:
-                fast = fast_match(value)
-                if fast is not None:  # no rule in force can flag it: parsed only if asked
-                    contexts.append(RefContext(cand, None, doc, fast))
-                    continue
-            if namespace is not None:
-                key = memo.key(namespace, cand)  # type: ignore[union-attr]
-                hit = memo.get(key, cand.start)  # type: ignore[union-attr]
-                if hit is not None:
-                    ref, ref_findings, ref_errors = hit
-                    contexts.append(RefContext(cand, ref, doc))
-                    findings.extend(ref_findings)
-                    result.errors.extend(ref_errors)
-                    continue
-                first_finding, first_error = len(findings), len(result.errors)
-            elif seen is not None:
-                key = memo_key(0, cand)
-                again = seen.get(key)
-                if again is not None:
-                    first_start, ref, ref_findings, ref_errors = again
-                    contexts.append(RefContext(cand, ref, doc))
-                    # copies even at the same start: merging tells findings apart by identity
-                    delta = cand.start - first_start
-                    findings.extend(_shifted_all(ref_findings, delta))
-                    result.errors.extend(ref_errors)
-                    continue
-                first_finding, first_error = len(findings), len(result.errors)
-            run, grammar_ok = plan.run_for(value)
-            ref = parse(value, grammar_checked=grammar_ok)
-            ctx = RefContext(cand, ref, doc)
-            contexts.append(ctx)
-            if cand.template or is_template(value):
-                run = template_rules(run, value, cand.template)
-            for r in run:
-                ctx.rule = r
-                ctx.severity = severities[r.name]
-                try:
-                    findings.extend(r.check(ctx) or ())
-                except Exception as exc:  # a rule bug must not lose the rest
-                    from .anatomy import quoted
-
-                    result.errors.append("rule %s failed on %s: %s: %s" % (
-                        r.name, quoted(value, 200), exc.__class__.__name__, exc))
-            ctx.release_components()
-            if namespace is not None:
-                memo.put(key, cand.start, ref, findings[first_finding:],  # type: ignore[union-attr]
-                         result.errors[first_error:])
-            elif seen is not None:
-                seen[key] = (cand.start, ref, findings[first_finding:], result.errors[first_error:])
-        result.references = len(contexts)
-        for r in doc_rules:
-            dctx = DocContext(doc, contexts, suppressions)
-            dctx.rule = r
-            dctx.severity = selection.severity_of(r)
+        for r in run:
+            ctx.rule = r
+            ctx.severity = severities[r.name]
             try:
-                findings.extend(r.check(dctx) or ())
-                if r.project is not None:
-                    result.facts[r.name] = Collected(dctx.severity, r.project.collect(dctx))
-            except Exception as exc:
-                result.errors.append("rule %s failed: %s: %s" % (r.name, exc.__class__.__name__, exc))
-        # Every reference's context (and candidate) is done with: not held
-        # while the findings are filtered, merged and sorted (with them, a
-        # document dense with findings peaked there).
-        contexts = ctx = dctx = None  # type: ignore[assignment]
+                findings.extend(r.check(ctx) or ())
+            except Exception as exc:  # a rule bug must not lose the rest
+                from .anatomy import quoted
 
-        if suppressions:
-            index = index or LineIndex(text)
-            kept: List[Finding] = []
-            covering = _suppressions_by_line(suppressions)
-            for f in findings:
-                line = index.line_of(f.start)
-                hit = False
-                for s in covering.get(line, covering[None]):
-                    if s.covers(line) and s.matches(f):
-                        s.used = True
-                        hit = True
-                if hit:
-                    result.suppressed += 1
-                else:
-                    kept.append(f)
-            findings = kept
-            for r in plan.suppression_rules:
-                findings.extend(r.check(SuppressionCheck(
-                    r, selection.severity_of(r), suppressions, text, index, scanner, path)))
-        if len(findings) > 1:
-            findings = merge_same_characters(findings)
-        findings.sort(key=Finding.sort_key)
-        result.findings = findings
-        return result
+                errors.append("rule %s failed on %s: %s: %s" % (
+                    r.name, quoted(value, 200), exc.__class__.__name__, exc))
+        ctx.release_components()
+        if namespace is not None:
+            self.memo.put(key, cand.start, ref, findings[first_finding:],  # type: ignore[union-attr]
+                          errors[first_error:])
+        elif seen is not None:
+            seen[key] = (cand.start, ref, findings[first_finding:], errors[first_error:])
+        return ctx
 
 
 class _CountsBefore:

@@ -102,10 +102,10 @@ class Located:
 
 
 def findings_of(reported: Sequence[Reported]) -> Iterator[Finding]:
-    """The findings of ``reported`` (a list of :class:`Reported` or a
-    :class:`Located`), without locating them."""
-    if isinstance(reported, Located):
-        return iter(reported.findings)
+    """The findings of ``reported`` (a list of :class:`Reported`, a :class:`Located`
+    or an irilint.large_files.LocatedStream), without locating them."""
+    if getattr(reported, "findings", None) is not None:
+        return iter(reported.findings)  # type: ignore[attr-defined]
     return (r.finding for r in reported)
 
 

@@ -138,6 +138,7 @@ class FileResult:
 
         if isinstance(reported, Located):
             return list(reported), Positions(reported.index, reported.findings)
+        # A LocatedStream stays one: held, it keeps the text, read when printed.
         return None
 
     def __getstate__(self) -> Dict[str, Any]:
@@ -181,6 +182,9 @@ class Project:
         self.config = config
         self._engine: Any = None
         self.run_state: Dict[str, Any] = {}
+        #: files of more characters are checked as a stream (None: never;
+        #: irilint.large_files.STREAM_ABOVE in the process that prints)
+        self.stream_above: Optional[int] = None
         self.overrides = _overrides(self.options)
         self.validators = validators()
         self._by_folder: Dict[str, Any] = {}
@@ -325,14 +329,17 @@ class Project:
         result = self.engine.check_text(text, path=path, settings=settings,
                                         run_state=self.run_state if run_state is None else run_state,
                                         index=index)
-        for err in result.errors:
+        self.tell_errors(path, result.errors)
+        return result, index
+
+    def tell_errors(self, path: str, errors: List[str]) -> None:  # on stderr
+        for err in errors:
             print("irilint: internal error in %s: %s" % (path, err), file=sys.stderr)
-        if result.errors and not getattr(self, "_told_internal", False):
+        if errors and not getattr(self, "_told_internal", False):
             from irilint.messages import advice
 
             self._told_internal = True
             print("irilint: hint: %s" % advice("internal error"), file=sys.stderr)
-        return result, index
 
     def fix_text(self, path: str, text: str, settings: Any,
                  fixed: Optional[List[Any]] = None) -> Tuple[str, int]:
@@ -385,6 +392,9 @@ class Project:
                     text = new_text
             elif doc is None and args.fix:
                 out.new_text = text
+        if self.streams(len(text)) and not (args.fix or args.diff):
+            from .large_files import streamed_outcome
+            return streamed_outcome(self, out, path, text, settings)
         # Each file gets a fresh run state: the project rules reduce their
         # facts across files afterwards, in file order
         # (irilint.collisions.reduce_project_rules), so workers and the
@@ -410,6 +420,9 @@ class Project:
                 ([r.line, r.column, r.end_line, r.end_column, r.line_text] for r in out.reported),
                 Positions(index, findings).table)
         return out
+
+    def streams(self, size: int) -> bool:  # size: in characters, or bytes before it is read
+        return self.stream_above is not None and size > self.stream_above
 
     def may_write(self, path: str) -> bool:
         """Whether --fix may write the file ``path`` was read from: its
@@ -488,6 +501,7 @@ _new_object = object.__new__
 #: what :meth:`Project.cached` gives for a binary file found in a walk:
 #: nothing to report, and nothing to read
 BINARY_HIT = FileResult("")
+
 
 
 class Positions:

@@ -350,6 +350,12 @@ def _run_parallel(checker: Project, items: Any, jobs: int):
                     pass  # skipped unread, as a worker would skip it read
                 elif hit is not None:
                     order.append(hit)
+                elif checker.streams(st.st_size):
+                    # Checked here, as the printer reads its findings: a
+                    # worker would send every one of them back at once.
+                    here = _check_here(checker, path)
+                    if here is not None:
+                        order.append(here)
                 else:
                     order.append(seq)
                     if batch and batch_chars + len(path) > _BATCH_PATH_CHARS:

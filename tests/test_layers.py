@@ -31,6 +31,8 @@ BY_NAME = {
     "irilint.output": "project",
     "irilint.paths": "project",
     "irilint.engine": "engine",
+    "irilint.stream": "engine",
+    "irilint.large_files": "project",
     "irilint.iri": "data",
     "irilint.anatomy": "data",
     "irilint.english_words": "data",

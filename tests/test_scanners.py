@@ -12,7 +12,7 @@ from irilint.scanners.code import CodeScanner
 
 
 def scan(name, text):
-    return get_scanner(name).scan(text)
+    return list(get_scanner(name).scan(text))  # a scanner may yield its candidates
 
 
 def spans(name, text):
@@ -475,7 +475,7 @@ def test_code_strings_end_iris():
           'x = "http://j/k\\"l"  # see http://d.e/f\n'
           'doc = """\nhttp://tri.ple/x\n"""\n'
           "curl http://sh.ell/x#frag\n")
-    cands = get_scanner("python").scan(py)
+    cands = list(get_scanner("python").scan(py))
     assert [(c.value, c.context) for c in cands] == [
         ("http://a.b/c", "string"), ("http://j/k", "string"), ("http://d.e/f", "comment"),
         ("http://tri.ple/x", "string"), ("http://sh.ell/x#frag", "unquoted")]
@@ -485,7 +485,7 @@ def test_code_strings_end_iris():
 def test_code_c_like_comments():
     js = ("const u = `http://tmpl/${x}`; // see http://c.m/x\n"
           "/* block\n http://bl.ock/x */ a = b//c;\nlet s = 'http://例え.jp/パス';\n")
-    cands = get_scanner("javascript").scan(js)
+    cands = list(get_scanner("javascript").scan(js))
     assert [(c.value, c.context) for c in cands] == [
         ("http://tmpl/$", "string"), ("http://c.m/x", "comment"),
         ("http://bl.ock/x", "comment"), ("http://例え.jp/パス", "string")]

@@ -99,6 +99,11 @@ def _cmd_check(args: argparse.Namespace) -> int:
         return 2
     try:
         checker = Project(args)
+        if not (args.fix or args.diff):
+            from irilint import large_files
+
+            # this process prints: a large file's findings go out as found
+            checker.stream_above = large_files.STREAM_ABOVE
     except config.ConfigError as exc:
         print("irilint: error: %s" % exc, file=sys.stderr)
         return 2
@@ -249,6 +254,12 @@ class _Printer:
         if o.fixed and getattr(o, "fixed_rules", None):
             self.fixed.append((o.path, o.fixed_rules))
         reported = o.reported
+        if type(reported) is not list:
+            from irilint.large_files import LocatedStream
+
+            if isinstance(reported, LocatedStream):
+                self._add_stream(o)
+                return
         if not reported:
             return
         from irilint.findings import Severity
@@ -264,6 +275,26 @@ class _Printer:
             if self.output is None:
                 raise
             self._lose_output(exc)
+
+    def _add_stream(self, o: FileResult) -> None:
+        """A large file's findings (irilint.output.LocatedStream), read
+        once: written as they are found, counted and judged against the
+        fail level as they pass."""
+        from irilint.findings import Severity
+
+        stream = o.reported
+        try:
+            self._write(o)
+        except OSError as exc:
+            if self.output is None:
+                raise
+            self._lose_output(exc)
+        for _ in stream.findings:  # type: ignore[attr-defined]
+            pass  # those left when the output was lost: still counted
+        self.reported += stream.count  # type: ignore[attr-defined]
+        worst = stream.worst  # type: ignore[attr-defined]
+        if worst is not None and worst >= Severity.parse(o.fail_level):
+            self.found_failing = True
 
     def _write(self, o: FileResult) -> None:
         args = self.args

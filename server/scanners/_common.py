@@ -9,7 +9,7 @@ value are then turned back into document spans by :meth:`Decoded.candidate`.
 from __future__ import annotations
 
 import sys
-from typing import Iterator, List, Optional, Sequence, Tuple
+from typing import Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from .base import Candidate
 
@@ -138,6 +138,18 @@ def gaps(intervals: Sequence[Tuple[int, int]], lo: int, hi: int
             return
     if pos < hi:
         yield pos, hi
+
+
+def finalized(cands: Iterable[Candidate]) -> Iterator[Candidate]:
+    """:func:`finalize` of candidates that come sorted by (start, end), as
+    they come: those that overlap an earlier one dropped the same way."""
+    last_start = last_end = -1
+    for c in cands:
+        start, end = c.start, c.end
+        if start < last_end or start == end == last_start == last_end:
+            continue
+        yield c
+        last_start, last_end = start, end
 
 
 def finalize(cands: List[Candidate]) -> List[Candidate]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
-from typing import Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 #: ``dataclass`` keywords of :class:`Candidate`, made once per reference:
 #: slots where ``dataclass`` has them (Python 3.10 and later)
@@ -124,5 +124,8 @@ class Scanner:
     #: unused suppression that is not a comment of its own) are unsafe too
     text_is_data: bool = False
 
-    def scan(self, text: str) -> List[Candidate]:  # pragma: no cover - abstract
+    def scan(self, text: str) -> Iterable[Candidate]:  # pragma: no cover - abstract
+        """The candidates of ``text``, sorted and non-overlapping: a list,
+        or a generator that finds them as they are asked for (a large
+        document is then checked without holding all of them)."""
         raise NotImplementedError

@@ -55,7 +55,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, Iterator, List, Optional, Tuple
 
 from ._common import POSSESSIVE_QUANTIFIERS, Decoded, OffsetBuilder
 from ._decode import (C_STYLE, CSS_STYLE, JS_STYLE, PHP_STYLE, PYTHON_STYLE, RUBY_STYLE, RUST_STYLE,
@@ -680,6 +680,13 @@ def scan_code(text: str, syntax: Syntax = _GENERIC,
     ``fast=False`` tokenizes the whole file and searches every window: the
     reference the fast path is tested against.
     """
+    return list(iter_code(text, syntax, token_rx, fast))
+
+
+def iter_code(text: str, syntax: Syntax = _GENERIC,
+              token_rx: Optional["re.Pattern[str]"] = None, fast: bool = True) -> Iterator[Candidate]:
+    """The candidates of :func:`scan_code`, in its order, handed out after
+    each token as they are found (not the whole file's at the end)."""
     n = len(text)
     anchors = [m.start() for m in _COLON_RX.finditer(text)] if fast else []
     if fast and syntax.escapes is not None and "\\" in text:
@@ -690,7 +697,7 @@ def scan_code(text: str, syntax: Syntax = _GENERIC,
             extra = [m.start() for m in _ESCAPED_COLON_RX.finditer(text, first.start())]
             anchors = sorted(set(anchors).union(extra))
     if fast and not anchors:
-        return []
+        return
     last_anchor = anchors[-1] if fast else n - 1
     rx = token_rx or _token_rx(syntax)
     # Runs of literals and comments with no anchor are skipped with one
@@ -747,6 +754,9 @@ def scan_code(text: str, syntax: Syntax = _GENERIC,
 
     pos = 0
     while pos <= last_anchor:
+        if out:
+            yield from out
+            out.clear()
         if skip is not None:
             pos = skip.match(text, pos).end()
         m = rx.search(text, pos)
@@ -790,7 +800,7 @@ def scan_code(text: str, syntax: Syntax = _GENERIC,
             pos = end + len(closer) if close >= 0 else n
     if pos <= last_anchor:
         search(pos, n)
-    return out
+    yield from out
 
 
 def _comment_syntaxes(syntax: Syntax) -> Tuple[CommentSyntax, ...]:
@@ -815,8 +825,8 @@ class CodeScanner(Scanner):
         self.text_is_data = not self.syntax.prose_text
         self._token_rx = _token_rx(self.syntax)
 
-    def scan(self, text: str) -> List[Candidate]:
-        return scan_code(text, self.syntax, self._token_rx)
+    def scan(self, text: str) -> Iterator[Candidate]:
+        return iter_code(text, self.syntax, self._token_rx)
 
     def __repr__(self) -> str:
         return "CodeScanner(%r)" % self.language

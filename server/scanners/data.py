@@ -24,13 +24,13 @@ scalar only where a scalar can start (line start, after ``:``, ``-``,
 from __future__ import annotations
 
 import re
-from typing import List, Optional
+from typing import Iterator, List, Optional
 
-from ._common import POSSESSIVE_QUANTIFIERS, Decoded, OffsetBuilder, finalize
+from ._common import POSSESSIVE_QUANTIFIERS, Decoded, OffsetBuilder, finalize, finalized
 from ._decode import (HEX_U4, HEX_UX, JSON_ESCAPES, TOML_ESCAPES,
                       YAML_ESCAPES, decode_backslashes)
 from .base import Candidate, CommentSyntax, Scanner
-from .text import find_iris, scan_decoded
+from .text import iter_iris, scan_decoded
 
 _IRI_KEYS = frozenset((
     "$ref", "$id", "$schema", "$dynamicref", "@id", "@base", "@vocab",
@@ -99,8 +99,13 @@ def scan_json(text: str) -> List[Candidate]:
 def _scan_json(text: str, fast: bool) -> List[Candidate]:
     """``scan_json``; ``fast=False`` tokenizes every string (the reference
     the skip regex is tested against)."""
+    return finalize(list(_json(text, fast)))
+
+
+def _json(text: str, fast: bool) -> Iterator[Candidate]:
+    """The candidates of ``_scan_json`` before ``finalize``: in document
+    order (the tokens are read left to right), found as they are asked for."""
     n = len(text)
-    out: List[Candidate] = []
     key_is_iri = False
     value_start = -1  # where a value after an IRI key's colon must start
     pos = 0
@@ -115,13 +120,13 @@ def _scan_json(text: str, fast: bool) -> List[Candidate]:
         if t == "//":
             nl = text.find("\n", m.end())
             end = nl if nl >= 0 else n
-            out.extend(find_iris(text, m.end(), end, "comment"))
+            yield from iter_iris(text, m.end(), end, "comment")
             pos = end
             continue
         if t == "/*":
             close = text.find("*/", m.end())
             end = close if close >= 0 else n
-            out.extend(find_iris(text, m.end(), end, "comment"))
+            yield from iter_iris(text, m.end(), end, "comment")
             pos = end + 2 if close >= 0 else n
             continue
         lo = m.end()
@@ -130,14 +135,13 @@ def _scan_json(text: str, fast: bool) -> List[Candidate]:
         piece = decode_backslashes(text, lo, hi, JSON_ESCAPES, HEX_U4)
         colon = _KEY_COLON_RX.match(text, pos)
         if colon is not None:  # a key
-            out.extend(_string_candidates(piece, False))
+            yield from _string_candidates(piece, False)
             key_is_iri = is_iri_key(piece.value)
             value_start = _SPACE_RX.match(text, colon.end()).end()
             continue
         iri_value = key_is_iri and m.start() == value_start
-        out.extend(_string_candidates(piece, iri_value))
+        yield from _string_candidates(piece, iri_value)
         key_is_iri = False
-    return finalize(out)
 
 
 # ---------------------------------------------------------------- YAML
@@ -209,8 +213,12 @@ def _yaml_scalar_can_start(text: str, q: int) -> bool:
 
 def scan_yaml(text: str) -> List[Candidate]:
     """Candidates in YAML."""
+    return finalize(list(_yaml(text)))
+
+
+def _yaml(text: str) -> Iterator[Candidate]:
+    """The candidates of ``scan_yaml`` before ``finalize``, in document order."""
     n = len(text)
-    out: List[Candidate] = []
     plain_start = 0  # start of the pending plain text
     pos = 0
     while pos < n:
@@ -220,10 +228,10 @@ def scan_yaml(text: str) -> List[Candidate]:
         t = m.group()
         q = m.start()
         if t == "#":
-            out.extend(find_iris(text, plain_start, q, "unquoted"))
+            yield from iter_iris(text, plain_start, q, "unquoted")
             nl = text.find("\n", q)
             end = nl if nl >= 0 else n
-            out.extend(find_iris(text, q + 1, end, "comment"))
+            yield from iter_iris(text, q + 1, end, "comment")
             pos = plain_start = end
             continue
         if not _yaml_scalar_can_start(text, q):
@@ -233,7 +241,7 @@ def scan_yaml(text: str) -> List[Candidate]:
         if body is None:
             pos = q + 1  # never closed: leave it to the plain text
             continue
-        out.extend(find_iris(text, plain_start, q, "unquoted"))
+        yield from iter_iris(text, plain_start, q, "unquoted")
         lo, hi = q + 1, body.end() - 1
         if t == '"':
             piece = decode_backslashes(text, lo, hi, YAML_ESCAPES, HEX_UX,
@@ -241,10 +249,9 @@ def scan_yaml(text: str) -> List[Candidate]:
         else:
             piece = _decode_yaml_single(text, lo, hi)
         key = _key_before(text, q, ":", "")
-        out.extend(_string_candidates(piece, key is not None and is_iri_key(key)))
+        yield from _string_candidates(piece, key is not None and is_iri_key(key))
         pos = plain_start = body.end()
-    out.extend(find_iris(text, plain_start, n, "unquoted"))
-    return finalize(out)
+    yield from iter_iris(text, plain_start, n, "unquoted")
 
 
 # ---------------------------------------------------------------- TOML
@@ -256,8 +263,12 @@ _TOML_LITERAL_RX = re.compile(r"[^'\n]*")
 
 def scan_toml(text: str) -> List[Candidate]:
     """Candidates in TOML."""
+    return finalize(list(_toml(text)))
+
+
+def _toml(text: str) -> Iterator[Candidate]:
+    """The candidates of ``scan_toml`` before ``finalize``, in document order."""
     n = len(text)
-    out: List[Candidate] = []
     pos = 0
     while pos < n:
         m = _TOML_TOKEN_RX.search(text, pos)
@@ -266,11 +277,11 @@ def scan_toml(text: str) -> List[Candidate]:
         t = m.group()
         q = m.start()
         if q > pos:
-            out.extend(find_iris(text, pos, q, "unquoted"))
+            yield from iter_iris(text, pos, q, "unquoted")
         if t == "#":
             nl = text.find("\n", q)
             end = nl if nl >= 0 else n
-            out.extend(find_iris(text, q + 1, end, "comment"))
+            yield from iter_iris(text, q + 1, end, "comment")
             pos = end
             continue
         lo = m.end()
@@ -296,10 +307,9 @@ def scan_toml(text: str) -> List[Candidate]:
         else:
             piece = Decoded.plain(text, lo, hi)
         key = _key_before(text, q, "=", _TOML_KEY_CHARS)
-        out.extend(_string_candidates(piece, key is not None and is_iri_key(key)))
+        yield from _string_candidates(piece, key is not None and is_iri_key(key))
     if pos < n:
-        out.extend(find_iris(text, pos, n, "unquoted"))
-    return finalize(out)
+        yield from iter_iris(text, pos, n, "unquoted")
 
 
 class JsonScanner(Scanner):
@@ -309,8 +319,8 @@ class JsonScanner(Scanner):
     comments = (CommentSyntax("//"), CommentSyntax("/*", "*/"))
     text_is_data = True
 
-    def scan(self, text: str) -> List[Candidate]:
-        return scan_json(text)
+    def scan(self, text: str) -> Iterator[Candidate]:
+        return finalized(_json(text, FAST_SKIP))
 
 
 class YamlScanner(Scanner):
@@ -318,8 +328,8 @@ class YamlScanner(Scanner):
     comments = (CommentSyntax("#"),)
     text_is_data = True
 
-    def scan(self, text: str) -> List[Candidate]:
-        return scan_yaml(text)
+    def scan(self, text: str) -> Iterator[Candidate]:
+        return finalized(_yaml(text))
 
 
 class TomlScanner(Scanner):
@@ -327,5 +337,5 @@ class TomlScanner(Scanner):
     comments = (CommentSyntax("#"),)
     text_is_data = True
 
-    def scan(self, text: str) -> List[Candidate]:
-        return scan_toml(text)
+    def scan(self, text: str) -> Iterator[Candidate]:
+        return finalized(_toml(text))

@@ -33,13 +33,13 @@ from __future__ import annotations
 
 import bisect
 import re
-from typing import List, NamedTuple, Optional, Tuple
+from typing import Iterator, List, NamedTuple, Optional, Tuple
 
-from ._common import ASCII_SPACE, POSSESSIVE_QUANTIFIERS, Decoded, finalize
+from ._common import ASCII_SPACE, POSSESSIVE_QUANTIFIERS, Decoded, finalize, finalized
 from ._decode import decode_charrefs
 from .base import Candidate, CommentSyntax, Scanner
 from .code import LANGUAGES, scan_code
-from .text import find_iris, scan_decoded
+from .text import find_iris, iter_iris, scan_decoded
 
 #: Attributes whose whole value is one IRI reference (compared lowercased).
 IRI_ATTRIBUTES = frozenset((
@@ -603,6 +603,12 @@ def scan_markup(text: str, xml: bool = False) -> List[Candidate]:
 def _scan_markup(text: str, xml: bool, fast: bool) -> List[Candidate]:
     """``scan_markup``; ``fast=False`` tokenizes every piece of markup (the
     reference the fast path is tested against)."""
+    return finalize(list(_markup(text, xml, fast)))
+
+
+def _markup(text: str, xml: bool, fast: bool) -> Iterator[Candidate]:
+    """The candidates of ``_scan_markup`` before ``finalize``: in document
+    order (the markup is read left to right), found as they are asked for."""
     n = len(text)
     skip_run = iri_tag = None
     templates: List[Tuple[int, int]] = []
@@ -614,7 +620,6 @@ def _scan_markup(text: str, xml: bool, fast: bool) -> List[Candidate]:
     if fast:
         skip_rx, iri_tag_rx = fast_path_rxs(xml)
         skip_run, iri_tag = skip_rx.match, iri_tag_rx.match
-    out: List[Candidate] = []
     text_start = 0  # start of the pending run of text content
     pos = 0
     while True:
@@ -624,7 +629,9 @@ def _scan_markup(text: str, xml: bool, fast: bool) -> List[Candidate]:
                 m = iri_tag(text, pos)
                 if m is None:
                     break
-                _iri_tag_candidates(m, text, out)
+                found: List[Candidate] = []
+                _iri_tag_candidates(m, text, found)
+                yield from found
                 pos = text_start = m.end()
         lt = text.find("<", pos)
         if lt < 0:
@@ -636,27 +643,27 @@ def _scan_markup(text: str, xml: bool, fast: bool) -> List[Candidate]:
                 continue
         after = text[lt + 1:lt + 2]
         if after == "!" and text.startswith("<!--", lt):
-            out.extend(_text_candidates(text, text_start, lt, xml, True))
+            yield from _text_candidates(text, text_start, lt, xml, True)
             close = text.find("-->", lt + 4)
             body_end = close if close >= 0 else n
-            out.extend(find_iris(text, lt + 4, body_end, "comment"))
+            yield from iter_iris(text, lt + 4, body_end, "comment")
             pos = text_start = body_end + 3 if close >= 0 else n
             continue
         if after == "!" and text.startswith("<![CDATA[", lt):
-            out.extend(_text_candidates(text, text_start, lt, xml, True))
+            yield from _text_candidates(text, text_start, lt, xml, True)
             close = text.find("]]>", lt + 9)
             body_end = close if close >= 0 else n
-            out.extend(find_iris(text, lt + 9, body_end))
+            yield from iter_iris(text, lt + 9, body_end)
             pos = text_start = body_end + 3 if close >= 0 else n
             continue
         if after == "!" or after == "?":
             # Doctype, processing instruction or bogus comment: their quoted
             # system identifiers and pseudo-attributes hold IRIs; the quotes
             # end them.
-            out.extend(_text_candidates(text, text_start, lt, xml, True))
+            yield from _text_candidates(text, text_start, lt, xml, True)
             close = text.find(">", lt + 2)
             body_end = close if close >= 0 else n
-            out.extend(find_iris(text, lt + 2, body_end))
+            yield from iter_iris(text, lt + 2, body_end)
             pos = text_start = body_end + 1 if close >= 0 else n
             continue
         if after == "/":
@@ -664,14 +671,14 @@ def _scan_markup(text: str, xml: bool, fast: bool) -> List[Candidate]:
             if close < 0:
                 break  # the rest is text
             if lt > text_start:
-                out.extend(_text_candidates(text, text_start, lt, xml, True))
+                yield from _text_candidates(text, text_start, lt, xml, True)
             pos = text_start = close + 1
             continue
         if not xml:
             skip = _plain_tag_end(text, lt)
             if skip > 0:
                 if lt > text_start:
-                    out.extend(_text_candidates(text, text_start, lt, xml, True))
+                    yield from _text_candidates(text, text_start, lt, xml, True)
                 pos = text_start = skip
                 continue
         tag, scanned = parse_start_tag(text, lt, n, xml)
@@ -681,23 +688,22 @@ def _scan_markup(text: str, xml: bool, fast: bool) -> List[Candidate]:
             pos = lt + 1
             continue
         if lt > text_start:
-            out.extend(_text_candidates(text, text_start, lt, xml, True))
+            yield from _text_candidates(text, text_start, lt, xml, True)
         if tag.attributes:
-            out.extend(tag_candidates(text, tag, xml))
+            yield from tag_candidates(text, tag, xml)
         pos = text_start = tag.end
         if not xml and tag.name in _RAW_TEXT_ELEMENTS:
             close = _find_end_tag(text, tag.name, tag.end)
             body_end = close if close >= 0 else n
             syntax = _code_syntax(text, tag) if tag.name in _CODE_ELEMENTS else None
             if syntax is not None:
-                out.extend(_code_candidates(text, tag.end, body_end, syntax))
+                yield from _code_candidates(text, tag.end, body_end, syntax)
             else:
-                out.extend(_text_candidates(text, tag.end, body_end, xml,
+                yield from _text_candidates(text, tag.end, body_end, xml,
                                             _RAW_TEXT_ELEMENTS[tag.name],
-                                            "script" if tag.name in _CODE_ELEMENTS else "bare"))
+                                            "script" if tag.name in _CODE_ELEMENTS else "bare")
             pos = text_start = body_end
-    out.extend(_text_candidates(text, text_start, n, xml, True))
-    return finalize(out)
+    yield from _text_candidates(text, text_start, n, xml, True)
 
 
 def _plain_tag_end(text: str, lt: int) -> int:
@@ -732,8 +738,8 @@ class HtmlScanner(Scanner):
     name = "html"
     comments = (CommentSyntax("<!--", "-->"),)
 
-    def scan(self, text: str) -> List[Candidate]:
-        return scan_markup(text, xml=False)
+    def scan(self, text: str) -> Iterator[Candidate]:
+        return finalized(_markup(text, False, FAST_MARKUP))
 
 
 class XmlScanner(Scanner):
@@ -742,5 +748,5 @@ class XmlScanner(Scanner):
     name = "xml"
     comments = (CommentSyntax("<!--", "-->"),)
 
-    def scan(self, text: str) -> List[Candidate]:
-        return scan_markup(text, xml=True)
+    def scan(self, text: str) -> Iterator[Candidate]:
+        return finalized(_markup(text, True, FAST_MARKUP))

@@ -32,14 +32,15 @@ linear.
 from __future__ import annotations
 
 import bisect
+import heapq
 import re
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, Iterable, Iterator, List, Optional, Tuple
 
-from ._common import Decoded, OffsetBuilder, finalize, gaps
+from ._common import Decoded, OffsetBuilder, finalize, finalized, gaps
 from ._decode import decode_charrefs
 from .base import Candidate, CommentSyntax, Scanner
 from .html import parse_start_tag, tag_candidates
-from .text import find_iris, scan_decoded
+from .text import find_iris, iter_iris, scan_decoded
 
 #: CommonMark's limit on nested parentheses in a link destination.
 MAX_PAREN_DEPTH = 32
@@ -357,6 +358,14 @@ def _scan_paragraph(text: str, a: int, b: int, out: List[Candidate],
     ``skip_ahead``: after a failed link parse, search for the next token
     from where the parse stopped reading (or the next ``<`` before that),
     not token by token; ``False`` is the reference, for the tests."""
+    out.extend(_paragraph(text, a, b, skip_ahead))
+
+
+def _paragraph(text: str, a: int, b: int, skip_ahead: bool = True) -> Iterator[Candidate]:
+    """The candidates of :func:`_scan_paragraph`, sorted by (start, end)
+    (ties in the order it finds them) and found as they are asked for: the
+    bare IRIs of prose (most of a large paragraph) are not held; the
+    destinations of links, autolinks and tags are, with the claimed text."""
     # Claimed intervals: text that is syntax or already scanned.  Windows:
     # claimed text scanned for bare IRIs with a context of its own.
     has_tokens = text.find("<", a, b) >= 0 or text.find("](", a, b) >= 0
@@ -364,8 +373,9 @@ def _scan_paragraph(text: str, a: int, b: int, out: List[Candidate],
     has_definitions = text.find("]:", a, b) >= 0
     if not has_tokens and not has_backticks and not has_definitions:
         # Most paragraphs are plain prose: no syntax to take apart.
-        _scan_gap(text, a, b, out)
+        yield from _gap(text, a, b)
         return
+    out: List[Candidate] = []  # of link destinations, autolinks and tags
     claims: List[Tuple[int, int]] = []
     windows: List[Tuple[int, int, str]] = []
 
@@ -468,22 +478,34 @@ def _scan_paragraph(text: str, a: int, b: int, out: List[Candidate],
         claimed_until = tag.end
 
     claims.sort()
-    for lo, hi in gaps(claims, a, b):
-        _scan_gap(text, lo, hi, out)
-    for lo, hi, context in windows:
-        out.extend(find_iris(text, lo, hi, context))
+    # Each part comes sorted; merged stably, in the order the parts were
+    # once listed in before a sort (tokens, gaps, windows).
+    out.sort(key=_position)
+    in_gaps = (c for lo, hi in gaps(claims, a, b) for c in _gap(text, lo, hi))
+    windows.sort(key=lambda w: w[0])
+    in_windows = (c for lo, hi, context in windows for c in iter_iris(text, lo, hi, context))
+    yield from heapq.merge(out, in_gaps, in_windows, key=_position)
+
+
+def _position(c: Candidate) -> Tuple[int, int]:
+    return c.start, c.end
 
 
 def _scan_gap(text: str, lo: int, hi: int, out: List[Candidate]) -> None:
     """Bare IRIs in prose; entity references count as in a renderer."""
+    out.extend(_gap(text, lo, hi))
+
+
+def _gap(text: str, lo: int, hi: int) -> Iterable[Candidate]:
+    """The candidates of :func:`_scan_gap`, found as they are asked for
+    when the gap has no entity reference."""
     if text.find(":", lo, hi) < 0:
         # No IRI without a colon, unless the colon is a reference.
         if text.find("&#", lo, hi) < 0 and text.find("&colon;", lo, hi) < 0:
-            return
+            return ()
     if text.find("&", lo, hi) >= 0:
-        out.extend(scan_decoded(decode_charrefs(text, lo, hi, xml=True)))
-    else:
-        out.extend(find_iris(text, lo, hi))
+        return scan_decoded(decode_charrefs(text, lo, hi, xml=True))
+    return iter_iris(text, lo, hi)
 
 
 def _whole(piece: Decoded, context: str) -> Candidate:
@@ -492,13 +514,21 @@ def _whole(piece: Decoded, context: str) -> Candidate:
 
 def scan_markdown(text: str) -> List[Candidate]:
     """All candidates in a Markdown document."""
+    return list(iter_markdown(text))
+
+
+def iter_markdown(text: str) -> Iterator[Candidate]:
+    """The candidates of :func:`scan_markdown`, found as they are asked
+    for: the blocks in document order, each one's candidates sorted, and
+    those that overlap an earlier one dropped as ``finalize`` drops them
+    (blocks are disjoint, so their candidates come sorted)."""
     blocks = _Blocks(text)
-    out: List[Candidate] = []
-    for lo, hi in blocks.code:
-        out.extend(find_iris(text, lo, hi, "code"))
-    for lo, hi in blocks.paragraphs:
-        _scan_paragraph(text, lo, hi, out)
-    return finalize(out)
+    # code blocks first where two start together: the order of old, when
+    # every code block was scanned before the paragraphs and then sorted
+    regions = [(lo, 0, hi) for lo, hi in blocks.code] + [(lo, 1, hi) for lo, hi in blocks.paragraphs]
+    regions.sort()
+    return finalized(c for lo, kind, hi in regions
+                     for c in (iter_iris(text, lo, hi, "code") if kind == 0 else _paragraph(text, lo, hi)))
 
 
 class MarkdownScanner(Scanner):
@@ -507,8 +537,8 @@ class MarkdownScanner(Scanner):
     name = "markdown"
     comments = (CommentSyntax("<!--", "-->"),)
 
-    def scan(self, text: str) -> List[Candidate]:
-        return scan_markdown(text)
+    def scan(self, text: str) -> Iterator[Candidate]:
+        return iter_markdown(text)
 
 
 # -- incremental scanning (the language server) ------------------------------

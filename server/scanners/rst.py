@@ -20,12 +20,13 @@ line.
 """
 from __future__ import annotations
 
+import heapq
 import re
-from typing import List, Tuple
+from typing import Iterator, List, Tuple
 
-from ._common import Decoded, OffsetBuilder, finalize, gaps
+from ._common import Decoded, OffsetBuilder, finalize, finalized, gaps
 from .base import Candidate, CommentSyntax, Scanner
-from .text import find_iris
+from .text import find_iris, iter_iris
 
 # ".. _name: target", ".. __: target", "__ target"; the name may contain
 # escaped colons or be backquoted.  Group 1 is the target.
@@ -83,6 +84,29 @@ def embedded_uri(text: str, lo: int, hi: int) -> Decoded:
 
 
 def scan_rst(text: str) -> List[Candidate]:
+    out, merged = _structure(text)
+    for lo, hi in gaps(merged, 0, len(text)):
+        out.extend(find_iris(text, lo, hi))
+    return finalize(out)
+
+
+def iter_rst(text: str) -> Iterator[Candidate]:
+    """The candidates of :func:`scan_rst`, the bare IRIs of prose found as
+    they are asked for (those of targets, directives and embedded links,
+    found by whole-document searches, are held)."""
+    out, merged = _structure(text)
+    out.sort(key=_position)  # stable: ties in the order scan_rst lists them
+    bare = (c for lo, hi in gaps(merged, 0, len(text)) for c in iter_iris(text, lo, hi))
+    return finalized(heapq.merge(out, bare, key=_position))
+
+
+def _position(c: Candidate) -> Tuple[int, int]:
+    return c.start, c.end
+
+
+def _structure(text: str) -> Tuple[List[Candidate], List[Tuple[int, int]]]:
+    """The candidates of targets, directives, options and embedded links,
+    and the text they claim (merged, sorted)."""
     out: List[Candidate] = []
     claims: List[Tuple[int, int]] = []
 
@@ -117,9 +141,7 @@ def scan_rst(text: str) -> List[Candidate]:
             merged[-1] = (merged[-1][0], max(hi, merged[-1][1]))
         else:
             merged.append((lo, hi))
-    for lo, hi in gaps(merged, 0, len(text)):
-        out.extend(find_iris(text, lo, hi))
-    return finalize(out)
+    return out, merged
 
 
 class RstScanner(Scanner):
@@ -128,5 +150,5 @@ class RstScanner(Scanner):
     name = "rst"
     comments = (CommentSyntax(".."),)
 
-    def scan(self, text: str) -> List[Candidate]:
-        return scan_rst(text)
+    def scan(self, text: str) -> Iterator[Candidate]:
+        return iter_rst(text)

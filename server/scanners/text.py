@@ -60,7 +60,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Dict, List, Optional
+from typing import Dict, Iterator, List, Optional
 
 from ..chars import first_in_class
 from ._common import Decoded
@@ -419,16 +419,22 @@ def find_iris(text: str, lo: int = 0, hi: Optional[int] = None,
     The window bounds are hard: no candidate reaches outside it, and ``lo``
     counts as a word boundary.  Offsets are into ``text``.
     """
+    return list(iter_iris(text, lo, hi, context))
+
+
+def iter_iris(text: str, lo: int = 0, hi: Optional[int] = None,
+              context: str = "bare") -> Iterator[Candidate]:
+    """The candidates of :func:`find_iris`, found as they are asked for (a
+    large document is not scanned ahead of its check)."""
     if hi is None:
         hi = len(text)
-    out: List[Candidate] = []
     last_end = lo
     search = _COLON_RX.search
     pos = lo
     while True:
         m = search(text, pos, hi)
         if m is None:
-            return out
+            return
         colon = m.start()
         pos = colon + 1
         # Walk back over scheme characters, never into the previous IRI.
@@ -486,9 +492,9 @@ def find_iris(text: str, lo: int = 0, hi: Optional[int] = None,
             if (end < limit and text[end] == ">"
                     and _BLANK_LINE_RX.search(text, colon, end) is None):
                 if end > body:
-                    out.append(_angle_candidate(
+                    yield _angle_candidate(
                         text, s, end, "angle" if context == "bare" else context,
-                        _after_backslash(text, s)))
+                        _after_backslash(text, s))
                     last_end = pos = end
                 continue
             # No closing ">": an ordinary IRI after a stray "<".
@@ -508,8 +514,8 @@ def find_iris(text: str, lo: int = 0, hi: Optional[int] = None,
                     end = _glued_host_end(text, body, end)
         end = _trim_end(text, s, end)
         if end > body:
-            out.append(Candidate(s, end, text[s:end], None, context,
-                                 _after_backslash(text, s)))
+            yield Candidate(s, end, text[s:end], None, context,
+                            _after_backslash(text, s))
             last_end = pos = end
 
 
@@ -528,5 +534,5 @@ class TextScanner(Scanner):
     name = "text"
     comments = (CommentSyntax("#"),)
 
-    def scan(self, text: str) -> List[Candidate]:
-        return find_iris(text)
+    def scan(self, text: str) -> Iterator[Candidate]:
+        return iter_iris(text)

@@ -19,12 +19,12 @@
 from __future__ import annotations
 
 import re
-from typing import List
+from typing import Iterator, List
 
-from ._common import POSSESSIVE_QUANTIFIERS, finalize
+from ._common import POSSESSIVE_QUANTIFIERS, finalize, finalized
 from ._decode import HEX_U, TURTLE_ESCAPES, decode_backslashes
 from .base import Candidate, CommentSyntax, Scanner
-from .text import _COLON_RX as _IRI_COLON_RX, find_iris, scan_decoded
+from .text import _COLON_RX as _IRI_COLON_RX, iter_iris, scan_decoded
 
 _TOKEN_RX = re.compile(r"<|#|\"\"\"|'''|[\"']")
 # What holds no candidate, passed in one match up to the next token that
@@ -89,9 +89,13 @@ def scan_turtle(text: str) -> List[Candidate]:
 def _scan_turtle(text: str, fast: bool) -> List[Candidate]:
     """``scan_turtle``; ``fast=False`` searches the tokens one by one (as
     on Pythons without possessive quantifiers)."""
+    return finalize(list(_turtle(text, fast)))
+
+
+def _turtle(text: str, fast: bool) -> Iterator[Candidate]:
+    """The candidates of ``_scan_turtle`` before ``finalize``, in document
+    order (the tokens are read left to right), found as they are asked for."""
     n = len(text)
-    out: List[Candidate] = []
-    append, extend = out.append, out.extend
     skip = _NOTHING_RX.match if fast else None
     token, iriref, spaced = _TOKEN_RX.search, _IRIREF_RX.match, _SPACED_IRIREF_RX.match
     find, colon = text.find, _IRI_COLON_RX.search
@@ -114,15 +118,15 @@ def _scan_turtle(text: str, fast: bool) -> List[Candidate]:
                 continue
             lo, hi = iri.span(1)
             if find("\\", lo, hi) < 0:  # no escape: the text is the value
-                append(Candidate(lo, hi, text[lo:hi], None, _context(text, start)))
+                yield Candidate(lo, hi, text[lo:hi], None, _context(text, start))
             else:
                 piece = decode_backslashes(text, lo, hi, _EMPTY_UCHARS, HEX_U)
-                append(piece.candidate(0, len(piece.value), _context(text, start)))
+                yield piece.candidate(0, len(piece.value), _context(text, start))
             pos = iri.end()
         elif first == "#":  # a comment, to the end of its line
             nl = find("\n", start)
             end = nl if nl >= 0 else n
-            extend(find_iris(text, start + 1, end, "comment"))
+            yield from iter_iris(text, start + 1, end, "comment")
             pos = end
         else:  # a string literal
             if text.startswith(first * 3, start):  # long: to the same three quotes
@@ -138,11 +142,10 @@ def _scan_turtle(text: str, fast: bool) -> List[Candidate]:
                 # No escape: the literal is its own text, searched in place
                 # (find_iris starts where "://" or a "mailto:"-like colon is).
                 if colon(text, lo, hi) is not None:
-                    extend(find_iris(text, lo, hi, "string"))
+                    yield from iter_iris(text, lo, hi, "string")
                 continue
             piece = decode_backslashes(text, lo, hi, TURTLE_ESCAPES, HEX_U)
-            extend(scan_decoded(piece, "string"))
-    return finalize(out)
+            yield from scan_decoded(piece, "string")
 
 
 class TurtleScanner(Scanner):
@@ -152,5 +155,5 @@ class TurtleScanner(Scanner):
     comments = (CommentSyntax("#"),)
     text_is_data = True
 
-    def scan(self, text: str) -> List[Candidate]:
-        return scan_turtle(text)
+    def scan(self, text: str) -> Iterator[Candidate]:
+        return finalized(_turtle(text, FAST_SKIP))

@@ -66,7 +66,7 @@ def _fail(what: str, fmt: str, text: str, detail: str = "") -> None:
 
 
 def check_candidates(fmt: str, text: str) -> List:
-    cands = get_scanner(fmt).scan(text)
+    cands = list(get_scanner(fmt).scan(text))  # a scanner may yield them
     last = 0
     n = len(text)
     for c in cands:
