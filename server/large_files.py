@@ -14,7 +14,6 @@ from typing import Any, Callable, Iterable, Iterator, Optional
 from .findings import Finding, Severity
 from .lines import LineIndex
 from .output import Reported, located
-from .stream import check_stream
 
 #: A file of more characters than this is checked as a stream of findings
 #: by ``irilint check``: each finding is printed as it is found, never
@@ -66,6 +65,8 @@ def streamed_outcome(project: Any, out: Any, path: str, text: str, settings: Any
     as a one-shot :class:`LocatedStream`: the references are checked as
     the printer reads the findings.  No cache entry: it would hold every
     finding, what the stream avoids (a warm run checks such a file again)."""
+    from .stream import check_stream  # with the engine: a warm run reads every file from the cache
+
     index = LineIndex(text)
     stream = check_stream(project.engine, text, path=path, settings=settings, run_state={}, index=index)
     out.facts = stream.result.facts  # the document rules ran: known before the findings
