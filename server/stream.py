@@ -15,7 +15,7 @@ finding still to come could sort before:
   practice) and facts are held; their errors come after the references'
   as in ``check_text``.
 * then every candidate, in order, through the per-reference rules
-  (engine._ReferenceLoop, the same code ``check_text`` runs).  A
+  (engine._ReferenceLoop.run, the same loop ``check_text`` runs).  A
   reference's findings lie inside its span, and candidates come sorted:
   once the next candidate starts at ``w``, no finding still to come starts
   before ``w`` (the watermark).  A finding is emitted once it starts
@@ -89,14 +89,17 @@ class FindingStream:
     def _stream(self, engine: Any, setup: _Document) -> Iterator[Finding]:
         result, pending, covering, index = self.result, self._pending, self._covering, self._index
         waiting = _Waiting(setup) if setup.suppressions else None
-        check_reference = _ReferenceLoop(engine, setup, result.errors).check
         order = 0
         found: List[Finding] = []
         references = 0
         emitted_below = 0  # every finding that starts before it is out
         last: List[Tuple[Any, ...]] = [()]  # the key of the last one out
         log, self._log = self._log, None
-        for cand in log.scan():
+        # The loop checks a candidate, then hands its context over with its
+        # findings in ``found``: they start at the candidate or after it, so
+        # what goes out before them is what would go out before the check.
+        for ctx in _ReferenceLoop(engine, setup, result.errors).run(log.scan(), found):
+            cand = ctx.candidate
             references += 1
             watermark = cand.start
             if waiting is not None:
@@ -104,7 +107,6 @@ class FindingStream:
             if pending and pending[0][0] < watermark:
                 yield from _emit(pending, watermark, last)
             emitted_below = max(emitted_below, watermark)
-            check_reference(cand, found)
             for f in found:
                 if covering is not None and _suppressed(f, index, covering):
                     result.suppressed += 1
