@@ -394,7 +394,7 @@ class Project:
                 out.new_text = text
         if self.streams(len(text)) and not (args.fix or args.diff):
             from .large_files import streamed_outcome
-            return streamed_outcome(self, out, path, text, settings)
+            return streamed_outcome(self, out, path, text, settings, doc)
         # Each file gets a fresh run state: the project rules reduce their
         # facts across files afterwards, in file order
         # (irilint.collisions.reduce_project_rules), so workers and the

@@ -156,3 +156,52 @@ def test_a_parallel_run_streams_the_large_file_in_the_process_that_prints(tree, 
     monkeypatch.setattr(irilint.large_files, "STREAM_ABOVE", 100)
     assert run(argv) == whole
     assert streamed_paths == [(os.getpid(), "big.md")]
+
+
+def _cached_runs(tree, monkeypatch, fmt, cache_root):
+    """Three runs with the result cache: cold, warm, and warm again; what
+    each printed, and how many files the engine checked in each."""
+    import irilint.project
+
+    checked = []
+    real = irilint.project.Project.check_result
+
+    def counting(self, path, *a, **k):
+        checked[-1] += 1
+        return real(self, path, *a, **k)
+
+    monkeypatch.setattr(irilint.project.Project, "check_result", counting)
+    import irilint.stream
+
+    real_stream = irilint.stream.check_stream
+
+    def counting_stream(*a, **k):
+        checked[-1] += 1
+        return real_stream(*a, **k)
+
+    monkeypatch.setattr(irilint.stream, "check_stream", counting_stream)
+    monkeypatch.setenv("IRILINT_CACHE_ROOT", str(cache_root))
+    monkeypatch.delenv("IRILINT_NO_CACHE", raising=False)
+    outs = []
+    for _ in range(3):
+        checked.append(0)
+        outs.append(run(["check", "--jobs", "1", "--format", fmt, str(tree)]))
+    return outs, checked
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_a_streamed_file_with_few_findings_is_served_by_the_cache_next_time(tree, monkeypatch, tmp_path, fmt):
+    whole = run(["check", "--no-cache", "--jobs", "1", "--format", fmt, str(tree)])
+    monkeypatch.setattr(irilint.large_files, "STREAM_ABOVE", 100)
+    outs, checked = _cached_runs(tree, monkeypatch, fmt, tmp_path / "cache")
+    assert outs == [whole] * 3
+    assert checked == [3, 0, 0]  # the big file streamed, then read from the cache
+
+
+def test_a_streamed_file_with_more_findings_than_kept_is_checked_again(tree, monkeypatch, tmp_path):
+    whole = run(["check", "--no-cache", "--jobs", "1", "--format", "json", str(tree)])
+    monkeypatch.setattr(irilint.large_files, "STREAM_ABOVE", 100)
+    monkeypatch.setattr(irilint.large_files, "CACHED_FINDINGS", 5)
+    outs, checked = _cached_runs(tree, monkeypatch, "json", tmp_path / "cache")
+    assert outs == [whole] * 3
+    assert checked == [3, 1, 1]  # only the big file, whose findings were not kept
