@@ -98,13 +98,7 @@ def streamed_outcome(project: Any, out: Any, path: str, text: str, settings: Any
         project.tell_errors(path, stream.result.errors)
         findings = located_stream.kept
         if out.cache_key is not None and findings is not None:
-            from .project import Positions
-
-            cache.add(cache.entry(
-                out.cache_key, doc.path, findings, out.facts,
-                ([r.line, r.column, r.end_line, r.end_column, r.line_text]
-                 for r in located(path, findings, index)),
-                Positions(index, findings).table))
+            cache.add(project.cache_line(out, doc.path, findings, index))
 
     out.reported = LocatedStream(path, stream, index, done,
                                  keep=CACHED_FINDINGS if out.cache_key is not None else 0)

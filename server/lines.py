@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from typing import List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 _EOL_RE = re.compile(r"\r\n|\r|\n")
 _LF_RE = re.compile("\n")
@@ -268,3 +268,21 @@ def clip_line(line: str, start: int, end: int) -> str:
     a = max(0, start - LINE_TEXT_CONTEXT)
     b = min(len(line), max(start, end) + LINE_TEXT_CONTEXT, a + LINE_TEXT_LIMIT)
     return line[a:b]
+
+
+class Positions:
+    """The (line, column) of every offset the output needs, computed where
+    the text is, so only this small table travels back from a worker."""
+
+    def __init__(self, index: "LineIndex", findings: List[Any]) -> None:
+        table: Dict[int, Tuple[int, int]] = {}
+        for f in findings:
+            for fx in f.fixes:
+                for e in fx.edits:
+                    for off in (e.start, e.end):
+                        if off not in table:
+                            table[off] = index.position(off)
+        self.table = table
+
+    def position(self, offset: int, encoding: str = "utf-32") -> Tuple[int, int]:
+        return self.table[offset]

@@ -26,6 +26,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Dict, FrozenSet, List, Optional, Set, Tuple
 
+from .lines import Positions
 from .paths import display_path, display_prefix, folder_of
 from .project_files import read_file
 
@@ -415,11 +416,18 @@ class Project:
                 st = doc.stat
                 out.stamp = ((st.size, st.mtime_ns, doc.ctime_ns, st.ino), doc.digest)
             out.cache_key = self.cache_key(doc.digest, settings, path)
-            out.cache_line = self.cache.entry(
-                out.cache_key, doc.path, findings, out.facts,
-                ([r.line, r.column, r.end_line, r.end_column, r.line_text] for r in out.reported),
-                Positions(index, findings).table)
+            out.cache_line = self.cache_line(out, doc.path, findings, index)
         return out
+
+    def cache_line(self, out: FileResult, read_path: str, findings: List[Any], index: Any) -> bytes:
+        """The result cache's entry of a checked file (``out``, its key set;
+        ``read_path``: where it was read), its findings located by ``index``."""
+        from irilint.output import located
+
+        return self.cache.entry(  # type: ignore[union-attr]
+            out.cache_key, read_path, findings, out.facts,
+            ([r.line, r.column, r.end_line, r.end_column, r.line_text] for r in located(out.path, findings, index)),
+            Positions(index, findings).table)
 
     def streams(self, size: int) -> bool:  # size: in characters, or bytes before it is read
         return self.stream_above is not None and size > self.stream_above
@@ -501,26 +509,6 @@ _new_object = object.__new__
 #: what :meth:`Project.cached` gives for a binary file found in a walk:
 #: nothing to report, and nothing to read
 BINARY_HIT = FileResult("")
-
-
-
-class Positions:
-    """The (line, column) of every offset the output needs, computed where
-    the text is, so only this small table travels back from a worker."""
-
-    def __init__(self, index: Any, findings: List[Any]) -> None:
-        table: Dict[int, Tuple[int, int]] = {}
-        for f in findings:
-            for fx in f.fixes:
-                for e in fx.edits:
-                    for off in (e.start, e.end):
-                        if off not in table:
-                            table[off] = index.position(off)
-        self.table = table
-
-    def position(self, offset: int, encoding: str = "utf-32") -> Tuple[int, int]:
-        return self.table[offset]
-
 
 
 def check_stdin(checker: Project) -> FileResult:
