@@ -534,7 +534,8 @@ class Engine:
         suppressions, plan, doc = setup.suppressions, setup.plan, setup.doc
 
         findings: List[Finding] = []
-        contexts: List[Any] = list(_ReferenceLoop(self, setup, result.errors).run(setup.scanner.scan(text), findings))
+        references = _ReferenceLoop(self, setup, result.errors).run(setup.scanner.scan(text), findings)
+        contexts: List[Any] = list(references)
         result.references = len(contexts)
         for r in plan.doc_rules:
             dctx = DocContext(doc, contexts, suppressions)
