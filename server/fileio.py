@@ -28,6 +28,7 @@ import errno
 import hashlib
 import os
 import re
+import shutil
 import stat as stat_module
 import sys
 import tempfile
@@ -730,12 +731,30 @@ def unified_diff(path: PathLike, old_text: str, new_text: str, *, context: int =
     return "".join(out)
 
 
+def writes_through(path: str) -> bool:
+    """Whether ``path`` names something that exists and is neither a
+    regular file nor a folder (a device such as /dev/null or /dev/stdout, a
+    named pipe, a socket): output is written into it as it is.  Renaming a
+    temporary file over it would put a regular file in its place (run as
+    root, over /dev/null itself)."""
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return False
+    return not (stat_module.S_ISREG(mode) or stat_module.S_ISDIR(mode))
+
+
 def write_file_atomic(path: str, data: bytes) -> None:
     """Create or replace the file ``path`` with ``data`` atomically (a
     temporary file in the same folder, then a rename): a reader sees the
     old content or the new, never part of it.  A new file gets the usual
-    permissions (the umask's), a replaced one keeps its own.  Raises
+    permissions (the umask's), a replaced one keeps its own.  A device or
+    a named pipe (:func:`writes_through`) is written into instead.  Raises
     OSError; no temporary file is left behind."""
+    if writes_through(path):
+        with open(path, "wb") as fh:
+            fh.write(data)
+        return
     target = os.path.realpath(path)
     fd, tmp = tempfile.mkstemp(dir=os.path.dirname(target) or ".", prefix=".irilint-output-")
     try:
@@ -772,12 +791,17 @@ class AtomicTextOutput:
     :func:`write_file_atomic` makes of the whole text encoded as UTF-8
     with ``surrogateescape`` (a file name read from the disk goes back as
     its bytes), or ``backslashreplace`` when the text has a surrogate that
-    cannot go back, without holding the text.  Raises OSError; no
-    temporary file is left behind once committed or discarded."""
+    cannot go back, without holding the text.  A device or a named pipe
+    (:func:`writes_through`) gets the same bytes copied into it at commit
+    from a temporary file in the system's temporary folder.  Raises
+    OSError; no temporary file is left behind once committed or discarded."""
 
     def __init__(self, path: str) -> None:
+        #: the device or pipe written into at commit (None: a file, replaced)
+        self.through: Optional[str] = path if writes_through(path) else None
         self.target = os.path.realpath(path)
-        fd, self.tmp = tempfile.mkstemp(dir=os.path.dirname(self.target) or ".", prefix=".irilint-output-")
+        folder = None if self.through is not None else os.path.dirname(self.target) or "."
+        fd, self.tmp = tempfile.mkstemp(dir=folder, prefix=".irilint-output-")
         self.file = os.fdopen(fd, "wb")
         #: a piece had a surrogate: written with surrogatepass (which keeps
         #: it exactly), re-encoded at commit
@@ -796,6 +820,12 @@ class AtomicTextOutput:
             if self.surrogates:
                 self._reencode()
             self.file.flush()
+            if self.through is not None:
+                self.file.close()
+                with open(self.tmp, "rb") as written, open(self.through, "wb") as out:
+                    shutil.copyfileobj(written, out)
+                self.discard()
+                return
             os.fsync(self.file.fileno())
             self.file.close()
             _replace_keeping_mode(self.tmp, self.target)
@@ -824,7 +854,8 @@ class AtomicTextOutput:
                     errors = "backslashreplace"
                     break
             written.seek(0)
-            fd, tmp = tempfile.mkstemp(dir=os.path.dirname(self.target) or ".", prefix=".irilint-output-")
+            folder = None if self.through is not None else os.path.dirname(self.target) or "."
+            fd, tmp = tempfile.mkstemp(dir=folder, prefix=".irilint-output-")
             with os.fdopen(fd, "wb") as out:
                 for line in written:
                     out.write(line.decode("utf-8", "surrogatepass").encode("utf-8", errors))

@@ -123,7 +123,7 @@ def test_a_streamed_dense_file_holds_a_fraction_of_the_memory(tmp_path, fmt):
     tiny.write_text(DENSE + "\n", encoding="utf-8")
 
     def peak_kb(limit):
-        done = subprocess.run([sys.executable, "-c", PEAK, str(dense), str(limit), fmt, os.devnull, str(tiny)],
+        done = subprocess.run([sys.executable, "-c", PEAK, str(dense), str(limit), fmt, str(tmp_path / "out"), str(tiny)],
                               capture_output=True, text=True, check=True)
         return int(done.stdout.split()[-1])
 

@@ -34,6 +34,12 @@ def _write(path: Optional[str], text: str) -> None:
         else:  # pragma: no cover - a replaced sys.stdout
             sys.stdout.write(text)
         return
+    from irilint.fileio import writes_through
+
+    if writes_through(path):  # a device or a pipe: written into, never replaced
+        with open(path, "wb") as fh:
+            fh.write(data)
+        return
     directory = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(prefix=".irilint-report-", dir=directory)
     try:
