@@ -191,16 +191,25 @@ class _RescannedRefs:
         self.setup = setup
         self.log = log
         self._parsed: Dict[str, Any] = {}
+        #: value -> fast_match(value), shared by the document rules' passes
+        #: (each document rule reads every reference)
+        self._fast: Dict[str, Any] = {}
 
     def __iter__(self) -> Iterator[Any]:
         from irilint.rules.context import RefContext
 
         doc = self.setup.doc
         fast_match = self.setup.plan.fast_match
-        parsed = self._parsed
+        parsed, fast_of = self._parsed, self._fast
         for cand in self.log.scan():
             value = cand.value
-            fast = fast_match(value) if fast_match is not None else None
+            fast = None
+            if fast_match is not None:
+                fast = fast_of.get(value, fast_of)
+                if fast is fast_of:
+                    if len(fast_of) >= _PARSE_MEMO:
+                        fast_of.clear()
+                    fast = fast_of[value] = fast_match(value)
             if fast is not None:
                 yield RefContext(cand, None, doc, fast)
                 continue
