@@ -269,32 +269,32 @@ class _Printer:
         threshold = Severity.parse(o.fail_level)
         if not self.found_failing:
             self.found_failing = any(f.severity >= threshold for f in findings_of(reported))
-        try:
-            self._write(o)
-        except OSError as exc:
-            if self.output is None:
-                raise
-            self._lose_output(exc)
+        self._writing(self._write, o)
 
     def _add_stream(self, o: FileResult) -> None:
-        """A large file's findings (irilint.output.LocatedStream), read
+        """A large file's findings (irilint.large_files.LocatedStream), read
         once: written as they are found, counted and judged against the
         fail level as they pass."""
         from irilint.findings import Severity
 
         stream = o.reported
-        try:
-            self._write(o)
-        except OSError as exc:
-            if self.output is None:
-                raise
-            self._lose_output(exc)
+        self._writing(self._write, o)
         for _ in stream.findings:  # type: ignore[attr-defined]
             pass  # those left when the output was lost: still counted
         self.reported += stream.count  # type: ignore[attr-defined]
         worst = stream.worst  # type: ignore[attr-defined]
         if worst is not None and worst >= Severity.parse(o.fail_level):
             self.found_failing = True
+
+    def _writing(self, write: Any, *args: Any) -> None:
+        """``write(*args)``; an output file that fails is given up
+        (:meth:`_lose_output`), a failing stdout raises."""
+        try:
+            write(*args)
+        except OSError as exc:
+            if self.output is None:
+                raise
+            self._lose_output(exc)
 
     def _write(self, o: FileResult) -> None:
         args = self.args
@@ -376,12 +376,7 @@ class _Printer:
         if self.visible.broken:
             # Told where the output used to be written whole, after the run.
             raise BrokenPipeError("standard output closed")
-        try:
-            self._finish_output()
-        except OSError as exc:
-            if self.output is None:
-                raise
-            self._lose_output(exc)
+        self._writing(self._finish_output)
         if self.visible.broken:
             raise BrokenPipeError("standard output closed")
         if self.output is not None:
