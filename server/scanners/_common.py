@@ -140,6 +140,11 @@ def gaps(intervals: Sequence[Tuple[int, int]], lo: int, hi: int
         yield pos, hi
 
 
+def position(c: Candidate) -> Tuple[int, int]:
+    """A candidate's sort key: (start, end), as scanners hand them out."""
+    return c.start, c.end
+
+
 def finalized(cands: Iterable[Candidate]) -> Iterator[Candidate]:
     """:func:`finalize` of candidates that come sorted by (start, end), as
     they come: those that overlap an earlier one dropped the same way."""
@@ -168,7 +173,7 @@ def finalize(cands: List[Candidate]) -> List[Candidate]:
         prev_start, prev_end = start, c.end
     else:
         return cands
-    cands.sort(key=lambda c: (c.start, c.end))
+    cands.sort(key=position)
     out: List[Candidate] = []
     last_end = -1
     last_start = -1

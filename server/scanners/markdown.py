@@ -36,7 +36,7 @@ import heapq
 import re
 from typing import Dict, Iterable, Iterator, List, Optional, Tuple
 
-from ._common import Decoded, OffsetBuilder, finalize, finalized, gaps
+from ._common import Decoded, OffsetBuilder, finalize, finalized, gaps, position
 from ._decode import decode_charrefs
 from .base import Candidate, CommentSyntax, Scanner
 from .html import parse_start_tag, tag_candidates
@@ -480,15 +480,11 @@ def _paragraph(text: str, a: int, b: int, skip_ahead: bool = True) -> Iterator[C
     claims.sort()
     # Each part comes sorted; merged stably, in the order the parts were
     # once listed in before a sort (tokens, gaps, windows).
-    out.sort(key=_position)
+    out.sort(key=position)
     in_gaps = (c for lo, hi in gaps(claims, a, b) for c in _gap(text, lo, hi))
     windows.sort(key=lambda w: w[0])
     in_windows = (c for lo, hi, context in windows for c in iter_iris(text, lo, hi, context))
-    yield from heapq.merge(out, in_gaps, in_windows, key=_position)
-
-
-def _position(c: Candidate) -> Tuple[int, int]:
-    return c.start, c.end
+    yield from heapq.merge(out, in_gaps, in_windows, key=position)
 
 
 def _scan_gap(text: str, lo: int, hi: int, out: List[Candidate]) -> None:

@@ -24,7 +24,7 @@ import heapq
 import re
 from typing import Iterator, List, Tuple
 
-from ._common import Decoded, OffsetBuilder, finalize, finalized, gaps
+from ._common import Decoded, OffsetBuilder, finalize, finalized, gaps, position
 from .base import Candidate, CommentSyntax, Scanner
 from .text import find_iris, iter_iris
 
@@ -95,13 +95,9 @@ def iter_rst(text: str) -> Iterator[Candidate]:
     they are asked for (those of targets, directives and embedded links,
     found by whole-document searches, are held)."""
     out, merged = _structure(text)
-    out.sort(key=_position)  # stable: ties in the order scan_rst lists them
+    out.sort(key=position)  # stable: ties in the order scan_rst lists them
     bare = (c for lo, hi in gaps(merged, 0, len(text)) for c in iter_iris(text, lo, hi))
-    return finalized(heapq.merge(out, bare, key=_position))
-
-
-def _position(c: Candidate) -> Tuple[int, int]:
-    return c.start, c.end
+    return finalized(heapq.merge(out, bare, key=position))
 
 
 def _structure(text: str) -> Tuple[List[Candidate], List[Tuple[int, int]]]:
