@@ -1,5 +1,4 @@
 """The command line: convert, check, rules, explain, config; exit codes."""
-import io
 import json
 import os
 import subprocess
@@ -7,24 +6,9 @@ import sys
 
 import pytest
 
-from irilint.cli import main
+from cli_run import run
 
 SPOOF = "http://example.com/abc\u202egpj.exe"
-
-
-def run(argv, stdin=None, monkeypatch=None):
-    """Run the CLI in-process; returns (exit code, stdout, stderr)."""
-    out, err = io.StringIO(), io.StringIO()
-    old = sys.stdout, sys.stderr, sys.stdin
-    sys.stdout, sys.stderr = out, err
-    if stdin is not None:
-        data = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
-        sys.stdin = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8")
-    try:
-        code = main(argv)
-    finally:
-        sys.stdout, sys.stderr, sys.stdin = old
-    return code, out.getvalue(), err.getvalue()
 
 
 # -- convert -----------------------------------------------------------------------

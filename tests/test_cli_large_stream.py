@@ -4,7 +4,6 @@ statistics, the exit code, stderr) is byte-identical to a file checked
 whole, and the memory it holds does not grow with its findings."""
 from __future__ import annotations
 
-import io
 import os
 import subprocess
 import sys
@@ -12,22 +11,11 @@ import sys
 import pytest
 
 import irilint.large_files
-from irilint.cli import main
 from irilint.cli.check import FORMATS
+from cli_run import run
 
 DENSE = "text http://example.com/\u05e2\u05d1\u05e8%zz and more prose here"
 CYRILLIC_PAYPAL = "\u0440\u0430\u0443\u0440\u0430l.com"
-
-
-def run(argv):
-    out, err = io.StringIO(), io.StringIO()
-    old = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = out, err
-    try:
-        code = main(argv)
-    finally:
-        sys.stdout, sys.stderr = old
-    return code, out.getvalue(), err.getvalue()
 
 
 @pytest.fixture

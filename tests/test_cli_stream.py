@@ -16,20 +16,10 @@ from hypothesis import HealthCheck, given, settings as hsettings, strategies as 
 
 from irilint.cli import main
 from irilint.project import Project
+from cli_run import run
 
 CYRILLIC_PAYPAL = "\u0440\u0430\u0443\u0440\u0430l.com"
 DENSE = "text http://example.com/\u05e2\u05d1\u05e8%zz and more prose here"
-
-
-def run(argv):
-    out, err = io.StringIO(), io.StringIO()
-    old = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = out, err
-    try:
-        code = main(argv)
-    finally:
-        sys.stdout, sys.stderr = old
-    return code, out.getvalue(), err.getvalue()
 
 
 def reference(argv_paths, fmt, jobs="1", extra=()):

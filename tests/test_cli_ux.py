@@ -3,33 +3,18 @@ a line when nothing is found, the severity in the text output,
 ``--statistics`` with only the counts, ``--exit-zero``, ``--output-file``,
 ``--exclude``/``--extend-exclude``, ``--show-fixes``, and an unknown rule in
 a suppression comment reported as unknown."""
-import io
 import json
 import os
-import sys
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from irilint.cli import main
 from irilint.engine import Engine
+from cli_run import run
 
 BAD = "http://e.org/100%"  # bad-percent-encoding (IRI401), an error
 FIXABLE = "http://EXAMPLE.org/a"  # uppercase-host (IRI602), safe fix
-
-
-def run(argv, stdin=None):
-    out, err = io.StringIO(), io.StringIO()
-    old = sys.stdout, sys.stderr, sys.stdin
-    sys.stdout, sys.stderr = out, err
-    if stdin is not None:
-        sys.stdin = io.TextIOWrapper(io.BytesIO(stdin.encode("utf-8")), encoding="utf-8")
-    try:
-        code = main(argv)
-    finally:
-        sys.stdout, sys.stderr, sys.stdin = old
-    return code, out.getvalue(), err.getvalue()
 
 
 @pytest.fixture

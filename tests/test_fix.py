@@ -1,32 +1,17 @@
 """Fixes: --fix, --unsafe-fixes, --diff; merging, convergence and safety."""
-import io
 import os
 import stat
-import sys
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from irilint.cli import main
 from irilint.engine import Engine, check_reference, fixes_to_apply
 from irilint.fileio import apply_edits
 from iri_strategies import iri_reference, uri_key
+from cli_run import run
 
 PROPERTY = settings(max_examples=600, deadline=None, suppress_health_check=list(HealthCheck))
-
-
-def run(argv, stdin=None):
-    out, err = io.StringIO(), io.StringIO()
-    old = sys.stdout, sys.stderr, sys.stdin
-    sys.stdout, sys.stderr = out, err
-    if stdin is not None:
-        sys.stdin = io.TextIOWrapper(io.BytesIO(stdin.encode("utf-8")), encoding="utf-8")
-    try:
-        code = main(argv)
-    finally:
-        sys.stdout, sys.stderr, sys.stdin = old
-    return code, out.getvalue(), err.getvalue()
 
 
 def test_fix_applies_safe_fixes_only(tmp_path):

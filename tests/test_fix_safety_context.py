@@ -2,19 +2,17 @@
 value in a JSON/YAML/TOML file or a Turtle term is data, which a program
 reads as written, so ``--fix`` leaves it alone; comments, docstrings and
 prose keep their safe fixes."""
-import io
 import json
-import sys
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from irilint.cli import main
 from irilint.engine import Engine, fixes_to_apply
 from irilint.scanners import get_scanner
 from irilint.scanners.base import DATA_CONTEXTS
 from iri_strategies import iri_reference
+from cli_run import run
 
 PROPERTY = settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
 
@@ -22,17 +20,6 @@ PROPERTY = settings(max_examples=300, deadline=None, suppress_health_check=list(
 #: they make of it.
 IRI = "HTTP://Example.COM/x"
 FIXED = "http://example.com/x"
-
-
-def run(argv):
-    out, err = io.StringIO(), io.StringIO()
-    old = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = out, err
-    try:
-        code = main(argv)
-    finally:
-        sys.stdout, sys.stderr = old
-    return code, out.getvalue(), err.getvalue()
 
 
 # Each file puts IRI in data places ({D}) and prose places ({P}); --fix must

@@ -1,13 +1,12 @@
 """CI output formats: SARIF 2.1.0, GitHub annotations, statistics, progress."""
 import io
 import json
-import sys
 
 import jsonschema
 import pytest
 
-from irilint.cli import main
 from irilint.runner import Progress
+from cli_run import run
 
 DOC = "x\n😀 see http://e.org/100% and http://e.org/x%E2%80%AEy\n"
 
@@ -110,19 +109,6 @@ SARIF_SUBSET = {
         },
     },
 }
-
-
-def run(argv, stdin=None):
-    out, err = io.StringIO(), io.StringIO()
-    old = sys.stdout, sys.stderr, sys.stdin
-    sys.stdout, sys.stderr = out, err
-    if stdin is not None:
-        sys.stdin = io.TextIOWrapper(io.BytesIO(stdin.encode("utf-8")), encoding="utf-8")
-    try:
-        code = main(argv)
-    finally:
-        sys.stdout, sys.stderr, sys.stdin = old
-    return code, out.getvalue(), err.getvalue()
 
 
 @pytest.fixture

@@ -4,28 +4,16 @@ atomic rename that protects a regular file would put a regular file in
 its place (run as root, over /dev/null itself)."""
 from __future__ import annotations
 
-import io
 import os
 import stat
-import sys
 import threading
 
 import pytest
 
-from irilint.cli import main
 from irilint.fileio import AtomicTextOutput, write_file_atomic, writes_through
+from cli_run import run
 
 SAMPLE = "see http://example.com/\u202e%zz and http://\u0440\u0430\u0443\u0440\u0430l.com/\n"
-
-
-def run(argv):
-    out, err = io.StringIO(), io.StringIO()
-    old = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = out, err
-    try:
-        return main(argv), out.getvalue(), err.getvalue()
-    finally:
-        sys.stdout, sys.stderr = old
 
 
 def read_from_pipe(path, write):

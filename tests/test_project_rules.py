@@ -2,10 +2,8 @@
 reduce them across documents; confusable-collision is the first one."""
 from __future__ import annotations
 
-import io
 import json
 import os
-import sys
 from collections import Counter
 from dataclasses import replace
 
@@ -18,24 +16,12 @@ from irilint.lines import LineIndex
 from irilint.rules.collisions import decode_hosts, encode_hosts, for_cache
 from irilint.rules.project_rules import decode_facts, encode_facts, reduce_documents, with_project_findings
 from irilint.rules.registry import get_rule
+from cli_run import run
 
 CYRILLIC_PAYPAL = "\u0440\u0430\u0443\u0440\u0430l.com"  # раураl.com
 HOSTS = ["example.com", "ex\u0430mple.com", "\u0435x\u0430mple.com", "paypal.com", CYRILLIC_PAYPAL,
          "EXAMPLE.com", "other.org"]
 ONLY = Settings(select=("confusable-collision",))
-
-
-def run(argv):
-    from irilint.cli import main
-
-    out, err = io.StringIO(), io.StringIO()
-    old = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = out, err
-    try:
-        code = main(argv)
-    finally:
-        sys.stdout, sys.stderr = old
-    return code, out.getvalue(), err.getvalue()
 
 
 def _tree(tmp_path):
