@@ -31,13 +31,12 @@ import itertools
 import json
 import os
 import sys
-import tempfile
 import time
 from typing import Any, Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
 
 from . import __version__
 from .declared_encoding import DECODING_RULES
-from .fileio import _os_reason, _write_all
+from .fileio import _os_reason, written_temporary
 from .findings import Edit, Finding, Fix, Related, Severity
 from irilint.rules.project_rules import decode_facts, encode_facts
 
@@ -535,21 +534,9 @@ def _write_replace(path: str, *data: Sequence[bytes]) -> None:
         # commit it into the project.
         with open(os.path.join(root, ".gitignore"), "w", encoding="ascii") as fh:
             fh.write("# created by irilint\n*\n")
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-")
-    try:
-        try:
-            for parts in data:
-                for part in parts:
-                    _write_all(fd, part)
-        finally:
-            os.close(fd)
+    # not synced to the disk: a cache lost in a crash is only a slower run
+    with written_temporary(folder, ".tmp-", (part for parts in data for part in parts), fsync=False) as tmp:
         os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 class _StampedIndex:

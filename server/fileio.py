@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import difflib
 import errno
+import contextlib
 import hashlib
 import os
 import re
@@ -33,7 +34,7 @@ import stat as stat_module
 import sys
 import tempfile
 from dataclasses import dataclass
-from typing import Any, Iterable, List, NamedTuple, Optional, Tuple, Union
+from typing import Any, Iterable, Iterator, List, NamedTuple, Optional, Tuple, Union
 
 from .declared_encoding import Declaration, DeclarationError, codec_for, find_declaration
 
@@ -424,6 +425,31 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[written:]
 
 
+@contextlib.contextmanager
+def written_temporary(folder: str, prefix: str, parts: Iterable[bytes], *, suffix: str = "",
+                      fsync: bool = True) -> Iterator[str]:
+    """A new file in ``folder`` holding ``parts`` one after the other,
+    closed (and flushed to the disk with ``fsync``): its path, for the
+    block to rename into place.  If the writing or the block fails, the
+    file is removed, so no temporary file is left behind.  Raises OSError."""
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=prefix, suffix=suffix)
+    try:
+        try:
+            for part in parts:
+                _write_all(fd, part)
+            if fsync:
+                os.fsync(fd)
+        finally:
+            os.close(fd)
+        yield tmp
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
 def _sha256_of_file(path: str) -> str:
     h = hashlib.sha256()
     with open(path, "rb") as f:
@@ -575,21 +601,9 @@ def _restore_if_written(doc: Document, target: str, old_fd: int, checked: os.sta
     data = _read_all(old_fd, None, now.st_size)
     if hashlib.sha256(data).hexdigest() == doc.digest:
         return
-    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(target), prefix=_temp_prefix(), suffix=_TEMP_SUFFIX)
-    try:
-        try:
-            _write_all(fd, data)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+    with written_temporary(os.path.dirname(target), _temp_prefix(), (data,), suffix=_TEMP_SUFFIX) as tmp:
         os.chmod(tmp, stat_module.S_IMODE(now.st_mode))
         os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
     raise DocumentError(doc.path, "file changed on disk while the fixes were written; "
                         "the new content was kept, run again to fix it", "changed")
 
@@ -646,56 +660,49 @@ def write_atomic(doc: Document, new_text: str) -> None:
     directory = os.path.dirname(target)
     _remove_stale_temporaries(directory)
     try:
-        fd, tmp = tempfile.mkstemp(dir=directory, prefix=_temp_prefix(), suffix=_TEMP_SUFFIX)
+        with written_temporary(directory, _temp_prefix(), (data,), suffix=_TEMP_SUFFIX) as tmp:
+            _swap_in(doc, tmp, target, st)
+    except OSError as exc:
+        raise DocumentError(doc.path, _os_reason(exc)) from exc
+    _fsync_directory(directory)
+
+
+def _swap_in(doc: Document, tmp: str, target: str, st: os.stat_result) -> None:
+    """Put the written file ``tmp`` at ``target`` (the file ``doc`` was
+    read from, whose stat was ``st``), with its mode and owner, unless the
+    file changed since it was read (see write_atomic)."""
+    os.chmod(tmp, stat_module.S_IMODE(st.st_mode))
+    tmp_st = os.stat(tmp)
+    if (tmp_st.st_uid, tmp_st.st_gid) != (st.st_uid, st.st_gid) and hasattr(os, "chown"):
+        try:
+            os.chown(tmp, st.st_uid, st.st_gid)
+        except OSError:
+            pass  # not permitted for non-root: the file becomes ours
+    # Last check as close to the rename as possible, to keep the window
+    # in which a concurrent save could be lost small; the file is held
+    # open so that a save written into it within that window is seen
+    # after the rename, and put back (see _restore_if_written).
+    try:
+        old_fd = os.open(target, os.O_RDONLY)
     except OSError as exc:
         raise DocumentError(doc.path, _os_reason(exc)) from None
     try:
-        try:
-            _write_all(fd, data)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.chmod(tmp, stat_module.S_IMODE(st.st_mode))
-        tmp_st = os.stat(tmp)
-        if (tmp_st.st_uid, tmp_st.st_gid) != (st.st_uid, st.st_gid) and hasattr(os, "chown"):
+        _check_unchanged(doc, target, hash_check=False)
+        if _exchange(tmp, target):
+            # ``tmp`` now names the file that was at ``target``: if it
+            # is not the file we read, an editor saved by renaming a new
+            # file over it after the last check; swap back (its save
+            # stays where it was) and report the file as changed.
+            _undo_if_replaced(doc, tmp, target, st)
             try:
-                os.chown(tmp, st.st_uid, st.st_gid)
+                os.unlink(tmp)  # the old file (old_fd still reads it)
             except OSError:
-                pass  # not permitted for non-root: the file becomes ours
-        # Last check as close to the rename as possible, to keep the window
-        # in which a concurrent save could be lost small; the file is held
-        # open so that a save written into it within that window is seen
-        # after the rename, and put back (see _restore_if_written).
-        try:
-            old_fd = os.open(target, os.O_RDONLY)
-        except OSError as exc:
-            raise DocumentError(doc.path, _os_reason(exc)) from None
-        try:
-            _check_unchanged(doc, target, hash_check=False)
-            if _exchange(tmp, target):
-                # ``tmp`` now names the file that was at ``target``: if it
-                # is not the file we read, an editor saved by renaming a new
-                # file over it after the last check; swap back (its save
-                # stays where it was) and report the file as changed.
-                _undo_if_replaced(doc, tmp, target, st)
-                try:
-                    os.unlink(tmp)  # the old file (old_fd still reads it)
-                except OSError:
-                    pass  # a leftover temporary is removed by the next write here
-            else:
-                os.replace(tmp, target)
-            _restore_if_written(doc, target, old_fd, st)
-        finally:
-            os.close(old_fd)
-    except BaseException as exc:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        if isinstance(exc, OSError):
-            raise DocumentError(doc.path, _os_reason(exc)) from exc
-        raise
-    _fsync_directory(directory)
+                pass  # a leftover temporary is removed by the next write here
+        else:
+            os.replace(tmp, target)
+        _restore_if_written(doc, target, old_fd, st)
+    finally:
+        os.close(old_fd)
 
 
 # ---------------------------------------------------------------------------
@@ -756,20 +763,8 @@ def write_file_atomic(path: str, data: bytes) -> None:
             fh.write(data)
         return
     target = os.path.realpath(path)
-    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(target) or ".", prefix=".irilint-output-")
-    try:
-        try:
-            _write_all(fd, data)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+    with written_temporary(os.path.dirname(target) or ".", ".irilint-output-", (data,)) as tmp:
         _replace_keeping_mode(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 def _replace_keeping_mode(tmp: str, target: str) -> None:

@@ -339,6 +339,26 @@ def test_markdown_is_cut_to_fit_a_comment(tmp_path, monkeypatch):
 # Command line
 # ---------------------------------------------------------------------------
 
+def test_a_report_over_a_file_keeps_its_mode_and_writes_through_a_link(tree, tmp_path):
+    # as `check --output-file` does: the file is replaced whole, keeping its
+    # permissions, and a symbolic link stays a link to the new report
+    out = tmp_path / "report.html"
+    out.write_text("old report", encoding="utf-8")
+    out.chmod(0o640)
+    assert report.main(["docs", "--output", str(out)]) == 0
+    assert out.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    assert out.stat().st_mode & 0o777 == 0o640
+    real = tmp_path / "kept" / "report.md"
+    real.parent.mkdir()
+    real.write_text("old report", encoding="utf-8")
+    link = tmp_path / "report-link.md"
+    link.symlink_to(real)
+    assert report.main(["docs", "-o", str(link)]) == 0
+    assert link.is_symlink()
+    assert "IRI102" in real.read_text(encoding="utf-8")
+    assert sorted(p.name for p in real.parent.iterdir()) == ["report.md"]  # no temporary left
+
+
 def test_main_writes_html_and_markdown(tree, tmp_path, capsys):
     out = tmp_path / "out" / "report.html"
     out.parent.mkdir()

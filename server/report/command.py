@@ -2,9 +2,7 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 from typing import Optional, Sequence
 
 from irilint.report_args import add_arguments
@@ -34,28 +32,10 @@ def _write(path: Optional[str], text: str) -> None:
         else:  # pragma: no cover - a replaced sys.stdout
             sys.stdout.write(text)
         return
-    from irilint.fileio import writes_through
+    from irilint.fileio import write_file_atomic
 
-    if writes_through(path):  # a device or a pipe: written into, never replaced
-        with open(path, "wb") as fh:
-            fh.write(data)
-        return
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".irilint-report-", dir=directory)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        # mkstemp makes the file private; a report is an ordinary file
-        mask = os.umask(0)
-        os.umask(mask)
-        os.chmod(tmp, 0o666 & ~mask)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    # a device or a pipe is written into; a file replaced whole, as --output-file does
+    write_file_atomic(path, data)
 
 
 def run(args: argparse.Namespace) -> int:
