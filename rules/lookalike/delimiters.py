@@ -138,16 +138,33 @@ def _is_cjk_punctuation_char(c: str) -> bool:
     return _is_fullwidth_punctuation(c) or _is_ideographic_stop(c)
 
 
-def _cjk_side(text: str, i: int, step: int) -> Optional[str]:
-    """The nearest character from ``i`` in direction ``step``, skipping
-    marks and other full-width punctuation; None at either end."""
-    k = i + step
-    while 0 <= k < len(text):
-        c = text[k]
-        if not (_is_cjk_punctuation_char(c) or unicodedata.category(c).startswith("M")):
-            return c
-        k += step
-    return None
+def _passed_over(c: str) -> bool:
+    """What :func:`_cjk_neighbours` looks past: CJK punctuation and marks."""
+    return _is_cjk_punctuation_char(c) or unicodedata.category(c).startswith("M")
+
+
+#: (text, start, end) of the run of _passed_over characters found last: a
+#: run of them (a line of full-width punctuation) is walked once, not once
+#: per character of it (which took minutes for 10,000 of them)
+_last_run: Tuple[str, int, int] = ("", 0, 0)
+
+
+def _cjk_neighbours(text: str, i: int) -> Tuple[Optional[str], Optional[str]]:
+    """The nearest characters before and after ``text[i]`` (a CJK
+    punctuation character), looking past marks and other CJK
+    punctuation; None at either end."""
+    global _last_run
+    run_text, a, b = _last_run
+    if not (run_text is text and a <= i < b):
+        a = i
+        while a > 0 and _passed_over(text[a - 1]):
+            a -= 1
+        b = i + 1
+        n = len(text)
+        while b < n and _passed_over(text[b]):
+            b += 1
+        _last_run = (text, a, b)  # one assignment: safe across threads
+    return (text[a - 1] if a > 0 else None), (text[b] if b < len(text) else None)
 
 
 def _cjk_punctuation(text: str, i: int) -> bool:
@@ -159,7 +176,7 @@ def _cjk_punctuation(text: str, i: int) -> bool:
     ideographic full stop may follow a Latin word (これはPython。次は)."""
     if not _is_cjk_punctuation_char(text[i]):
         return False
-    left, right = _cjk_side(text, i, -1), _cjk_side(text, i, 1)
+    left, right = _cjk_neighbours(text, i)
     lc = left is not None and not _scripts_of(left).isdisjoint(_CJK)
     rc = right is not None and not _scripts_of(right).isdisjoint(_CJK)
     if _is_ideographic_stop(text[i]):
