@@ -18,6 +18,10 @@ through a million inputs in minutes:
                     maps to one value character, it is that character
 ``engine``          every rule on one reference: findings and fix edits inside
                     it; safe fixes keep the URI; fixes converge
+``stream``          the streamed check of a document (the format from the first
+                    byte) yields check_text's findings, in its order, and
+                    leaves the same facts (known before the first finding),
+                    errors, suppressed and references counts
 ``lsp_positions``   UTF-8/16/32 positions over arbitrary text (U+2028, CR,
                     CRLF, lone surrogates from ``\\uD800`` escapes): the
                     counts are the encoders' counts, lines are LSP lines, and
@@ -48,6 +52,7 @@ from irilint.fileio import apply_edits  # noqa: E402
 from irilint.lines import LineIndex  # noqa: E402
 from irilint.lsp import convert_positions  # noqa: E402
 from irilint.scanners import get_scanner  # noqa: E402
+from irilint.stream import check_stream  # noqa: E402
 
 InvariantError = inv.InvariantError
 
@@ -271,6 +276,33 @@ def target_engine(data: bytes) -> None:
             _fail("engine", "%s fixes do not converge" % ("unsafe" if unsafe else "safe"), value, repr(text))
 
 
+# -- the streamed check -------------------------------------------------------
+
+_FORMATS = inv.formats()
+
+
+def target_stream(data: bytes) -> None:
+    fmt = _FORMATS[data[0] % len(_FORMATS)] if data else "text"
+    text = text_of(data[1:])
+    path = inv.FORMAT_FILES[fmt]
+    expected = _ENGINE.check_text(text, path=path, settings=inv.ALL_SETTINGS)
+    stream = check_stream(_ENGINE, text, path=path, settings=inv.ALL_SETTINGS)
+    facts = dict(stream.result.facts)  # the project reads them before any finding
+    got = list(stream)
+    result = stream.result
+    if got != expected.findings:
+        diff = next((i for i, (a, b) in enumerate(zip(got, expected.findings)) if a != b),
+                    min(len(got), len(expected.findings)))
+        _fail("stream", "findings differ from check_text's (%s)" % fmt, text, "at %d: %r != %r" % (
+            diff, got[diff:diff + 1], expected.findings[diff:diff + 1]))
+    if facts != expected.facts or result.facts != expected.facts:
+        _fail("stream", "facts differ from check_text's (%s)" % fmt, text)
+    for name in ("errors", "suppressed", "references"):
+        if getattr(result, name) != getattr(expected, name):
+            _fail("stream", "%s differ from check_text's (%s)" % (name, fmt), text, "%r != %r" % (
+                getattr(result, name), getattr(expected, name)))
+
+
 # -- LSP positions -----------------------------------------------------------
 
 _LSP_LINE_END_RE = re.compile(r"\r\n|\r|\n")
@@ -373,6 +405,7 @@ TARGETS: Dict[str, Target] = {
 }
 TARGETS.update({"scan_" + fmt: Target(_scan_target(fmt), 1024, ("irilint.scanners",)) for fmt in inv.formats()})
 TARGETS["engine"] = Target(target_engine, 128, ("irilint.engine", "irilint.rules"))
+TARGETS["stream"] = Target(target_stream, 512, ("irilint.stream",))
 TARGETS["lsp_positions"] = Target(target_lsp_positions, 160, ("irilint.lines", "irilint.lsp.convert_positions"))
 
 
@@ -391,7 +424,7 @@ def seeds(name: str) -> List[bytes]:
     """The seed inputs of a target: the references extracted from real
     documents (``seeds/references.txt``), the tests' sample document cut
     into lines, and for the scanners the whole-pipeline harness's documents
-    of that format."""
+    of that format (for ``stream``, all of them and the whole sample)."""
     out: List[bytes] = []
     with open(os.path.join(_HERE, "seeds", "references.txt"), "rb") as fh:
         out.extend(line.rstrip(b"\n") for line in fh if line.strip())
@@ -407,4 +440,9 @@ def seeds(name: str) -> List[bytes]:
             if fmt is None or atheris_harness.pick(s)[0] == fmt:
                 out.append(s[1:])
         out.append(b"\n".join(lines))
+    if name == "stream":  # documents, the format in their first byte as the harness picks it
+        import atheris_harness
+
+        out.extend(atheris_harness.SEEDS)
+        out.append(bytes([_FORMATS.index("markdown")]) + b"\n".join(lines))
     return out
