@@ -178,8 +178,7 @@ def _repeat_for(run: Callable[[], object], min_run: float) -> Tuple[int, float]:
 
 def measure(run: Callable[[str], object], small: str, large: str, min_run: float, rounds: int) -> Tuple[float, float]:
     """(ratio large/small, microseconds per character of the large one)."""
-    run(small)  # warm-up
-    repeat, _ = _repeat_for(lambda: run(small), min_run)
+    repeat, _ = _repeat_for(lambda: run(small), min_run)  # also the warm-up
     ts = statistics.median(_cpu(lambda: run(small), repeat) for _ in range(rounds))
     tl = statistics.median(_cpu(lambda: run(large), repeat) for _ in range(rounds))
     return tl / max(ts, 1e-9), tl / repeat / len(large) * 1e6
@@ -229,6 +228,9 @@ def main(argv=None) -> int:
         ratio, us = measure(_runner(fmt, ALL), small, large, args.min_run, 1)
         quick.append({"trigger": trigger, "place": place, "encoding": encoding, "shape": shape,
                       "quick_ratio": round(ratio, 2), "quick_us_per_char": round(us, 2)})
+        if ratio > args.suspect:  # said at once: a long hunt can be stopped and the case looked at
+            print("  suspect: %s %s %s %s: %.1fx, %.1f us/char" % (trigger, place, encoding, shape, ratio, us),
+                  file=sys.stderr)
         if i % 50 == 49:
             print("  %d/%d (%.0f s)" % (i + 1, len(todo), time.monotonic() - started), file=sys.stderr)
 

@@ -323,7 +323,7 @@ def test_a_run_of_cjk_punctuation(unit, where):
 # -- found by bench/quadratic_hunt.py --------------------------------------------
 
 
-@pytest.mark.parametrize("unit", ["\u202e", "\u200e", "\u2066\u2069"])
+@pytest.mark.parametrize("unit", ["\u202e", "\u200e"])
 @pytest.mark.parametrize("where", ["http://e.org/a%sb", "http://e.org/a?q=%sb", "http://u%s@e.org/"])
 def test_a_run_of_one_bidi_control(unit, where):
     # removing any control of a run gives the same candidate reference,
@@ -451,3 +451,15 @@ def test_the_unreserved_escapes_pattern_matches_what_the_alternation_of_every_es
         for value in ("x%" + a + b + "%" + b + a, "%%" + a + b, "%" + a + "%" + b + "1"):
             assert [(m.span(), m.group(1)) for m in _UNRESERVED_ESCAPE_RE.finditer(value)] == \
                 [(m.span(), m.group(1)) for m in alternation.finditer(value)], value
+
+
+@pytest.mark.parametrize("unit", ["\u0627\u0301", "1\u0301"])
+def test_a_host_label_with_a_finding_at_every_mark(unit):
+    # each finding of the IDN display policy read the whole label again to
+    # say what it imitates: 4,000 in a label of 16,000 characters took 15 s
+    def check(result, text):
+        assert result.references == 1
+        patterns = [f for f in result.findings if f.rule.name == "idn-dangerous-pattern"]
+        assert len(patterns) == text.count("\u0301")
+
+    assert_linear("text", lambda n: "http://a%sb.example.org/" % (unit * (n // len(unit))), 2 * KB, check)
