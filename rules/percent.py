@@ -7,7 +7,7 @@ from itertools import accumulate
 from operator import methodcaller
 from typing import Dict, List, Tuple
 
-from irilint.chars import distinct_non_ascii, kept_encoded_in_iri
+from irilint.chars import distinct_non_ascii, kept_encoded_in_iri, to_nfc
 from irilint.convert import _would_make_dot_segment
 from irilint.rules.context import NOT_JUDGED
 from irilint.anatomy import quoted
@@ -566,7 +566,8 @@ def _composes(value: str, start: int, end: int, decoded: str) -> bool:
     the URI, which the escape kept apart."""
     k = _marks_end(value, end)
     s = value[start - 1:start] + decoded + value[end:max(k, end + 1)]
-    return not s.isascii() and unicodedata.normalize("NFC", s) != s
+    # to_nfc: a run of marks of classes out of order is not sorted by insertion
+    return not s.isascii() and to_nfc(s) != s
 
 
 #: the size of the first slice _marks_end looks at past one mark
