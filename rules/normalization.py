@@ -128,7 +128,7 @@ def not_nfc(ctx):
             yield ctx.report_view(
                 i, j, "percent-encoded text decodes to %s, which is not in NFC (NFC: %s)"
                 % (quoted(m.group(), SHOWN_NFC_CHARACTERS),
-                   quoted(unicodedata.normalize("NFC", m.group()), SHOWN_NFC_CHARACTERS)))
+                   quoted(to_nfc(m.group()), SHOWN_NFC_CHARACTERS)))
 
 
 def _changed_part(run: str, fixed: str, chars: Optional[FrozenSet[str]] = None):
@@ -155,7 +155,7 @@ def _changed_part(run: str, fixed: str, chars: Optional[FrozenSet[str]] = None):
             b = n if found is None else found.start()
     if (a, b) == (0, n):  # the whole run: fixed is its NFC already
         return a, b
-    if run[:a] + unicodedata.normalize("NFC", run[a:b]) + run[b:] != fixed:
+    if run[:a] + to_nfc(run[a:b]) + run[b:] != fixed:
         return 0, n
     return a, b
 

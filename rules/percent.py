@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from itertools import accumulate
 from operator import methodcaller
 from typing import Dict, List, Tuple
 
-from irilint.chars import UNRESERVED_ASCII, distinct_non_ascii, kept_encoded_in_iri
+from irilint.chars import distinct_non_ascii, kept_encoded_in_iri, to_nfc
 from irilint.convert import _would_make_dot_segment
 from irilint.rules.context import NOT_JUDGED
 from irilint.anatomy import quoted
@@ -15,9 +16,11 @@ from .registry import rule
 
 _ESCAPE_RE = re.compile(r"%([0-9A-Fa-f]{2})")
 #: the escapes of unreserved characters: the matches of _ESCAPE_RE that
-#: decode to one (no escape starts inside another, so none is missed)
-_UNRESERVED_ESCAPE_RE = re.compile("%%(%s)" % "|".join("%02X" % ord(c) for c in UNRESERVED_ASCII),
-                                   re.IGNORECASE | re.ASCII)
+#: decode to one (no escape starts inside another, so none is missed):
+#: letters 41-5A and 61-7A, digits 30-39, "-" 2D, "." 2E, "_" 5F, "~" 7E,
+#: written as classes (an alternation of the 66 escapes took 6x longer to
+#: scan a megabyte of other escapes)
+_UNRESERVED_ESCAPE_RE = re.compile(r"%([46][1-9A-F]|[57][0-9A]|3[0-9]|2[DE]|5F|7E)", re.IGNORECASE | re.ASCII)
 _LOWER_ESCAPE_RE = re.compile(r"%(?:[a-f][0-9A-Fa-f]|[0-9A-F][a-f])")
 _RUN_RE = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
 _DOUBLE_RE = re.compile(r"%25([0-9A-Fa-f]{2})")
@@ -561,13 +564,40 @@ def _composes(value: str, start: int, end: int, decoded: str) -> bool:
     not be in NFC with its neighbours (the character before, the combining
     marks after): the not-nfc fix would then change the characters, and so
     the URI, which the escape kept apart."""
-    import unicodedata
-
-    k = end
-    while k < len(value) and unicodedata.combining(value[k]):
-        k += 1
+    k = _marks_end(value, end)
     s = value[start - 1:start] + decoded + value[end:max(k, end + 1)]
-    return not s.isascii() and unicodedata.normalize("NFC", s) != s
+    # to_nfc: a run of marks of classes out of order is not sorted by insertion
+    return not s.isascii() and to_nfc(s) != s
+
+
+#: the size of the first slice _marks_end looks at past one mark
+_MARKS_SLICE = 64
+
+
+def _marks_end(value: str, k: int) -> int:
+    """The end of the run of combining marks (canonical combining class
+    not 0) that starts at ``k``.  A run of 500,000 marks after one escape
+    was walked a mark at a time in Python: the run is now taken in slices
+    twice as long each time, each judged by its distinct characters."""
+    combining = unicodedata.combining
+    n = len(value)
+    if k >= n or not combining(value[k]):
+        return k  # the usual case: no mark after the escape
+    size = _MARKS_SLICE
+    while k < n:
+        chunk = value[k:k + size]
+        starters = [c for c in set(chunk) if not combining(c)]
+        if starters:
+            if len(starters) <= 4:
+                return k + min(chunk.find(c) for c in starters)
+            # many distinct characters: a walk ends at the first, and this
+            # slice is at most twice the marks walked past so far
+            for j, c in enumerate(chunk):
+                if not combining(c):
+                    return k + j
+        k += len(chunk)
+        size *= 2
+    return n
 
 
 def _in_host(ctx, i: int) -> bool:

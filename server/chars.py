@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 from itertools import islice
 from typing import List, Optional
 
@@ -335,7 +336,47 @@ def to_nfc(text: str) -> str:
                     one = unicodedata.normalize("NFC", head + mark)
                     if unicodedata.normalize("NFC", head + mark + mark) == one + parts:
                         return one + parts * (copies - 1)
-    return unicodedata.normalize("NFC", text)
+    return unicodedata.normalize("NFC", _presorted(text))
+
+
+#: non-starters in a row from which _presorted orders them itself
+PRESORT_RUN = 32
+
+
+def _presorted(text: str) -> str:
+    """``text`` with each run of PRESORT_RUN or more characters that
+    decompose to combining marks only (canonical combining class not 0)
+    decomposed and put in canonical order: a stable sort by class, as NFD
+    orders them.  The text is canonically equivalent (its NFC is the
+    same), and CPython's normalize, which orders marks by insertion, then
+    finds them in order: 16,000 cedillas and acutes in turn took 0.5 s to
+    normalize, 64,000 took 8 s."""
+    if len(text) < PRESORT_RUN or text.isascii():
+        return text
+    marks = [c for c in distinct_non_ascii(text) if _only_marks(c)]
+    if not marks:
+        return text
+    runs = re.compile("[%s]{%d,}" % ("".join(re.escape(c) for c in sorted(marks)), PRESORT_RUN))
+    out = []
+    last = 0
+    for m in runs.finditer(text):
+        parts = "".join(map(_nfd_of_char, m.group()))
+        out.append(text[last:m.start()])
+        out.append("".join(sorted(parts, key=unicodedata.combining)))
+        last = m.end()
+    if not out:
+        return text
+    out.append(text[last:])
+    return "".join(out)
+
+
+@lru_cache(maxsize=4096)
+def _nfd_of_char(c: str) -> str:
+    return unicodedata.normalize("NFD", c)
+
+
+def _only_marks(c: str) -> bool:
+    return all(unicodedata.combining(d) for d in _nfd_of_char(c))
 
 
 def _copies_at_end(text: str, mark: str) -> int:

@@ -216,6 +216,12 @@ class Engine:
         #: findings): documents repeat references, and a fix judges the
         #: encoded reference each time
         self._judged: Dict[Tuple[int, bool, str], Tuple[Any, List[Finding]]] = {}
+        #: the same for the last two long values judged (a reference and a
+        #: candidate): too long for the dict, but a run of one character
+        #: makes every fix that removes one of them the same candidate
+        #: (8,000 bidi controls were judged 8 times over, each a run of
+        #: every rule on it)
+        self._judged_long: Dict[Tuple[int, bool, str], Tuple[Any, List[Finding]]] = {}
         #: (selection id, value, thread) -> the rules run so far on a
         #: reference whose edits are being judged (see _counts_before)
         self._counting: Dict[Tuple[int, str, int], _CountsBefore] = {}
@@ -319,7 +325,7 @@ class Engine:
         about has run, and the rest wait for a later question (the
         judgements of one reference's fixes share it)."""
         selection = self.selection_for(settings)
-        hit = self._judged.get((id(selection), False, value))
+        hit = self._judged_hit((id(selection), False, value))
         if hit is not None and hit[0] is selection:
             return _CountsBefore.of_findings(hit[1])
         # per thread: a partly run reference cannot be resumed by two at once
@@ -398,8 +404,7 @@ class Engine:
         the caller takes every rule's; otherwise all run first, and are kept."""
         selection = self.selection_for(settings)
         key = (id(selection), judged_only, value)
-        cache = self._judged
-        hit = cache.get(key)
+        hit = self._judged_hit(key)
         if hit is not None and hit[0] is selection:
             return (hit[1],)
         parts = self._run_alone(value, settings, judged_only, selection)
@@ -421,10 +426,19 @@ class Engine:
 
     def _keep_judged(self, key: Tuple[int, bool, str], selection: Any, value: str, found: List[Finding]) -> None:
         cache = self._judged
-        if len(value) <= 4096:  # long values are rarely judged twice: not kept
+        if len(value) <= 4096:
             if len(cache) >= 4096:
                 cache.clear()
             cache[key] = (selection, found)
+        else:  # long values are rarely judged twice: only the last two are kept
+            long = self._judged_long
+            for old in list(long)[:-1]:
+                long.pop(old, None)
+            long[key] = (selection, found)
+
+    def _judged_hit(self, key: Tuple[int, bool, str]) -> Optional[Tuple[Any, List[Finding]]]:
+        hit = self._judged.get(key)
+        return hit if hit is not None or len(key[2]) <= 4096 else self._judged_long.get(key)
 
     def _run_alone(self, value: str, settings: Optional[Settings], judged_only: bool,
                    selection: Any, with_rules: bool = False) -> Any:

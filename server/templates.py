@@ -64,7 +64,9 @@ def is_template(value: str) -> bool:
     if not (value[:1] in "jJ" or value.count(":") > 1 or first_in_class(value, _TRIGGERS, _TRIGGERS_RE) >= 0):
         return False
     if len(value) >= _TRY_STARTS_FROM:
-        starts = _match_starts(value)
+        starts = _possible_starts(value)
+        if starts is None:
+            starts = _match_starts(value)
         if starts is not None:
             template, regex = TEMPLATE_RE.match, REGEX_RE.match
             return any(template(value, i) is not None or regex(value, i) is not None for i in starts)
@@ -101,6 +103,39 @@ def _match_starts(value: str) -> Optional[List[int]]:
         return None
     starts.extend(range(ascii_from, len(value)))
     return sorted(set(starts))
+
+
+#: The characters an alternative of TEMPLATE_RE or REGEX_RE starts with
+#: ("%" only when no escape follows: "%\(" and "%s" are not escapes), and
+#: those that mark a start beside them: "{" (the character before it),
+#: "/" ("//" then a port word), "@" (then a port word).
+_START_CHAR_RE = re.compile(r"[{$<\[(\\.h@/]|%(?![0-9A-Fa-f]{2})")
+
+
+def _possible_starts(value: str) -> Optional[List[int]]:
+    """Every offset where TEMPLATE_RE or REGEX_RE may start a match in
+    ``value``, in order, or None when there are more than _MAX_STARTS.
+    A search tried the two patterns' alternatives at each of a megabyte of
+    escapes (~120 ms); this looks for their first characters only: the
+    alternatives at the very start (0), those that start with one of
+    _START_CHAR_RE's characters, a port word right after "//" or "@", and
+    the character before a "{"."""
+    starts = {0}
+    for m in _START_CHAR_RE.finditer(value):
+        i = m.start()
+        c = value[i]
+        if c == "/":
+            if value[i - 1:i] == "/":
+                starts.add(i + 1)
+        elif c == "@":
+            starts.add(i + 1)
+        else:
+            starts.add(i)
+            if c == "{" and i:
+                starts.add(i - 1)
+        if len(starts) > _MAX_STARTS:
+            return None
+    return sorted(starts)
 
 
 def looks_like_regex(text: str) -> bool:

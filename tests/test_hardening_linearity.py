@@ -19,6 +19,8 @@ import time
 from typing import Callable, Optional
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from irilint.config import Settings
 from irilint.engine import Engine, fixes_to_apply
@@ -316,3 +318,189 @@ def test_a_run_of_cjk_punctuation(unit, where):
         assert result.references == 1
 
     assert_linear("text", lambda n: where % (unit * (n // len(unit))), 2 * KB, check)
+
+
+# -- found by bench/quadratic_hunt.py --------------------------------------------
+
+
+@pytest.mark.parametrize("unit", ["\u202e", "\u200e"])
+@pytest.mark.parametrize("where", ["http://e.org/a%sb", "http://e.org/a?q=%sb", "http://u%s@e.org/"])
+def test_a_run_of_one_bidi_control(unit, where):
+    # removing any control of a run gives the same candidate reference,
+    # judged once per fix: judgements of a value over 4,096 characters were
+    # not kept, so 8,000 controls were judged 8 times over (each a run of
+    # every rule on the whole reference) where 2,000 were judged once
+    def check(result, text):
+        assert result.references == 1
+        assert sum(f.rule.name == "bidi-control" for f in result.findings) == text.count("\u202e") + \
+            text.count("\u200e") + text.count("\u2066") + text.count("\u2069")
+
+    assert_linear("text", lambda n: where % (unit * (n // len(unit))), 2 * KB, check)
+
+
+def test_judging_the_same_long_candidate_twice_runs_the_rules_once():
+    engine = Engine()
+    value = "http://e.org/a" + "\u202e" * 5000 + "b"
+    candidate = (14, 15, "")
+    first = engine.judge_edit(value, [candidate], ALL)
+    calls = []
+    run_alone = engine._run_alone
+    engine._run_alone = lambda *a, **k: calls.append(a[0]) or run_alone(*a, **k)
+    # the same candidate, made by removing another control of the run
+    assert engine.judge_edit(value, [(20, 21, "")], ALL) is first is None
+    assert calls == []
+
+
+def _composes_walking_each_mark(value: str, start: int, end: int, decoded: str) -> bool:
+    """rules/percent.py's _composes as it was, a Python step per mark: the
+    reference the faster one is compared with."""
+    import unicodedata
+
+    k = end
+    while k < len(value) and unicodedata.combining(value[k]):
+        k += 1
+    s = value[start - 1:start] + decoded + value[end:max(k, end + 1)]
+    return not s.isascii() and unicodedata.normalize("NFC", s) != s
+
+
+_MARKISH = st.sampled_from(["\u0301", "\u0323", "\u0338", "\u093c", "\u3099", "\u0e48", "\u0345", "\u1dff",
+                            "\U0001d165", "a", "e", "\u0627", "\u1161", "\u0cd5", "\u0300", "%", "\u00e9"])
+
+
+@settings(max_examples=400, deadline=None)
+@given(before=st.text(_MARKISH, max_size=3), decoded=st.sampled_from(["A", "e", "\u0301", "\u1100", "\u0cc6", ".",
+                                                                    "\u3099", "\u00e9"]),
+       after=st.lists(_MARKISH, max_size=300).map("".join),
+       long_run=st.sampled_from([0, 63, 64, 65, 200, 1000]))
+def test_composes_equals_the_walk_over_each_mark(before, decoded, after, long_run):
+    from irilint.rules.percent import _composes
+
+    # runs past each slice length, then whatever follows
+    value = "x" + before + "%41" + "\u0301" * long_run + after
+    start = 1 + len(before)
+    assert _composes(value, start, start + 3, decoded) == _composes_walking_each_mark(value, start, start + 3, decoded)
+    value = "x" + before + "%41" + after
+    assert _composes(value, start, start + 3, decoded) == _composes_walking_each_mark(value, start, start + 3, decoded)
+
+
+@given(st.text(_MARKISH, max_size=400), st.integers(0, 400))
+def test_marks_end_is_the_first_character_of_class_zero(text, k):
+    import unicodedata
+
+    from irilint.rules.percent import _marks_end
+
+    k = min(k, len(text))
+    j = k
+    while j < len(text) and unicodedata.combining(text[j]):
+        j += 1
+    assert _marks_end(text, k) == j
+
+
+_TEMPLATE_TOKENS = st.sampled_from(["{", "}", "{{", "{%", "$", "${", "<", ">", "<%", "<?", "%", "%(", "%s", "%d",
+                                    "%41", "%4", "%zz", "%CC%81", "[", "]", "[^", "(", "(?", "\\", "\\d", ".", ".*",
+                                    ".+", "/", "//", "@", ":", "h", "http", "https?:", "^", "a", "Z", "0", "9", "_",
+                                    "-", " ", "\u0301", "\u05d0", "é", "j", "javascript:", "host", "port", "=", "#",
+                                    "?", "&", ";", ",", "*", "+", "s", "d", "1,2", "e"])
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(_TEMPLATE_TOKENS, max_size=40).map("".join))
+def test_possible_starts_hold_every_match_start(value):
+    # the offsets tried are the only ones a match can start at, so trying
+    # them is the same as a search
+    from irilint.templates import REGEX_RE, TEMPLATE_RE, _possible_starts
+
+    starts = _possible_starts(value)
+    assert starts is not None and starts == sorted(set(starts))
+    for i in range(len(value) + 1):
+        if TEMPLATE_RE.match(value, i) is not None or REGEX_RE.match(value, i) is not None:
+            assert i in starts, (value, i)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_TEMPLATE_TOKENS, max_size=12).map("".join), st.lists(_TEMPLATE_TOKENS, max_size=12).map("".join),
+       st.sampled_from(["%CC%81", "%41", "a/", "\u0301", "é%C3%A9"]))
+def test_is_template_of_a_long_reference_is_a_search(head, tail, filler):
+    from irilint.templates import REGEX_RE, TEMPLATE_RE, is_template
+
+    value = "http://e.org/" + head + filler * (5000 // len(filler)) + tail
+    searched = TEMPLATE_RE.search(value) is not None or REGEX_RE.search(value) is not None
+    assert is_template(value) == searched
+
+
+def test_a_megabyte_of_escapes_is_not_searched_for_templates_offset_by_offset():
+    # is_template tried twenty alternatives at each offset of a reference
+    # of a million escapes (~120 ms); now only where one may start
+    from irilint.templates import _possible_starts
+
+    value = "https://example.org/e" + "%CC%81" * 166666
+    assert _possible_starts(value) == [0, 8, 15]
+
+
+def test_the_unreserved_escapes_pattern_matches_what_the_alternation_of_every_escape_did():
+    import itertools
+    import re
+
+    from irilint.chars import UNRESERVED_ASCII
+    from irilint.rules.percent import _UNRESERVED_ESCAPE_RE
+
+    alternation = re.compile("%%(%s)" % "|".join("%02X" % ord(c) for c in UNRESERVED_ASCII),
+                             re.IGNORECASE | re.ASCII)
+    digits = "0123456789ABCDEFabcdefgG%"
+    for a, b in itertools.product(digits, repeat=2):
+        for value in ("x%" + a + b + "%" + b + a, "%%" + a + b, "%" + a + "%" + b + "1"):
+            assert [(m.span(), m.group(1)) for m in _UNRESERVED_ESCAPE_RE.finditer(value)] == \
+                [(m.span(), m.group(1)) for m in alternation.finditer(value)], value
+
+
+@pytest.mark.parametrize("unit", ["\u0627\u0301", "1\u0301"])
+def test_a_host_label_with_a_finding_at_every_mark(unit):
+    # each finding of the IDN display policy read the whole label again to
+    # say what it imitates: 4,000 in a label of 16,000 characters took 15 s
+    def check(result, text):
+        assert result.references == 1
+        patterns = [f for f in result.findings if f.rule.name == "idn-dangerous-pattern"]
+        assert len(patterns) == text.count("\u0301")
+
+    assert_linear("text", lambda n: "http://a%sb.example.org/" % (unit * (n // len(unit))), 2 * KB, check)
+
+
+@pytest.mark.parametrize("unit", ["\u0327\u0301", "\u0301\u0323", "\u20d2\u0301", "\u0344\u0327"])
+@pytest.mark.parametrize("where", ["http://u%s@e.org/a", "http://e.org/a#f%sb"])
+def test_a_run_of_marks_of_classes_out_of_order(unit, where):
+    # CPython's normalize puts marks in canonical order by insertion: a run
+    # of cedillas and acutes in turn (classes 202 and 230) took time
+    # quadratic in its length (16,000 marks: 0.5 s, 64,000: 8 s)
+    def check(result, text):
+        assert result.references == 1
+        assert any(f.rule.name == "not-nfc" for f in result.findings)
+
+    assert_linear("text", lambda n: where % (unit * (n // len(unit))), 2 * KB, check)
+
+
+_NFC_ALPHABET = st.sampled_from(["\u0327", "\u0301", "\u0344", "\u0f73", "\u0f75", "\u0f81", "\u0f71", "\u0f72",
+                                 "\u0323", "\u0338", "\u20d2", "\u0345", "\u05b0", "\u0591", "\u093c", "\u3099",
+                                 "\u309a", "e", "a", "\u00e9", "\u0399", "\u1e9b", "\u1100", "\u1161", "\u11a8",
+                                 "\u0cc6", "\u0cd5", "\u304b", "\u0958", "\U0001d165", "\U0001d16d", "%", "/"])
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.one_of(_NFC_ALPHABET, st.tuples(_NFC_ALPHABET, _NFC_ALPHABET, st.integers(16, 80))
+                          .map(lambda t: (t[0] + t[1]) * t[2])), max_size=12).map("".join))
+def test_to_nfc_is_unicodedata_nfc(text):
+    # the reference: what to_nfc orders itself, normalize orders as well
+    import unicodedata
+
+    from irilint.chars import to_nfc
+
+    assert to_nfc(text) == unicodedata.normalize("NFC", text)
+
+
+@pytest.mark.parametrize("where", ["http://e.org/%%41%sb", "http://e.org/%%C3%%A9%sb"])
+def test_a_run_of_marks_of_classes_out_of_order_after_an_escape(where):
+    # whether the escape's character would compose with the marks after it
+    # normalized them all with CPython's insertion sort (32,000: 1 s)
+    def check(result, text):
+        assert result.references == 1
+
+    assert_linear("text", lambda n: where % ("\u0327\u0301" * (n // 2)), 8 * KB, check)

@@ -217,6 +217,32 @@ def test_dangerous_patterns(label, needle):
     assert any(needle in f.message for f in fs), [f.message for f in fs]
 
 
+def test_a_run_of_one_repeated_mark_is_one_finding():
+    # a browser judges the label once; one finding per mark made 500,000
+    # findings of a megabyte of marks
+    value = "http://x" + "\u0301" * 5 + "y.com/"
+    f = one(value, "idn-dangerous-pattern")
+    assert spanned(value, f) == "\u0301" * 4  # each mark after the first
+    assert ": the combining mark U+0301 COMBINING ACUTE ACCENT is repeated 4 times after the first;" in f.message
+
+
+def test_one_repeat_is_said_as_before_and_each_run_is_its_own_finding():
+    value = "http://x\u0301\u0301q\u0323\u0323\u0323x\u0301\u0301.com/"  # no letter composes with them
+    fs = run(value, "idn-dangerous-pattern")
+    assert [(spanned(value, f), f.message.split(": ", 1)[1].split(";")[0]) for f in fs] == [
+        ("\u0301", "the combining mark U+0301 COMBINING ACUTE ACCENT is repeated"),
+        ("\u0323\u0323", "the combining mark U+0323 COMBINING DOT BELOW is repeated 2 times after the first"),
+        ("\u0301", "the combining mark U+0301 COMBINING ACUTE ACCENT is repeated"),
+    ]
+
+
+def test_a_repeated_mark_after_a_different_one_starts_its_own_run():
+    value = "http://x\u0323\u0301\u0301\u0301.com/"
+    messages = [f.message for f in run(value, "idn-dangerous-pattern")]
+    assert sum("is repeated 2 times after the first" in m for m in messages) == 1
+    assert not any("is repeated;" in m for m in messages)
+
+
 def test_dangerous_pattern_position_is_the_character():
     value = "http://abc\u30fcdef.com/"
     f = one(value, "idn-dangerous-pattern")
