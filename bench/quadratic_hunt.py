@@ -17,8 +17,8 @@ A quick pass times each case once (the small one repeated to at least
 tests/test_hardening_linearity.py's ``ratio_of`` does (median of 3, the
 small one repeated to 50 ms), with the default rules and with every rule.
 
-    python bench/quadratic_hunt.py                      # everything (~10 min)
-    python bench/quadratic_hunt.py --only bidi,percent  # triggers whose name has one of these
+    python bench/quadratic_hunt.py                      # everything (3,540 cases; ~80 min of CPU)
+    python bench/quadratic_hunt.py --only bidi,pct      # triggers whose name has one of these
     python bench/quadratic_hunt.py --places path,host --shapes alone --n 1000
     python bench/quadratic_hunt.py --part 1/2 & python bench/quadratic_hunt.py --part 2/2  # two cores
 """

@@ -504,3 +504,59 @@ def test_a_run_of_marks_of_classes_out_of_order_after_an_escape(where):
         assert result.references == 1
 
     assert_linear("text", lambda n: where % ("\u0327\u0301" * (n // 2)), 8 * KB, check)
+
+
+def _dot_segment_walk(s, start, end, decoded):
+    """convert._would_make_dot_segment as it was: the reference parsed and
+    the whole segment decoded for each escape."""
+    import re
+
+    from irilint.iri import parse
+
+    path = parse(s).path
+    if not (path.start <= start and end <= path.end):
+        return False
+    seg_start = s.rfind("/", path.start, start) + 1 or path.start
+    seg_start = max(seg_start, path.start)
+    seg_end = s.find("/", end, path.end)
+    if seg_end < 0:
+        seg_end = path.end
+    segment = s[seg_start:start] + decoded + s[end:seg_end]
+    return re.sub(r"%([0-9A-Fa-f]{2})", lambda m: "." if m.group(1) in ("2E", "2e") else "x",
+                  segment) in (".", "..")
+
+
+_SEGMENT_PIECES = st.sampled_from(["%2E", "%2e", "%41", ".", "/", "a", "?", "#", "%", "//", "e.org", ":", "@"])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.sampled_from(["http://", "", "x:", "//", "/"]), st.lists(_SEGMENT_PIECES, max_size=14).map("".join),
+       st.lists(st.integers(0, 60), max_size=6))
+def test_would_make_dot_segment_is_the_walk_over_the_whole_segment(head, tail, picks):
+    from irilint.convert import _would_make_dot_segment
+
+    for s in (head + tail, head + tail + ""):  # the same text twice, then another object of it
+        escapes = [i for i in range(len(s) - 2) if s[i] == "%" and s[i + 1:i + 3] in ("2E", "2e", "41")]
+        for i in escapes + [p for p in picks if p + 3 <= len(s)]:
+            assert _would_make_dot_segment(s, i, i + 3, ".") == _dot_segment_walk(s, i, i + 3, "."), (s, i)
+
+
+@pytest.mark.parametrize("where", ["http://e.org/a%sb", "http://e.org/%s", "http://e.org/a/%s/b?q"])
+def test_a_run_of_escaped_dots_in_one_segment(where):
+    # each escape decoded its whole segment to see whether decoding it
+    # would make a dot segment, and parsed the reference again: quadratic
+    # in the rule, and in each fix judgement of it
+    def check(result, text):
+        assert result.references == 1
+
+    assert_linear("text", lambda n: where % ("%2E" * (n // 3)), 2 * KB, check)
+
+
+def test_converting_a_run_of_escaped_dots_is_linear():
+    from irilint.convert import to_iri
+
+    small, large = ("http://e.org/a" + "%2E" * n + "b" for n in (2000, 2000 * FACTOR))
+    assert to_iri(small) == "http://e.org/a" + "." * 2000 + "b"  # one segment: no dot segment made
+    # 2,000 and 8,000 escapes took 0.7 s and 11 s: each escape parsed the URI again
+    r = ratio_of(to_iri, small, large)
+    assert r < MAX_RATIO, r
