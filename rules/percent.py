@@ -2,13 +2,12 @@
 from __future__ import annotations
 
 import re
-import unicodedata
 from itertools import accumulate
 from operator import methodcaller
 from typing import Dict, List, Tuple
 
-from irilint.chars import distinct_non_ascii, kept_encoded_in_iri, to_nfc
-from irilint.convert import _would_make_dot_segment
+from irilint.chars import distinct_non_ascii, kept_encoded_in_iri, marks_end, to_nfc
+from irilint.iri import would_make_dot_segment
 from irilint.rules.context import NOT_JUDGED
 from irilint.anatomy import quoted
 
@@ -261,7 +260,7 @@ def percent_encoded_unreserved(ctx):
     _keep_hex_run(run, runs)
     for m, ch, beside in escapes:
         in_host = _in_host(ctx, m.start())
-        dots = ch == "." and _would_make_dot_segment(value, m.start(), m.end(), ".")
+        dots = ch == "." and would_make_dot_segment(value, m.start(), m.end(), ".")
         # A label dot: "%2Eé" -> ".é" changes the labels IDNA converts.
         label = ch == "." and in_host
         if _composes(value, m.start(), m.end(), ch):
@@ -564,40 +563,10 @@ def _composes(value: str, start: int, end: int, decoded: str) -> bool:
     not be in NFC with its neighbours (the character before, the combining
     marks after): the not-nfc fix would then change the characters, and so
     the URI, which the escape kept apart."""
-    k = _marks_end(value, end)
+    k = marks_end(value, end)
     s = value[start - 1:start] + decoded + value[end:max(k, end + 1)]
     # to_nfc: a run of marks of classes out of order is not sorted by insertion
     return not s.isascii() and to_nfc(s) != s
-
-
-#: the size of the first slice _marks_end looks at past one mark
-_MARKS_SLICE = 64
-
-
-def _marks_end(value: str, k: int) -> int:
-    """The end of the run of combining marks (canonical combining class
-    not 0) that starts at ``k``.  A run of 500,000 marks after one escape
-    was walked a mark at a time in Python: the run is now taken in slices
-    twice as long each time, each judged by its distinct characters."""
-    combining = unicodedata.combining
-    n = len(value)
-    if k >= n or not combining(value[k]):
-        return k  # the usual case: no mark after the escape
-    size = _MARKS_SLICE
-    while k < n:
-        chunk = value[k:k + size]
-        starters = [c for c in set(chunk) if not combining(c)]
-        if starters:
-            if len(starters) <= 4:
-                return k + min(chunk.find(c) for c in starters)
-            # many distinct characters: a walk ends at the first, and this
-            # slice is at most twice the marks walked past so far
-            for j, c in enumerate(chunk):
-                if not combining(c):
-                    return k + j
-        k += len(chunk)
-        size *= 2
-    return n
 
 
 def _in_host(ctx, i: int) -> bool:

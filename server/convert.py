@@ -25,7 +25,7 @@ from typing import Callable, List, Optional, Tuple
 import idna
 
 from .chars import UNRESERVED_ASCII, kept_encoded_in_iri
-from .iri import IDNA_DOTS, IRIReference, Span, parse
+from .iri import IDNA_DOTS, IRIReference, Span, parse, would_make_dot_segment
 
 __all__ = [
     "DNS_SCHEMES",
@@ -111,54 +111,6 @@ def uppercase_percent_encodings(s: str) -> str:
     return _PCT_LOWER_RE.sub(lambda m: "%" + m.group(1).upper(), s)
 
 
-#: (text, path start, path end) of the text _would_make_dot_segment parsed
-#: last: the escapes of one reference are asked about one after another
-_last_path: Tuple[str, int, int] = ("", 0, 0)
-#: the longest segment that can read as "..": two escapes
-_DOT_SEGMENT_MAX = 6
-
-
-def _would_make_dot_segment(s: str, start: int, end: int, decoded: str) -> bool:
-    """Would decoding ``s[start:end]`` to ``decoded`` make a "." or ".."
-    path segment?  Such a segment is removed on resolution (RFC 3986
-    s5.2.4) while the encoded form is not, so decoding it would change
-    where the reference leads.  Only the path has segments."""
-    global _last_path
-    text, p_start, p_end = _last_path
-    if text is not s:
-        path = parse(s).path
-        p_start, p_end = path.start, path.end
-        _last_path = (s, p_start, p_end)  # one assignment: safe across threads
-    if not (p_start <= start and end <= p_end):
-        return False
-    # An escape reads as one character and anything else as itself, so a
-    # segment of more than six characters is neither "." nor "..": only
-    # six characters each side are looked at (a run of escapes in one
-    # segment was decoded whole for each of its escapes).
-    lo = max(p_start, start - _DOT_SEGMENT_MAX)
-    slash = s.rfind("/", lo, start)
-    if slash >= 0:
-        seg_start = slash + 1
-    elif lo == p_start:
-        seg_start = p_start
-    else:
-        return False
-    hi = min(p_end, end + _DOT_SEGMENT_MAX)
-    slash = s.find("/", end, hi)
-    if slash >= 0:
-        seg_end = slash
-    elif hi == p_end:
-        seg_end = p_end
-    else:
-        return False
-    if (start - seg_start) + len(decoded) + (seg_end - end) > _DOT_SEGMENT_MAX:
-        return False
-    segment = s[seg_start:start] + decoded + s[end:seg_end]
-    return _PCT_LOWER_RE.sub(
-        lambda m: "." if m.group(1) in ("2E", "2e") else "x", segment
-    ) in (".", "..")
-
-
 _HEX_DIGITS = frozenset(b"0123456789ABCDEFabcdef")
 
 
@@ -184,7 +136,7 @@ def decode_unreserved(s: str) -> str:
         octet = int(m.group(1), 16)
         if octet in _UNRESERVED_OCTETS:
             ch = chr(octet)
-            if ch == "." and _would_make_dot_segment(s, m.start(), m.end(), "."):
+            if ch == "." and would_make_dot_segment(s, m.start(), m.end(), "."):
                 continue
             out.append(s[last:m.start()])
             out.append(ch)
@@ -590,7 +542,7 @@ def _run_parts(uri: str, start: int, run: str, query_range: Tuple[int, int]) -> 
             # octets.
             esc = start + 3 * j
             if b in _UNRESERVED_OCTETS and not (
-                b == 0x2E and _would_make_dot_segment(uri, esc, esc + 3, ".")
+                b == 0x2E and would_make_dot_segment(uri, esc, esc + 3, ".")
             ) and not _would_make_escape(uri, esc, b):
                 items.append((j, j + 1, chr(b), True))
             else:

@@ -397,3 +397,52 @@ def _pct_end(text: str, i: int, end: int) -> int:
     while j < end and j < i + 3 and text[j] in "0123456789ABCDEFabcdef":
         j += 1
     return j
+
+
+_ESCAPE_RE = re.compile(r"%([0-9A-Fa-f]{2})")
+#: (text, path start, path end) of the text would_make_dot_segment parsed
+#: last: the escapes of one reference are asked about one after another
+_last_path: Tuple[str, int, int] = ("", 0, 0)
+#: the longest segment that can read as "..": two escapes
+_DOT_SEGMENT_MAX = 6
+
+
+def would_make_dot_segment(s: str, start: int, end: int, decoded: str) -> bool:
+    """Would decoding ``s[start:end]`` to ``decoded`` make a "." or ".."
+    path segment?  Such a segment is removed on resolution (RFC 3986
+    s5.2.4) while the encoded form is not, so decoding it would change
+    where the reference leads.  Only the path has segments."""
+    global _last_path
+    text, p_start, p_end = _last_path
+    if text is not s:
+        path = parse(s).path
+        p_start, p_end = path.start, path.end
+        _last_path = (s, p_start, p_end)  # one assignment: safe across threads
+    if not (p_start <= start and end <= p_end):
+        return False
+    # An escape reads as one character and anything else as itself, so a
+    # segment of more than six characters is neither "." nor "..": only
+    # six characters each side are looked at (a run of escapes in one
+    # segment was decoded whole for each of its escapes).
+    lo = max(p_start, start - _DOT_SEGMENT_MAX)
+    slash = s.rfind("/", lo, start)
+    if slash >= 0:
+        seg_start = slash + 1
+    elif lo == p_start:
+        seg_start = p_start
+    else:
+        return False
+    hi = min(p_end, end + _DOT_SEGMENT_MAX)
+    slash = s.find("/", end, hi)
+    if slash >= 0:
+        seg_end = slash
+    elif hi == p_end:
+        seg_end = p_end
+    else:
+        return False
+    if (start - seg_start) + len(decoded) + (seg_end - end) > _DOT_SEGMENT_MAX:
+        return False
+    segment = s[seg_start:start] + decoded + s[end:seg_end]
+    return _ESCAPE_RE.sub(
+        lambda m: "." if m.group(1) in ("2E", "2e") else "x", segment
+    ) in (".", "..")

@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from irilint import convert
 from irilint.chars import class_re, distinct_non_ascii, kept_encoded_in_iri
 from irilint.convert import IRIPiece
+from irilint.iri import would_make_dot_segment
 from irilint.unicode_security import _ASCII_INVISIBLE_RE, is_invisible, visible_text
 
 from iri_strategies import iri_reference
@@ -40,7 +41,7 @@ def reference_run_parts(uri, start, run, query_range):
         if b < 0x80:
             esc = start + 3 * j
             if b in convert._UNRESERVED_OCTETS and not (
-                b == 0x2E and convert._would_make_dot_segment(uri, esc, esc + 3, ".")
+                b == 0x2E and would_make_dot_segment(uri, esc, esc + 3, ".")
             ) and not convert._would_make_escape(uri, esc, b):
                 items.append((j, j + 1, chr(b), True))
             else:

@@ -387,7 +387,7 @@ def test_composes_equals_the_walk_over_each_mark(before, decoded, after, long_ru
 def test_marks_end_is_the_first_character_of_class_zero(text, k):
     import unicodedata
 
-    from irilint.rules.percent import _marks_end
+    from irilint.chars import marks_end as _marks_end
 
     k = min(k, len(text))
     j = k
@@ -507,7 +507,7 @@ def test_a_run_of_marks_of_classes_out_of_order_after_an_escape(where):
 
 
 def _dot_segment_walk(s, start, end, decoded):
-    """convert._would_make_dot_segment as it was: the reference parsed and
+    """the dot-segment test (irilint.iri.would_make_dot_segment) as it was: the reference parsed and
     the whole segment decoded for each escape."""
     import re
 
@@ -533,7 +533,7 @@ _SEGMENT_PIECES = st.sampled_from(["%2E", "%2e", "%41", ".", "/", "a", "?", "#",
 @given(st.sampled_from(["http://", "", "x:", "//", "/"]), st.lists(_SEGMENT_PIECES, max_size=14).map("".join),
        st.lists(st.integers(0, 60), max_size=6))
 def test_would_make_dot_segment_is_the_walk_over_the_whole_segment(head, tail, picks):
-    from irilint.convert import _would_make_dot_segment
+    from irilint.iri import would_make_dot_segment as _would_make_dot_segment
 
     for s in (head + tail, head + tail + ""):  # the same text twice, then another object of it
         escapes = [i for i in range(len(s) - 2) if s[i] == "%" and s[i + 1:i + 3] in ("2E", "2e", "41")]
