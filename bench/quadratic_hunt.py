@@ -150,7 +150,9 @@ def build(place: str, encoding: str, shape: str, trigger: str, n: int) -> Tuple[
     return fmt, wrap(reference.replace("{}", encode(run), 1))
 
 
-def _cpu(fn: Callable[[], object], repeat: int) -> float:
+def cpu_seconds(fn: Callable[[], object], repeat: int) -> float:
+    """CPU time of ``repeat`` calls of ``fn``, garbage collection off
+    (tests/test_hardening_linearity.py times with it too)."""
     gc.collect()
     gc.disable()
     try:
@@ -170,7 +172,7 @@ def _runner(fmt: str, settings: Settings) -> Callable[[str], object]:
 def _repeat_for(run: Callable[[], object], min_run: float) -> Tuple[int, float]:
     repeat = 1
     while True:
-        t = _cpu(run, repeat)
+        t = cpu_seconds(run, repeat)
         if t >= min_run or repeat >= 1 << 12:
             return repeat, t
         repeat = max(repeat * 2, int(repeat * min_run / max(t, 1e-6)) + 1)
@@ -182,8 +184,8 @@ def measure(run: Callable[[str], object], small: str, large: str, min_run: float
     # the large one once too: a host label's judgement is kept between
     # runs, so a cold large run against warm small ones reads as 20x
     run(large)
-    ts = statistics.median(_cpu(lambda: run(small), repeat) for _ in range(rounds))
-    tl = statistics.median(_cpu(lambda: run(large), repeat) for _ in range(rounds))
+    ts = statistics.median(cpu_seconds(lambda: run(small), repeat) for _ in range(rounds))
+    tl = statistics.median(cpu_seconds(lambda: run(large), repeat) for _ in range(rounds))
     return tl / max(ts, 1e-9), tl / repeat / len(large) * 1e6
 
 

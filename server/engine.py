@@ -56,6 +56,11 @@ EARLY_JUDGEMENT = True
 #: tests compare the two)
 DOCUMENT_MEMO = True
 
+#: Judged results kept for values up to this many characters (at most this
+#: many of them); of longer values, rarely judged twice, only the last two.
+_LONG_JUDGED_VALUE = 4096
+_JUDGED_KEPT = 4096
+
 
 @dataclass(frozen=True)
 class KeptPiece:
@@ -426,8 +431,8 @@ class Engine:
 
     def _keep_judged(self, key: Tuple[int, bool, str], selection: Any, value: str, found: List[Finding]) -> None:
         cache = self._judged
-        if len(value) <= 4096:
-            if len(cache) >= 4096:
+        if len(value) <= _LONG_JUDGED_VALUE:
+            if len(cache) >= _JUDGED_KEPT:
                 cache.clear()
             cache[key] = (selection, found)
         else:  # long values are rarely judged twice: only the last two are kept
@@ -438,7 +443,7 @@ class Engine:
 
     def _judged_hit(self, key: Tuple[int, bool, str]) -> Optional[Tuple[Any, List[Finding]]]:
         hit = self._judged.get(key)
-        return hit if hit is not None or len(key[2]) <= 4096 else self._judged_long.get(key)
+        return hit if hit is not None or len(key[2]) <= _LONG_JUDGED_VALUE else self._judged_long.get(key)
 
     def _run_alone(self, value: str, settings: Optional[Settings], judged_only: bool,
                    selection: Any, with_rules: bool = False) -> Any:

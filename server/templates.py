@@ -65,44 +65,18 @@ def is_template(value: str) -> bool:
         return False
     if len(value) >= _TRY_STARTS_FROM:
         starts = _possible_starts(value)
-        if starts is None:
-            starts = _match_starts(value)
         if starts is not None:
             template, regex = TEMPLATE_RE.match, REGEX_RE.match
             return any(template(value, i) is not None or regex(value, i) is not None for i in starts)
     return TEMPLATE_RE.search(value) is not None or REGEX_RE.search(value) is not None
 
 
-#: A reference this long and mostly non-ASCII is tried only where a match
-#: can start (:func:`_match_starts`): a search tries both patterns' twenty
+#: A reference this long is tried only where a match can start
+#: (:func:`_possible_starts`): a search tries both patterns' twenty
 #: alternatives at every offset, ~50 ms over a megabyte of combining marks.
 _TRY_STARTS_FROM = 4096
 #: ... when there are at most this many such offsets.
 _MAX_STARTS = 1024
-_NON_ASCII_RUN_RE = re.compile("[\x80-\U0010ffff]+")
-
-
-def _match_starts(value: str) -> Optional[List[int]]:
-    """The offsets where TEMPLATE_RE or REGEX_RE may start a match in
-    ``value``, in order, or None when there are more than _MAX_STARTS.
-    Every alternative of the two starts with an ASCII character, but for
-    those at the very start, a port word right after "//" or "@" (so where
-    a run of non-ASCII characters may start) and the character before a
-    "{" (which may end one): the offsets inside a run are never a start."""
-    starts = [0]
-    ascii_from = 0
-    for m in _NON_ASCII_RUN_RE.finditer(value):
-        a, b = m.span()
-        if len(starts) + a - ascii_from + 2 > _MAX_STARTS:
-            return None
-        starts.extend(range(ascii_from, a))
-        starts.append(a)
-        starts.append(b - 1)
-        ascii_from = b
-    if len(starts) + len(value) - ascii_from > _MAX_STARTS:
-        return None
-    starts.extend(range(ascii_from, len(value)))
-    return sorted(set(starts))
 
 
 #: The characters an alternative of TEMPLATE_RE or REGEX_RE starts with

@@ -383,14 +383,14 @@ _TEMPLATE_PIECES = ["{{", "}}", "{%", "${", "<%", "<?", "%(a)s", "%s", "%41s", "
                 max_size=12).map("".join))
 @example("http://\u0301" * 3 + ":port")
 @example("\u0301{2}")
-def test_template_matches_start_only_where_match_starts_says(value):
+def test_template_matches_start_only_where_possible_starts_says(value):
     import irilint.templates as templates
     from irilint.templates import REGEX_RE, TEMPLATE_RE
 
     saved = templates._MAX_STARTS
     templates._MAX_STARTS = 1 << 62  # every start, however many
     try:
-        starts = templates._match_starts(value)
+        starts = templates._possible_starts(value)
     finally:
         templates._MAX_STARTS = saved
     assert starts == sorted(set(starts))

@@ -12,10 +12,10 @@ asserts a wall-clock duration.  Each test also checks the result is right
 from __future__ import annotations
 
 import base64
-import gc
 import random
 import statistics
-import time
+import sys
+from pathlib import Path
 from typing import Callable, Optional
 
 import pytest
@@ -26,6 +26,9 @@ from irilint.config import Settings
 from irilint.engine import Engine, fixes_to_apply
 from irilint.fileio import apply_edits
 from irilint.scanners import get_scanner
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+from quadratic_hunt import cpu_seconds  # noqa: E402  (the hunt times the same way)
 
 ALL = Settings(select=("ALL",), protected_domains=("example.com", "paypal.com"))
 FACTOR = 4
@@ -42,29 +45,17 @@ def pipeline(fmt: str, text: str):
     return result
 
 
-def _cpu(fn: Callable[[], object], repeat: int) -> float:
-    gc.collect()
-    gc.disable()
-    try:
-        t = time.process_time()
-        for _ in range(repeat):
-            fn()
-        return time.process_time() - t
-    finally:
-        gc.enable()
-
-
 def ratio_of(run: Callable[[str], object], small: str, large: str) -> float:
     """Median CPU time of ``run(large)`` over that of ``run(small)``."""
     run(small)  # warm-up: imports, caches, rule loading
     repeat = 1
     while True:
-        t = _cpu(lambda: run(small), repeat)
+        t = cpu_seconds(lambda: run(small), repeat)
         if t >= MIN_RUN or repeat >= 1 << 12:
             break
         repeat = max(repeat * 2, int(repeat * MIN_RUN / max(t, 1e-6)) + 1)
-    ts = statistics.median(_cpu(lambda: run(small), repeat) for _ in range(3))
-    tl = statistics.median(_cpu(lambda: run(large), repeat) for _ in range(3))
+    ts = statistics.median(cpu_seconds(lambda: run(small), repeat) for _ in range(3))
+    tl = statistics.median(cpu_seconds(lambda: run(large), repeat) for _ in range(3))
     return tl / max(ts, 1e-9)
 
 
