@@ -58,7 +58,8 @@ import idna
 from idna import idnadata
 
 from irilint.convert import DNS_SCHEMES, idna_to_unicode
-from irilint.idn_display import display_verdict, imitation, map_label, tld_uses_character
+from irilint.chars import to_nfc
+from irilint.idn_display import display_verdict, imitation, map_label, tld_uses_character, uts46_remap
 from irilint.iri import LABEL_SPLIT_RE
 from irilint.unicode_security import (
     char_name,
@@ -343,7 +344,7 @@ def _label_analysis(text: str):
         mapped.append(m)
         owner.extend([i] * len(m))
     joined = "".join(mapped)
-    u = unicodedata.normalize("NFC", joined)
+    u = to_nfc(joined)
     problems = tuple(_label_problems(u)) if u else ()
     return tuple(bad), tuple(maps), tuple(owner), u, u == joined, problems
 
@@ -744,7 +745,7 @@ def _dns_label_octets(label: str) -> int:
     if label.isascii():
         return len(label)
     try:
-        mapped = unicodedata.normalize("NFC", idna.uts46_remap(label, std3_rules=False))
+        mapped = uts46_remap(label)
     except (idna.IDNAError, ValueError):
         mapped = label
     if mapped.isascii():

@@ -329,7 +329,9 @@ def to_nfc(text: str) -> str:
         if ccc:
             copies = _copies_at_end(text, mark)
             if copies > LONG_RUN:
-                head = text[:n - copies]
+                # the head's own long runs of marks put in order (canonically
+                # equivalent): a head of marks of alternating classes
+                head = _presorted(text[:n - copies])
                 parts = unicodedata.normalize("NFD", mark)
                 # Every part of one class: no copy reorders around another.
                 if all(unicodedata.combining(c) == ccc for c in parts):
@@ -337,6 +339,13 @@ def to_nfc(text: str) -> str:
                     if unicodedata.normalize("NFC", head + mark + mark) == one + parts:
                         return one + parts * (copies - 1)
     return unicodedata.normalize("NFC", _presorted(text))
+
+
+def to_nfkc(text: str) -> str:
+    """``unicodedata.normalize("NFKC", text)``, with long runs of marks
+    put in canonical order first (:func:`_presorted`: canonically
+    equivalent text has the same NFKC)."""
+    return unicodedata.normalize("NFKC", _presorted(text))
 
 
 #: non-starters in a row from which _presorted orders them itself

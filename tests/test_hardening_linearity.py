@@ -551,3 +551,71 @@ def test_converting_a_run_of_escaped_dots_is_linear():
     # 2,000 and 8,000 escapes took 0.7 s and 11 s: each escape parsed the URI again
     r = ratio_of(to_iri, small, large)
     assert r < MAX_RATIO, r
+
+
+def _fresh_pipeline(fmt: str, text: str):
+    # the judgements of a host label are kept per label (lru_cache): each
+    # run starts without them, or it would time the cache
+    import functools
+    import sys
+
+    for name, module in list(sys.modules.items()):
+        if name.startswith(("irilint.", "rules.")) and module is not None:
+            for value in list(vars(module).values()):
+                if isinstance(value, functools._lru_cache_wrapper):
+                    value.cache_clear()
+    return pipeline(fmt, text)
+
+
+@pytest.mark.parametrize("unit", ["\u0327\u0301", "\u0301\u0323", "\u0344\u0327"])
+@pytest.mark.parametrize("tail", ["", "\u0301" * 100], ids=["alone", "then-a-run-of-one-mark"])
+def test_a_host_label_of_marks_of_classes_out_of_order(unit, tail):
+    # the UTS #46 mapping ends in NFC, which CPython computes by inserting
+    # each mark in order: 32,000 marks in a host label took 1.8 s; so did
+    # NFKC of the host for the collision rule, and the NFC of to_nfc's head
+    # before a long run of one mark
+    def check(result, text):
+        assert result.references == 1
+        assert any(f.rule.name == "idn-dangerous-pattern" for f in result.findings)
+
+    small, large = (("http://a" + unit * (n // len(unit)) + tail + ".org/x") for n in (4 * KB, 16 * KB))
+    check(_fresh_pipeline("text", small), small)
+    check(_fresh_pipeline("text", large), large)
+    r = ratio_of(lambda text: _fresh_pipeline("text", text), small, large)
+    assert r < MAX_RATIO, "%d -> %d characters took %.1fx the time (linear: %dx)" % (len(small), len(large), r, FACTOR)
+
+
+_UTS46_ALPHABET = st.sampled_from(["\u0327", "\u0301", "\u0344", "\u0345", "\u0323", "\u0338", "\u20d2", "\u0f73",
+                                   "\u05b0", "\u3099", "a", "A", "e", "\u00e9", "\u00c9", "\u0399", "\u1e9b", "\u1100",
+                                   "\u1161", "\u304b", "\uff21", "\u00ad", "\u200b", "\u200d", "\u00df", "\u03c2",
+                                   "\u2488", "\u2126", "\u0000", "_", "-", "\U0001d165", "\U0001d16d"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(_UTS46_ALPHABET, st.tuples(_UTS46_ALPHABET, _UTS46_ALPHABET, st.integers(16, 200))
+                          .map(lambda t: (t[0] + t[1]) * t[2])), max_size=8).map("".join))
+def test_uts46_remap_in_pieces_is_idna_uts46_remap(label):
+    import idna
+
+    from irilint.idn_display import uts46_remap
+
+    try:
+        expected = idna.uts46_remap(label, std3_rules=False, transitional=False)
+    except Exception as exc:  # the same error, the same message
+        with pytest.raises(type(exc)) as raised:
+            uts46_remap(label)
+        assert str(raised.value) == str(exc)
+    else:
+        assert uts46_remap(label) == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(_NFC_ALPHABET, _UTS46_ALPHABET,
+                          st.tuples(_NFC_ALPHABET, _UTS46_ALPHABET, st.integers(16, 80)).map(lambda t: (t[0] + t[1]) * t[2])),
+                max_size=12).map("".join))
+def test_to_nfkc_is_unicodedata_nfkc(text):
+    import unicodedata
+
+    from irilint.chars import to_nfkc
+
+    assert to_nfkc(text) == unicodedata.normalize("NFKC", text)

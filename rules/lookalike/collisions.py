@@ -6,10 +6,10 @@ the project-wide collect and reduce steps are :mod:`irilint.rules.collisions`.
 from __future__ import annotations
 
 import re
-import unicodedata
 from functools import lru_cache
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from irilint.chars import to_nfkc
 from irilint.convert import idna_to_unicode
 from irilint.findings import Related
 from irilint.idn_display import policy_skeletons
@@ -38,7 +38,7 @@ _DOTS_RE = re.compile("[%s]" % IDNA_DOTS)
 def _host_identity(u: str) -> str:
     """The host as IDNA would see it: NFKC, lowercase, one kind of dot, no
     trailing dot.  Two hosts with the same identity are the same host."""
-    ident = unicodedata.normalize("NFKC", u.lower()).lower()
+    ident = to_nfkc(u.lower()).lower()
     ident = _DOTS_RE.sub(".", ident)
     return ident[:-1] if ident.endswith(".") else ident
 
