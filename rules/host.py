@@ -59,7 +59,7 @@ from idna import idnadata
 
 from irilint.convert import DNS_SCHEMES, idna_to_unicode
 from irilint.chars import to_nfc
-from irilint.idn_display import display_verdict, imitation, map_label, tld_uses_character, uts46_remap
+from irilint.idn_display import display_verdict, imitation, map_label, tld_uses_character
 from irilint.iri import LABEL_SPLIT_RE
 from irilint.unicode_security import (
     char_name,
@@ -745,7 +745,7 @@ def _dns_label_octets(label: str) -> int:
     if label.isascii():
         return len(label)
     try:
-        mapped = uts46_remap(label)
+        mapped = unicodedata.normalize("NFC", idna.uts46_remap(label, std3_rules=False))
     except (idna.IDNAError, ValueError):
         mapped = label
     if mapped.isascii():

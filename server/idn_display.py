@@ -108,37 +108,11 @@ def map_label(label: str) -> str:
     if label.isascii():
         return label.lower()
     try:
-        return uts46_remap(label)
+        return idna.uts46_remap(label, std3_rules=False, transitional=False)
     except (idna.IDNAError, UnicodeError, ValueError):
+        # to_nfc: a label of marks of alternating classes, too long for the
+        # mapping, is normalized in linear time
         return to_nfc(label.lower())
-
-
-#: labels up to this long are mapped by ``idna.uts46_remap`` in one call
-_REMAP_WHOLE = 256
-
-
-def uts46_remap(label: str) -> str:
-    """``idna.uts46_remap(label, std3_rules=False, transitional=False)``,
-    in time linear in the label.  The mapping is character by character,
-    then NFC, which CPython computes by inserting each mark in order:
-    quadratic on a long run of marks of alternating classes (32,000 took
-    1.8 s).  A long label is mapped in pieces, each with its own NFC, and
-    the pieces joined are normalized again by :func:`to_nfc`, which puts
-    the marks in order first.  The NFC of the joined NFCs of the pieces is
-    the NFC of the whole (each piece is canonically equivalent to its
-    NFC); a rejected character raises what the one call raises."""
-    if len(label) <= _REMAP_WHOLE:
-        return idna.uts46_remap(label, std3_rules=False, transitional=False)
-    # The one call's limit on the input's length, if the installed idna has
-    # one (3.20 rejects over 1,024 characters), asked of ASCII text as long.
-    idna.uts46_remap("a" * len(label), std3_rules=False, transitional=False)
-    try:
-        pieces = [idna.uts46_remap(label[i:i + _REMAP_WHOLE], std3_rules=False, transitional=False)
-                  for i in range(0, len(label), _REMAP_WHOLE)]
-    except (idna.IDNAError, UnicodeError, ValueError):
-        # The one call stops at the rejected character, before its NFC.
-        return idna.uts46_remap(label, std3_rules=False, transitional=False)
-    return to_nfc("".join(pieces))
 
 
 #: Readings of letters whose UTS #39 prototype is not ASCII but which look

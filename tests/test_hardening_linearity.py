@@ -572,8 +572,9 @@ def _fresh_pipeline(fmt: str, text: str):
 def test_a_host_label_of_marks_of_classes_out_of_order(unit, tail):
     # the UTS #46 mapping ends in NFC, which CPython computes by inserting
     # each mark in order: 32,000 marks in a host label took 1.8 s; so did
-    # NFKC of the host for the collision rule, and the NFC of to_nfc's head
-    # before a long run of one mark
+    # NFKC of the host for the collision rule, the NFC of to_nfc's head
+    # before a long run of one mark, and idna before 3.17, which mapped a
+    # label of any length (pyproject.toml asks for 3.17)
     def check(result, text):
         assert result.references == 1
         assert any(f.rule.name == "idn-dangerous-pattern" for f in result.findings)
@@ -585,33 +586,25 @@ def test_a_host_label_of_marks_of_classes_out_of_order(unit, tail):
     assert r < MAX_RATIO, "%d -> %d characters took %.1fx the time (linear: %dx)" % (len(small), len(large), r, FACTOR)
 
 
-_UTS46_ALPHABET = st.sampled_from(["\u0327", "\u0301", "\u0344", "\u0345", "\u0323", "\u0338", "\u20d2", "\u0f73",
-                                   "\u05b0", "\u3099", "a", "A", "e", "\u00e9", "\u00c9", "\u0399", "\u1e9b", "\u1100",
-                                   "\u1161", "\u304b", "\uff21", "\u00ad", "\u200b", "\u200d", "\u00df", "\u03c2",
-                                   "\u2488", "\u2126", "\u0000", "_", "-", "\U0001d165", "\U0001d16d"])
+@pytest.mark.parametrize("unit", ["\u0327\u0301", "\u0301\u0323"])
+def test_converting_a_host_of_marks_of_classes_out_of_order_is_linear(unit):
+    from irilint.convert import to_uri_detailed
+
+    small, large = ("http://a" + unit * (n // len(unit)) + ".org/x" for n in (4 * KB, 16 * KB))
+    assert to_uri_detailed(small).host_errors  # no DNS label is that long: the label is kept, escaped
+    # idna 3.6 mapped the whole label before refusing it: 8,000 and 32,000
+    # marks took 0.05 s and 0.6 s
+    r = ratio_of(to_uri_detailed, small, large)
+    assert r < MAX_RATIO, r
+
+
+_NFKC_ALPHABET = st.sampled_from(["\u0345", "A", "\u00c9", "\uff21", "\u00ad", "\u00df", "\u03c2", "\u2488",
+                                  "\u2126", "\u1e9b\u0323", "\u0385", "\u1fc1", "\ufb2c", "\u3392", "\u0f77"])
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.one_of(_UTS46_ALPHABET, st.tuples(_UTS46_ALPHABET, _UTS46_ALPHABET, st.integers(16, 200))
-                          .map(lambda t: (t[0] + t[1]) * t[2])), max_size=8).map("".join))
-def test_uts46_remap_in_pieces_is_idna_uts46_remap(label):
-    import idna
-
-    from irilint.idn_display import uts46_remap
-
-    try:
-        expected = idna.uts46_remap(label, std3_rules=False, transitional=False)
-    except Exception as exc:  # the same error, the same message
-        with pytest.raises(type(exc)) as raised:
-            uts46_remap(label)
-        assert str(raised.value) == str(exc)
-    else:
-        assert uts46_remap(label) == expected
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.lists(st.one_of(_NFC_ALPHABET, _UTS46_ALPHABET,
-                          st.tuples(_NFC_ALPHABET, _UTS46_ALPHABET, st.integers(16, 80)).map(lambda t: (t[0] + t[1]) * t[2])),
+@given(st.lists(st.one_of(_NFC_ALPHABET, _NFKC_ALPHABET,
+                          st.tuples(_NFC_ALPHABET, _NFKC_ALPHABET, st.integers(16, 80)).map(lambda t: (t[0] + t[1]) * t[2])),
                 max_size=12).map("".join))
 def test_to_nfkc_is_unicodedata_nfkc(text):
     import unicodedata
