@@ -10,6 +10,9 @@ ratios, which are what to compare between runs:
   ``rg --count-matches -j1 URL-REGEX CORPUS``: MB/s and the ratio;
 * ``html``: the same on the corpus's HTML files alone (copied to a
   temporary folder), link-dense documentation;
+* ``floor``: the ``cli`` command with every scanner finding nothing
+  (bench/no_candidates.py) vs the ``cli`` command and rg: the fixed cost of
+  a run, which no speed-up of the scanners and rules removes;
 * ``startup``: ``irilint check one.md`` (default jobs, cache on) vs
   ``python -c pass``, wall times;
 * ``combining``: in-process ``Engine().check_text`` per MB of
@@ -54,7 +57,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import (BENCH, CORPUS, RG_URL_REGEX, BenchError, irilint_argv, loadavg,  # noqa: E402
                      median, p95, run_timed, shell, tree_bytes, wait_for_quiet)
 
-ROWS = ["cli", "html", "startup", "combining", "cache", "findings", "server"]
+ROWS = ["cli", "html", "floor", "startup", "combining", "cache", "findings", "server"]
 MB = 1_000_000
 
 
@@ -134,6 +137,31 @@ def row_html(corpus: Path, runs: int) -> Row:
         row = _throughput("CLI --jobs 1 --no-cache, HTML of the corpus", Path(tmp), runs)
         row.command = row.command.replace(tmp, "HTML-COPY")
         return row
+
+
+def row_floor(corpus: Path, runs: int) -> Row:
+    total, files = tree_bytes(corpus)
+    args = ["check", "--jobs", "1", "--no-cache", "-q", str(corpus)]
+    ir = irilint_argv() + args
+    floor = [sys.executable, str(BENCH / "no_candidates.py")] + args
+    cmds = {
+        "irilint": lambda: run_timed(ir, ok_codes=(0, 1, 2)).wall,
+        "no candidates": lambda: run_timed(floor, ok_codes=(0, 1, 2)).wall,
+    }
+    rg_path = shutil.which("rg")
+    if rg_path is not None:
+        rg = [rg_path, "--count-matches", "-j1", RG_URL_REGEX, str(corpus)]
+        cmds["rg"] = lambda: run_timed(rg, ok_codes=(0, 1)).wall
+    log("  floor: %.1f MB in %d files, %d rounds" % (total / MB, files, runs))
+    load = wait_for_quiet()
+    times = alternate(cmds, runs)
+    tf, ti = median(times["no candidates"]), median(times["irilint"])
+    rg_side = "rg %.2f s, %.1fx" % (median(times["rg"]), tf / median(times["rg"])) if "rg" in times else "ripgrep missing"
+    return Row("CLI with scanners that find nothing (no_candidates.py), corpus",
+               "%.1f MB/s (%.2f s, %.0f us a file)" % (total / MB / tf, tf, tf / max(files, 1) * 1e6),
+               "the whole run %.2f s; %s" % (ti, rg_side), "%.0f%% of the whole run" % (100 * tf / ti),
+               "- (bounds the >= 100 MB/s goal)", None, shell(floor) + "  vs  " + shell(ir),
+               "%s .. %s" % (load, loadavg()))
 
 
 #: Runs a command with its stdout to a file and prints its wall time and
@@ -346,7 +374,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     if unknown:
         raise SystemExit("unknown row(s) %s; known: %s" % (", ".join(unknown), ", ".join(ROWS)))
     corpus = (args.corpus or default_corpus()).resolve()
-    if any(r in only for r in ("cli", "html", "combining", "cache")) and not corpus.is_dir():
+    if any(r in only for r in ("cli", "html", "floor", "combining", "cache")) and not corpus.is_dir():
         raise BenchError("no corpus folder at %s: give one with --corpus DIR "
                          "(or build bench/corpus with `python bench/build_corpus.py`)" % corpus)
     rows: List[Row] = []
@@ -354,6 +382,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     steps = {
         "cli": lambda: [row_cli(corpus, args.runs)],
         "html": lambda: [row_html(corpus, args.runs)],
+        "floor": lambda: [row_floor(corpus, args.runs)],
         "startup": lambda: [row_startup(max(5, args.runs * 3))],
         "combining": lambda: [row_combining(corpus, max(5, args.runs))],
         "cache": lambda: [row_cache(corpus, args.runs)],
