@@ -542,24 +542,24 @@ class Engine:
         scanner: Any,
         index: Optional[LineIndex],
     ) -> CheckResult:
-        from irilint.rules.context import DocContext
-        from irilint.rules.project_rules import Collected
-
+        DocContext, Collected = _rule_types()
         setup = self._document(text, path=path, language_id=language_id, settings=settings,
                                run_state=run_state, scanner=scanner, index=index)
         result = CheckResult([])
-        if setup.all_suppressed():
-            return result
         suppressions, plan, doc = setup.suppressions, setup.plan, setup.doc
+        if suppressions and setup.all_suppressed():  # none: nothing is silenced
+            return result
 
         findings: List[Finding] = []
         references = _ReferenceLoop(self, setup, result.errors).run(setup.scanner.scan(text), findings)
         contexts: List[Any] = list(references)
         result.references = len(contexts)
+        # The plan's severities are the selection's, for every rule of it.
+        severities = plan.severities
         for r in plan.doc_rules:
             dctx = DocContext(doc, contexts, suppressions)
             dctx.rule = r
-            dctx.severity = setup.selection.severity_of(r)
+            dctx.severity = severities[r.name]
             try:
                 findings.extend(r.check(dctx) or ())
                 if r.project is not None:
@@ -594,12 +594,13 @@ class Engine:
                   scanner: Any, index: Optional[LineIndex]) -> "_Document":
         """What a check of ``text`` needs before its first reference
         (check_text, and irilint.stream.check_stream)."""
-        from irilint.rules.context import DocumentInfo
-
+        DocumentInfo = _document_info()
         selection = self.selection_for(settings)
-        rules = list(selection.rules)
-        if path is not None and settings is not None:
+        rules = selection.rules
+        if path is not None and settings is not None and settings.per_file_ignores:
             rules = _drop_per_file_ignored(rules, settings, path)
+        else:
+            rules = list(rules)  # the document's own list, as a dropping gives
         if scanner is None:
             from irilint.scanners import scanner_for
 
@@ -612,6 +613,32 @@ class Engine:
         suppressions = find_suppressions(text, index)
         return _Document(text, path, settings, scanner, doc, selection, rules, suppressions,
                          self._plan_for(selection, rules), index)
+
+
+_rule_types_loaded: Optional[Tuple[Any, Any]] = None
+_document_info_type: Any = None
+
+
+def _rule_types() -> Tuple[Any, Any]:
+    """(DocContext, Collected), imported at the first check (a from-import
+    in each check was a microsecond a file)."""
+    global _rule_types_loaded
+    if _rule_types_loaded is None:
+        from irilint.rules.context import DocContext
+        from irilint.rules.project_rules import Collected
+
+        _rule_types_loaded = (DocContext, Collected)
+    return _rule_types_loaded
+
+
+def _document_info() -> Any:
+    """irilint.rules.context.DocumentInfo, imported at the first check."""
+    global _document_info_type
+    if _document_info_type is None:
+        from irilint.rules.context import DocumentInfo
+
+        _document_info_type = DocumentInfo
+    return _document_info_type
 
 
 class _Document:

@@ -26,9 +26,9 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Dict, FrozenSet, List, Optional, Set, Tuple
 
-from .lines import Positions
+from .lines import LineIndex, Positions
 from .paths import display_path, display_prefix, folder_of
-from .project_files import read_file
+from .project_files import file_scanner, read_file
 
 
 @dataclass
@@ -322,14 +322,14 @@ class Project:
         return result.findings, index
 
     def check_result(self, path: str, text: str, settings: Any,
-                     run_state: Optional[Dict[str, Any]] = None) -> Tuple[Any, Any]:
-        """The engine's CheckResult of ``text`` and its LineIndex."""
-        from irilint.lines import LineIndex
-
+                     run_state: Optional[Dict[str, Any]] = None, scanner: Any = None) -> Tuple[Any, Any]:
+        """The engine's CheckResult of ``text`` and its LineIndex.
+        ``scanner``: the one the engine would find for ``path`` (found once
+        by check_path for the read and the check)."""
         index = LineIndex(text)
         result = self.engine.check_text(text, path=path, settings=settings,
                                         run_state=self.run_state if run_state is None else run_state,
-                                        index=index)
+                                        index=index, scanner=scanner)
         self.tell_errors(path, result.errors)
         return result, index
 
@@ -351,7 +351,7 @@ class Project:
         return fix_until_stable(self.engine, text, path=path, settings=settings,
                                 unsafe=self.options.unsafe_fixes, fixed=fixed)
 
-    def outcome(self, path: str, text: str, settings: Any, doc: Any = None) -> FileResult:
+    def outcome(self, path: str, text: str, settings: Any, doc: Any = None, scanner: Any = None) -> FileResult:
         from irilint.output import Located
 
         out = FileResult(path, fail_level=settings.fail_level)
@@ -400,7 +400,7 @@ class Project:
         # facts across files afterwards, in file order
         # (irilint.collisions.reduce_project_rules), so workers and the
         # cache can check files independently.
-        result, index = self.check_result(path, text, settings, {})
+        result, index = self.check_result(path, text, settings, {}, scanner)
         findings = result.findings
         out.facts = result.facts
         if findings:
@@ -571,7 +571,9 @@ def check_path(checker: Project, path: str, look_up: bool = True,
     try:
         # The digest is for the cache, and for --fix to see that a file did
         # not change before writing it.
-        doc = read_file(settings, path, digest=checker.cache is not None or bool(checker.options.fix), stat=st)
+        scanner = file_scanner(settings, path)
+        doc = read_file(settings, path, digest=checker.cache is not None or bool(checker.options.fix), stat=st,
+                        scanner=scanner)
     except DocumentError as exc:
         # Named as its findings would be (the display path), not as read.
         told = "%s: %s" % (shown, exc.reason)
@@ -588,7 +590,7 @@ def check_path(checker: Project, path: str, look_up: bool = True,
         if exc.kind == "too-large":
             return FileResult(shown, skipped=told)
         return FileResult(shown, error=told)
-    out = checker.outcome(shown, doc.text, settings, doc=doc)
+    out = checker.outcome(shown, doc.text, settings, doc=doc, scanner=scanner)
     out.abspath = path
     if checker.options.keep_text:
         out.text = doc.text

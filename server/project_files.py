@@ -90,16 +90,29 @@ def plan_document(settings: Any, path: Optional[str], text: str,
     return DocumentPlan(limit=limit, scanner=scanner_for(settings, path, language_id))
 
 
-def read_file(settings: Any, path: str, digest: bool = False, stat: Any = None) -> Any:
+def file_scanner(settings: Any, path: str) -> Any:
+    """The scanner that checks the file ``path`` under ``settings`` (its
+    ``extensions`` overrides, then its name), as the engine finds it when
+    given none: found once, it reads the file's encoding declaration and
+    then checks it."""
+    from .scanners import scanner_for as find
+
+    return find(path=path, extensions=dict(settings.extensions) if settings is not None else None)
+
+
+def read_file(settings: Any, path: str, digest: bool = False, stat: Any = None, scanner: Any = None) -> Any:
     """A file on disk read as every caller reads it: under the size cap, in
     the encoding it declares to the rules of the scanner (or code language)
     that checks it.  Raises :class:`irilint.fileio.DocumentError`.
-    ``stat``: the walk's stat of it, just made (see read_document)."""
-    from .scanners import declaration_syntax
+    ``stat``: the walk's stat of it, just made (see read_document).
+    ``scanner``: :func:`file_scanner` of it, when the caller has it."""
+    from .scanners import syntax_of
     from .fileio import read_document
 
+    if scanner is None:
+        scanner = file_scanner(settings, path)
     return read_document(path, max_size=size_cap(settings) or None, digest=digest,
-                         syntax=declaration_syntax(path, settings), stat=stat)
+                         syntax=syntax_of(scanner), stat=stat)
 
 
 def admitted_files(roots: List[str], settings_for: Any) -> Any:

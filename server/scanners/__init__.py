@@ -21,7 +21,7 @@ from .base import Candidate, CommentSyntax, Scanner
 __all__ = [
     "Candidate", "CommentSyntax", "Scanner", "SCANNERS", "find_iris",
     "get_scanner", "scanner_for", "scanner_names", "code_languages",
-    "is_scanner_name", "declaration_syntax",
+    "is_scanner_name", "declaration_syntax", "syntax_of",
 ]
 
 # The scanner modules are imported when first used, not with this package:
@@ -246,5 +246,10 @@ def declaration_syntax(path: str, settings: Any = None) -> str:
     :func:`irilint.declared_encoding.find_declaration`.  ``settings``: the
     file's (their ``extensions`` overrides)."""
     extensions = dict(settings.extensions) if settings is not None else None
-    scanner = scanner_for(path=path, extensions=extensions)
+    return syntax_of(scanner_for(path=path, extensions=extensions))
+
+
+def syntax_of(scanner: Scanner) -> str:
+    """Whose rules read an encoding declaration in a file that ``scanner``
+    checks (see :func:`declaration_syntax`)."""
     return getattr(scanner, "language", None) or scanner.name
