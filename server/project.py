@@ -28,7 +28,7 @@ from typing import Any, Dict, FrozenSet, List, Optional, Set, Tuple
 
 from .lines import LineIndex, Positions
 from .paths import display_path, display_prefix, folder_of
-from .project_files import file_scanner, read_file
+from .project_files import document_error, file_scanner, read_file
 
 
 @dataclass
@@ -330,7 +330,8 @@ class Project:
         result = self.engine.check_text(text, path=path, settings=settings,
                                         run_state=self.run_state if run_state is None else run_state,
                                         index=index, scanner=scanner)
-        self.tell_errors(path, result.errors)
+        if result.errors:
+            self.tell_errors(path, result.errors)
         return result, index
 
     def tell_errors(self, path: str, errors: List[str]) -> None:  # on stderr
@@ -352,8 +353,6 @@ class Project:
                                 unsafe=self.options.unsafe_fixes, fixed=fixed)
 
     def outcome(self, path: str, text: str, settings: Any, doc: Any = None, scanner: Any = None) -> FileResult:
-        from irilint.output import Located
-
         out = FileResult(path, fail_level=settings.fail_level)
         args = self.options
         if args.fix or args.diff:
@@ -393,7 +392,7 @@ class Project:
                     text = new_text
             elif doc is None and args.fix:
                 out.new_text = text
-        if self.streams(len(text)) and not (args.fix or args.diff):
+        if self.stream_above is not None and len(text) > self.stream_above and not (args.fix or args.diff):
             from .large_files import streamed_outcome
             return streamed_outcome(self, out, path, text, settings, doc)
         # Each file gets a fresh run state: the project rules reduce their
@@ -404,6 +403,8 @@ class Project:
         findings = result.findings
         out.facts = result.facts
         if findings:
+            from irilint.output import Located
+
             # Located as they are printed, their fixes' edits by the index:
             # no list of every finding's position is held (settle() makes
             # one for a result that is kept or sent to another process).
@@ -554,12 +555,10 @@ def check_path(checker: Project, path: str, look_up: bool = True,
     """Read, check (and fix) one file; None for a binary file (skipped).
     ``look_up=False``: the caller already missed in the cache.  ``st``: the
     walk's stat of the file, for the cache and the read."""
-    if look_up:
+    if look_up and checker.cache is not None:  # (cached_result's answer without a cache: None)
         hit = cached_result(checker, path, st)
         if hit is not None:
             return None if hit is BINARY_HIT else hit
-    from irilint.fileio import DocumentError
-
     shown = checker.display_path(path)
     try:
         settings = checker.settings(path)
@@ -574,7 +573,7 @@ def check_path(checker: Project, path: str, look_up: bool = True,
         scanner = file_scanner(settings, path)
         doc = read_file(settings, path, digest=checker.cache is not None or bool(checker.options.fix), stat=st,
                         scanner=scanner)
-    except DocumentError as exc:
+    except document_error() as exc:  # evaluated only when read_file raised
         # Named as its findings would be (the display path), not as read.
         told = "%s: %s" % (shown, exc.reason)
         if exc.kind == "binary":

@@ -115,6 +115,14 @@ def read_file(settings: Any, path: str, digest: bool = False, stat: Any = None, 
                          syntax=syntax_of(scanner), stat=stat)
 
 
+def document_error() -> type:
+    """:class:`irilint.fileio.DocumentError`, imported when asked (an
+    ``except`` clause asks only when something was raised)."""
+    from .fileio import DocumentError
+
+    return DocumentError
+
+
 def admitted_files(roots: List[str], settings_for: Any) -> Any:
     """The files under ``roots`` that include/exclude admit, each judged
     under its own settings (``settings_for(abspath)``), in walk order, with
