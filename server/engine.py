@@ -238,11 +238,11 @@ class Engine:
         self._counting: Dict[Tuple[int, str, int], _CountsBefore] = {}
 
     def selection_for(self, settings: Optional[Settings]) -> Any:
-        from irilint.rules.registry import select_rules
-
         key = id(settings) if settings is not None else None
         sel = self._selections.get(key)
         if sel is None or sel[0] is not settings:
+            from irilint.rules.registry import select_rules
+
             if settings is None:
                 selection = select_rules()
             else:
@@ -534,13 +534,11 @@ class Engine:
         index: Optional[LineIndex] = None,
     ) -> CheckResult:
         with _GC_PAUSE:
-            return self._check_text(text, path=path, language_id=language_id, settings=settings,
-                                    run_state=run_state, scanner=scanner, index=index)
+            return self._check_text(text, path, language_id, settings, run_state, scanner, index)
 
     def _check_text(
         self,
         text: str,
-        *,
         path: Optional[str],
         language_id: Optional[str],
         settings: Optional[Settings],

@@ -264,9 +264,13 @@ def decode_bytes(data: bytes, path: PathLike = "<stdin>", *, digest: bool = True
     ``digest=False`` leaves :attr:`Document.digest` empty (hashing is a
     tenth of a run that keeps no cache and writes nothing).
     """
-    encoding, bom = _bom_of(data)
+    if data[:1] in _BOM_FIRST_BYTES:
+        encoding, bom = _bom_of(data)
+        nul = binary_offset(data, encoding)
+    else:  # most files: no mark, so UTF-8 unless declared (binary_offset inline)
+        encoding, bom = "utf-8", b""
+        nul = data.find(b"\x00")
     declaration: Optional[Declaration] = None
-    nul = binary_offset(data, encoding)
     if nul != -1:
         raise DocumentError(path, f"binary file (NUL byte at offset {nul})", "binary")
     if not bom:

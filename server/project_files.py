@@ -95,9 +95,23 @@ def file_scanner(settings: Any, path: str) -> Any:
     ``extensions`` overrides, then its name), as the engine finds it when
     given none: found once, it reads the file's encoding declaration and
     then checks it."""
-    from .scanners import scanner_for as find
+    scanners = (_read_modules or _load_read_modules())[0]
+    if settings is None or not settings.extensions:
+        return scanners.scanner_for(path=path)
+    return scanners.scanner_for(path=path, extensions=dict(settings.extensions))
 
-    return find(path=path, extensions=dict(settings.extensions) if settings is not None else None)
+
+#: (irilint.scanners, irilint.fileio), imported at the first file (a
+#: from-import in each call was a microsecond a file)
+_read_modules: Optional[Tuple[Any, Any]] = None
+
+
+def _load_read_modules() -> Tuple[Any, Any]:
+    global _read_modules
+    from . import fileio, scanners
+
+    _read_modules = (scanners, fileio)
+    return _read_modules
 
 
 def read_file(settings: Any, path: str, digest: bool = False, stat: Any = None, scanner: Any = None) -> Any:
@@ -106,13 +120,11 @@ def read_file(settings: Any, path: str, digest: bool = False, stat: Any = None, 
     that checks it.  Raises :class:`irilint.fileio.DocumentError`.
     ``stat``: the walk's stat of it, just made (see read_document).
     ``scanner``: :func:`file_scanner` of it, when the caller has it."""
-    from .scanners import syntax_of
-    from .fileio import read_document
-
+    scanners, fileio = _read_modules or _load_read_modules()
     if scanner is None:
         scanner = file_scanner(settings, path)
-    return read_document(path, max_size=size_cap(settings) or None, digest=digest,
-                         syntax=syntax_of(scanner), stat=stat)
+    return fileio.read_document(path, max_size=size_cap(settings) or None, digest=digest,
+                                syntax=scanners.syntax_of(scanner), stat=stat)
 
 
 def document_error() -> type:
