@@ -607,11 +607,9 @@ class Engine:
         (check_text, and irilint.stream.check_stream)."""
         DocumentInfo = _document_info()
         selection = self.selection_for(settings)
-        rules = selection.rules
+        rules = selection.rules  # shared, never changed: no copy per document
         if path is not None and settings is not None and settings.per_file_ignores:
             rules = _drop_per_file_ignored(rules, settings, path)
-        else:
-            rules = list(rules)  # the document's own list, as a dropping gives
         if scanner is None:
             from irilint.scanners import scanner_for
 
