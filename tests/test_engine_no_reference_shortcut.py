@@ -115,3 +115,40 @@ def test_document_rules_report_at_the_severity_the_settings_give_them():
     assert dns.severity == selection.severity_of(dns.rule) != dns.rule.severity
     collision = found["confusable-collision"]
     assert collision.severity == selection.severity_of(collision.rule)
+
+
+_FILE_TEXTS = (
+    "[a](http://-shop.example/) https://раураl.com/x\n",
+    "<a href=\"http://www..example.com/\">x</a>\n",
+    "# irilint: ignore\nhttps://exa\u200bmple.org/\n",
+    "no reference here\n",
+    # found by the Markdown and HTML scanners, not by the text scanner
+    "<a title=\"x\" href=\"http://é.org/a b\">\n",
+)
+
+
+def test_check_path_checks_with_the_scanner_it_read_the_file_for(tmp_path, monkeypatch):
+    # check_path finds the scanner once, from the path it reads; the
+    # engine, left to itself, finds it from the path it reports (the
+    # display path): the findings and facts must be the same.
+    from irilint.output import findings_of
+    from irilint.project import Options, Project, check_path
+
+    (tmp_path / "irilint.toml").write_text(
+        'select = ["ALL"]\nprotected-domains = ["paypal.com"]\n'
+        'extensions = { ".txt" = "markdown", "notes" = "html", ".weird" = "html" }\n', encoding="utf-8")
+    names = ("a.md", "b.txt", "notes", "c.weird", "d.html", "e.py", "README", "Notes", "f.TXT")
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for k, name in enumerate(names):
+        (docs / name).write_text("".join(_FILE_TEXTS[k % len(_FILE_TEXTS):]), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    checker = Project(Options(paths=["docs"]))
+    for name in names:
+        path = str(docs / name)
+        out = check_path(checker, path)
+        settings = checker.settings(path)
+        text = (docs / name).read_text(encoding="utf-8")
+        own = Engine().check_text(text, path=out.path, settings=settings, run_state={})
+        assert list(findings_of(out.reported)) == own.findings, name
+        assert out.facts == own.facts, name
