@@ -242,6 +242,14 @@ def _xml(data: bytes) -> Optional[Declaration]:
 
 
 def _emacs(data: bytes) -> Optional[Declaration]:
+    # The lines that may hold one: line 1, and line 2 after a "#!" line.
+    # Without "-*-" in them (most files) there is none: one C-level search
+    # instead of the lines cut and searched.
+    end = data.find(b"\n")
+    if end >= 0 and data.startswith(b"#!"):
+        end = data.find(b"\n", end + 1)
+    if data.find(b"-*-", 0, len(data) if end < 0 else end) < 0:
+        return None
     lines = _head_lines(data, 2)
     candidates = lines[:2] if lines and lines[0].startswith(b"#!") else lines[:1]
     for number, line in enumerate(candidates, 1):
@@ -270,11 +278,43 @@ def _vim_in(line: bytes) -> Optional[bytes]:
     return f.group(1) if f else None
 
 
+#: up to this size a file is searched whole for a modeline's text: that
+#: costs less than finding its first and last lines
+_SEARCHED_WHOLE = 4096
+
+
+def _sets_fenc(data: bytes, start: int = 0, end: Optional[int] = None) -> bool:
+    """Whether ``data[start:end]`` holds "fenc=" or "fileencoding=", the
+    options a modeline sets the encoding with."""
+    return data.find(b"fenc=", start, end) >= 0 or data.find(b"fileencoding=", start, end) >= 0
+
+
+def _may_hold_modeline(data: bytes) -> bool:
+    """Whether the first or last :data:`_VIM_MODELINES` lines of ``data``
+    may set the encoding (False: no modeline there does)."""
+    if len(data) <= _SEARCHED_WHOLE:
+        return _sets_fenc(data)
+    head_end = -1
+    for _ in range(_VIM_MODELINES):
+        head_end = data.find(b"\n", head_end + 1)
+        if head_end < 0:
+            return _sets_fenc(data)  # the first lines are all of them
+    if _sets_fenc(data, 0, head_end):
+        return True
+    # As _tail_lines counts them: a final line end ends the last line.
+    tail = len(data) - 1 if data.endswith(b"\n") else len(data)
+    for _ in range(_VIM_MODELINES):
+        tail = data.rfind(b"\n", 0, tail)
+        if tail < 0:
+            return _sets_fenc(data)
+    return _sets_fenc(data, tail)
+
+
 def _vim(data: bytes) -> Optional[Declaration]:
     # A modeline sets the encoding with "fenc=" or "fileencoding=": without
-    # either anywhere there is none to find (two C-level searches, not ten
-    # lines cut and searched).
-    if b"fenc=" not in data and b"fileencoding=" not in data:
+    # either in the lines modelines are read from there is none to find
+    # (C-level searches, not ten lines cut and searched).
+    if not _may_hold_modeline(data):
         return None
     head = _head_lines(data, _VIM_MODELINES)
     lines: List[Tuple[int, bytes]] = list(enumerate(head, 1))
@@ -381,12 +421,23 @@ def _is_ascii_letter(c: int) -> bool:
     return 0x41 <= c <= 0x5A or 0x61 <= c <= 0x7A
 
 
+#: whether the prescan goes from a byte that is not "<" straight to the
+#: next "<" (False: byte by byte, as the spec words it; the tests compare)
+_SKIP_TO_TAG = True
+
+
 def _html_prescan(data: bytes) -> Optional[Tuple[bytes, int, int]]:
     """``(label, start, end)`` of the first <meta> that declares an
     encoding in ``data``."""
     n = len(data)
     pos = 0
     while pos < n:
+        if data[pos] != 0x3C and _SKIP_TO_TAG:
+            # Every step below starts at a "<"; a byte that is not one is
+            # stepped over, as are all of them up to the next "<".
+            pos = data.find(b"<", pos)
+            if pos < 0:
+                return None
         if data.startswith(b"<!--", pos):
             end = data.find(b"-->", pos + 2)
             if end < 0:

@@ -14,6 +14,7 @@ import gc
 import re
 import threading
 from collections import OrderedDict
+from itertools import chain
 from dataclasses import dataclass, field, replace
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
@@ -55,6 +56,11 @@ EARLY_JUDGEMENT = True
 #: findings to each further occurrence (False: every occurrence is checked;
 #: tests compare the two)
 DOCUMENT_MEMO = True
+
+#: Engine.check_text sets up no reference loop for a document whose scanner
+#: finds no reference, and no ignore-file test for one without suppressions
+#: (False: it does; tests compare the two)
+NO_REFERENCE_SHORTCUT = True
 
 #: Judged results kept for values up to this many characters (at most this
 #: many of them); of longer values, rarely judged twice, only the last two.
@@ -232,11 +238,11 @@ class Engine:
         self._counting: Dict[Tuple[int, str, int], _CountsBefore] = {}
 
     def selection_for(self, settings: Optional[Settings]) -> Any:
-        from irilint.rules.registry import select_rules
-
         key = id(settings) if settings is not None else None
         sel = self._selections.get(key)
         if sel is None or sel[0] is not settings:
+            from irilint.rules.registry import select_rules
+
             if settings is None:
                 selection = select_rules()
             else:
@@ -528,13 +534,11 @@ class Engine:
         index: Optional[LineIndex] = None,
     ) -> CheckResult:
         with _GC_PAUSE:
-            return self._check_text(text, path=path, language_id=language_id, settings=settings,
-                                    run_state=run_state, scanner=scanner, index=index)
+            return self._check_text(text, path, language_id, settings, run_state, scanner, index)
 
     def _check_text(
         self,
         text: str,
-        *,
         path: Optional[str],
         language_id: Optional[str],
         settings: Optional[Settings],
@@ -542,24 +546,31 @@ class Engine:
         scanner: Any,
         index: Optional[LineIndex],
     ) -> CheckResult:
-        from irilint.rules.context import DocContext
-        from irilint.rules.project_rules import Collected
-
+        DocContext, Collected = _rule_types()
         setup = self._document(text, path=path, language_id=language_id, settings=settings,
                                run_state=run_state, scanner=scanner, index=index)
         result = CheckResult([])
-        if setup.all_suppressed():
-            return result
         suppressions, plan, doc = setup.suppressions, setup.plan, setup.doc
+        shortcut = NO_REFERENCE_SHORTCUT
+        if (suppressions or not shortcut) and setup.all_suppressed():  # none: nothing is silenced
+            return result
 
         findings: List[Finding] = []
-        references = _ReferenceLoop(self, setup, result.errors).run(setup.scanner.scan(text), findings)
-        contexts: List[Any] = list(references)
+        candidates = iter(setup.scanner.scan(text))
+        first = next(candidates, None) if shortcut else _NOT_PEEKED
+        if first is None:  # many files: no reference, so nothing to set up for one
+            contexts: List[Any] = []
+        else:
+            if first is not _NOT_PEEKED:
+                candidates = chain((first,), candidates)
+            contexts = list(_ReferenceLoop(self, setup, result.errors).run(candidates, findings))
         result.references = len(contexts)
+        # The plan's severities are the selection's, for every rule of it.
+        severities = plan.severities
         for r in plan.doc_rules:
             dctx = DocContext(doc, contexts, suppressions)
             dctx.rule = r
-            dctx.severity = setup.selection.severity_of(r)
+            dctx.severity = severities[r.name]
             try:
                 findings.extend(r.check(dctx) or ())
                 if r.project is not None:
@@ -594,11 +605,10 @@ class Engine:
                   scanner: Any, index: Optional[LineIndex]) -> "_Document":
         """What a check of ``text`` needs before its first reference
         (check_text, and irilint.stream.check_stream)."""
-        from irilint.rules.context import DocumentInfo
-
+        DocumentInfo = _document_info()
         selection = self.selection_for(settings)
-        rules = list(selection.rules)
-        if path is not None and settings is not None:
+        rules = selection.rules  # shared, never changed: no copy per document
+        if path is not None and settings is not None and settings.per_file_ignores:
             rules = _drop_per_file_ignored(rules, settings, path)
         if scanner is None:
             from irilint.scanners import scanner_for
@@ -612,6 +622,35 @@ class Engine:
         suppressions = find_suppressions(text, index)
         return _Document(text, path, settings, scanner, doc, selection, rules, suppressions,
                          self._plan_for(selection, rules), index)
+
+
+#: a candidate not looked at before the reference loop (the shortcut off)
+_NOT_PEEKED = object()
+
+_rule_types_loaded: Optional[Tuple[Any, Any]] = None
+_document_info_type: Any = None
+
+
+def _rule_types() -> Tuple[Any, Any]:
+    """(DocContext, Collected), imported at the first check (a from-import
+    in each check was a microsecond a file)."""
+    global _rule_types_loaded
+    if _rule_types_loaded is None:
+        from irilint.rules.context import DocContext
+        from irilint.rules.project_rules import Collected
+
+        _rule_types_loaded = (DocContext, Collected)
+    return _rule_types_loaded
+
+
+def _document_info() -> Any:
+    """irilint.rules.context.DocumentInfo, imported at the first check."""
+    global _document_info_type
+    if _document_info_type is None:
+        from irilint.rules.context import DocumentInfo
+
+        _document_info_type = DocumentInfo
+    return _document_info_type
 
 
 class _Document:

@@ -264,9 +264,13 @@ def decode_bytes(data: bytes, path: PathLike = "<stdin>", *, digest: bool = True
     ``digest=False`` leaves :attr:`Document.digest` empty (hashing is a
     tenth of a run that keeps no cache and writes nothing).
     """
-    encoding, bom = _bom_of(data)
+    if data[:1] in _BOM_FIRST_BYTES:
+        encoding, bom = _bom_of(data)
+        nul = binary_offset(data, encoding)
+    else:  # most files: no mark, so UTF-8 unless declared (binary_offset inline)
+        encoding, bom = "utf-8", b""
+        nul = data.find(b"\x00")
     declaration: Optional[Declaration] = None
-    nul = binary_offset(data, encoding)
     if nul != -1:
         raise DocumentError(path, f"binary file (NUL byte at offset {nul})", "binary")
     if not bom:
@@ -309,6 +313,15 @@ def _read_all(fd: int, limit: Optional[int], size: int = -1) -> bytes:
     chunks: List[bytes] = []
     total = 0
     first = True
+    if 0 <= size < (1 << 30) and (limit is None or size <= limit):
+        # Most files: the whole file, as fstat counts it, in one call (the
+        # loop's first round, without its bookkeeping).
+        chunk = os.read(fd, size + 1)
+        if len(chunk) == size or not chunk:
+            return chunk
+        chunks.append(chunk)
+        total = len(chunk)
+        first = False
     while True:
         want = size + 1 if first and 0 <= size < (1 << 30) else 1 << 20
         if limit is not None:
@@ -324,6 +337,10 @@ def _read_all(fd: int, limit: Optional[int], size: int = -1) -> bytes:
             break  # the whole file, as fstat counts it (the caller checks again)
         first = False
     return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+
+
+#: how a file is opened to be read (O_BINARY: Windows translates no newline)
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0)
 
 
 def read_document(path: PathLike, max_size: Optional[int] = None, *, digest: bool = True,
@@ -347,15 +364,15 @@ def read_document(path: PathLike, max_size: Optional[int] = None, *, digest: boo
             st = os.stat(path_str)
         except OSError as exc:
             raise DocumentError(path_str, _os_reason(exc)) from None
-    if stat_module.S_ISDIR(st.st_mode):
-        raise DocumentError(path_str, "is a directory")
     if not stat_module.S_ISREG(st.st_mode):
+        if stat_module.S_ISDIR(st.st_mode):
+            raise DocumentError(path_str, "is a directory")
         # A FIFO or device would block or never end.
         raise DocumentError(path_str, "not a regular file")
     if max_size is not None and st.st_size > max_size:
         raise _too_large(path_str, st.st_size, max_size)
     try:
-        fd = os.open(path_str, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+        fd = os.open(path_str, _READ_FLAGS)
     except OSError as exc:
         raise DocumentError(path_str, _os_reason(exc)) from None
     try:
@@ -379,7 +396,7 @@ def read_document(path: PathLike, max_size: Optional[int] = None, *, digest: boo
     if max_size is not None and len(data) > max_size:
         raise _too_large(path_str, len(data), max_size)
     doc = decode_bytes(data, path_str, digest=digest, syntax=syntax)
-    doc.stat = FileStamp.of(after)
+    doc.stat = FileStamp(after.st_size, after.st_mtime_ns, after.st_ino)  # FileStamp.of(after)
     doc.ctime_ns = after.st_ctime_ns
     return doc
 

@@ -26,9 +26,9 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Dict, FrozenSet, List, Optional, Set, Tuple
 
-from .lines import Positions
+from .lines import LineIndex, Positions
 from .paths import display_path, display_prefix, folder_of
-from .project_files import read_file
+from .project_files import document_error, file_scanner, read_file
 
 
 @dataclass
@@ -322,15 +322,16 @@ class Project:
         return result.findings, index
 
     def check_result(self, path: str, text: str, settings: Any,
-                     run_state: Optional[Dict[str, Any]] = None) -> Tuple[Any, Any]:
-        """The engine's CheckResult of ``text`` and its LineIndex."""
-        from irilint.lines import LineIndex
-
+                     run_state: Optional[Dict[str, Any]] = None, scanner: Any = None) -> Tuple[Any, Any]:
+        """The engine's CheckResult of ``text`` and its LineIndex.
+        ``scanner``: the one the engine would find for ``path`` (found once
+        by check_path for the read and the check)."""
         index = LineIndex(text)
         result = self.engine.check_text(text, path=path, settings=settings,
                                         run_state=self.run_state if run_state is None else run_state,
-                                        index=index)
-        self.tell_errors(path, result.errors)
+                                        index=index, scanner=scanner)
+        if result.errors:
+            self.tell_errors(path, result.errors)
         return result, index
 
     def tell_errors(self, path: str, errors: List[str]) -> None:  # on stderr
@@ -351,9 +352,7 @@ class Project:
         return fix_until_stable(self.engine, text, path=path, settings=settings,
                                 unsafe=self.options.unsafe_fixes, fixed=fixed)
 
-    def outcome(self, path: str, text: str, settings: Any, doc: Any = None) -> FileResult:
-        from irilint.output import Located
-
+    def outcome(self, path: str, text: str, settings: Any, doc: Any = None, scanner: Any = None) -> FileResult:
         out = FileResult(path, fail_level=settings.fail_level)
         args = self.options
         if args.fix or args.diff:
@@ -393,17 +392,19 @@ class Project:
                     text = new_text
             elif doc is None and args.fix:
                 out.new_text = text
-        if self.streams(len(text)) and not (args.fix or args.diff):
+        if self.stream_above is not None and len(text) > self.stream_above and not (args.fix or args.diff):
             from .large_files import streamed_outcome
             return streamed_outcome(self, out, path, text, settings, doc)
         # Each file gets a fresh run state: the project rules reduce their
         # facts across files afterwards, in file order
         # (irilint.collisions.reduce_project_rules), so workers and the
         # cache can check files independently.
-        result, index = self.check_result(path, text, settings, {})
+        result, index = self.check_result(path, text, settings, {}, scanner)
         findings = result.findings
         out.facts = result.facts
         if findings:
+            from irilint.output import Located
+
             # Located as they are printed, their fixes' edits by the index:
             # no list of every finding's position is held (settle() makes
             # one for a result that is kept or sent to another process).
@@ -554,12 +555,10 @@ def check_path(checker: Project, path: str, look_up: bool = True,
     """Read, check (and fix) one file; None for a binary file (skipped).
     ``look_up=False``: the caller already missed in the cache.  ``st``: the
     walk's stat of the file, for the cache and the read."""
-    if look_up:
+    if look_up and checker.cache is not None:  # (cached_result's answer without a cache: None)
         hit = cached_result(checker, path, st)
         if hit is not None:
             return None if hit is BINARY_HIT else hit
-    from irilint.fileio import DocumentError
-
     shown = checker.display_path(path)
     try:
         settings = checker.settings(path)
@@ -571,8 +570,10 @@ def check_path(checker: Project, path: str, look_up: bool = True,
     try:
         # The digest is for the cache, and for --fix to see that a file did
         # not change before writing it.
-        doc = read_file(settings, path, digest=checker.cache is not None or bool(checker.options.fix), stat=st)
-    except DocumentError as exc:
+        scanner = file_scanner(settings, path)
+        doc = read_file(settings, path, digest=checker.cache is not None or bool(checker.options.fix), stat=st,
+                        scanner=scanner)
+    except document_error() as exc:  # evaluated only when read_file raised
         # Named as its findings would be (the display path), not as read.
         told = "%s: %s" % (shown, exc.reason)
         if exc.kind == "binary":
@@ -588,7 +589,7 @@ def check_path(checker: Project, path: str, look_up: bool = True,
         if exc.kind == "too-large":
             return FileResult(shown, skipped=told)
         return FileResult(shown, error=told)
-    out = checker.outcome(shown, doc.text, settings, doc=doc)
+    out = checker.outcome(shown, doc.text, settings, doc=doc, scanner=scanner)
     out.abspath = path
     if checker.options.keep_text:
         out.text = doc.text

@@ -90,16 +90,49 @@ def plan_document(settings: Any, path: Optional[str], text: str,
     return DocumentPlan(limit=limit, scanner=scanner_for(settings, path, language_id))
 
 
-def read_file(settings: Any, path: str, digest: bool = False, stat: Any = None) -> Any:
+def file_scanner(settings: Any, path: str) -> Any:
+    """The scanner that checks the file ``path`` under ``settings`` (its
+    ``extensions`` overrides, then its name), as the engine finds it when
+    given none: found once, it reads the file's encoding declaration and
+    then checks it."""
+    scanners = (_read_modules or _load_read_modules())[0]
+    if settings is None or not settings.extensions:
+        return scanners.scanner_for(path=path)
+    return scanners.scanner_for(path=path, extensions=dict(settings.extensions))
+
+
+#: (irilint.scanners, irilint.fileio), imported at the first file (a
+#: from-import in each call was a microsecond a file)
+_read_modules: Optional[Tuple[Any, Any]] = None
+
+
+def _load_read_modules() -> Tuple[Any, Any]:
+    global _read_modules
+    from . import fileio, scanners
+
+    _read_modules = (scanners, fileio)
+    return _read_modules
+
+
+def read_file(settings: Any, path: str, digest: bool = False, stat: Any = None, scanner: Any = None) -> Any:
     """A file on disk read as every caller reads it: under the size cap, in
     the encoding it declares to the rules of the scanner (or code language)
     that checks it.  Raises :class:`irilint.fileio.DocumentError`.
-    ``stat``: the walk's stat of it, just made (see read_document)."""
-    from .scanners import declaration_syntax
-    from .fileio import read_document
+    ``stat``: the walk's stat of it, just made (see read_document).
+    ``scanner``: :func:`file_scanner` of it, when the caller has it."""
+    scanners, fileio = _read_modules or _load_read_modules()
+    if scanner is None:
+        scanner = file_scanner(settings, path)
+    return fileio.read_document(path, max_size=size_cap(settings) or None, digest=digest,
+                                syntax=scanners.syntax_of(scanner), stat=stat)
 
-    return read_document(path, max_size=size_cap(settings) or None, digest=digest,
-                         syntax=declaration_syntax(path, settings), stat=stat)
+
+def document_error() -> type:
+    """:class:`irilint.fileio.DocumentError`, imported when asked (an
+    ``except`` clause asks only when something was raised)."""
+    from .fileio import DocumentError
+
+    return DocumentError
 
 
 def admitted_files(roots: List[str], settings_for: Any) -> Any:

@@ -21,7 +21,7 @@ from .base import Candidate, CommentSyntax, Scanner
 __all__ = [
     "Candidate", "CommentSyntax", "Scanner", "SCANNERS", "find_iris",
     "get_scanner", "scanner_for", "scanner_names", "code_languages",
-    "is_scanner_name", "declaration_syntax",
+    "is_scanner_name", "declaration_syntax", "syntax_of",
 ]
 
 # The scanner modules are imported when first used, not with this package:
@@ -233,10 +233,41 @@ def scanner_for(path: Optional[str] = None, language_id: Optional[str] = None,
         if lid in _code().LANGUAGES:
             return get_scanner(lid)
     if path:
-        name = _by_path(path)
-        if name is not None:
-            return get_scanner(name)
+        return _by_file_name(path)
     return get_scanner("text")
+
+
+#: extension -> the scanner of a file with it whose whole name says
+#: nothing (see _by_file_name)
+_by_extension: Dict[str, Scanner] = {}
+
+
+def _by_file_name(path: str) -> Scanner:
+    """The scanner :func:`_by_path` names for ``path``, or the text
+    scanner: what :func:`scanner_for` gives for a path alone.  Inline,
+    with the scanner of each extension kept (it was a tenth of a file's
+    fixed cost in a run over many small files)."""
+    base = os.path.basename(path.replace("\\", "/"))
+    table = _filenames_table if _filenames_table is not None else _filenames()
+    name = table.get(base)
+    if name is not None:
+        return get_scanner(name)
+    lower = base.lower()
+    name = table.get(lower)
+    if name is not None:
+        return get_scanner(name)
+    if lower.startswith("dockerfile") or lower.endswith(".dockerfile"):
+        return get_scanner("dockerfile")
+    dot = lower.rfind(".")
+    ext = lower[dot:] if dot > 0 else ""
+    scanner = _by_extension.get(ext)
+    if scanner is None:
+        name = FORMAT_EXTENSIONS.get(ext) or _code().EXTENSIONS.get(ext)
+        scanner = get_scanner(name if name is not None else "text")
+        if len(_by_extension) >= 1024:  # a tree of made-up extensions
+            _by_extension.clear()
+        _by_extension[ext] = scanner
+    return scanner
 
 
 def declaration_syntax(path: str, settings: Any = None) -> str:
@@ -246,5 +277,10 @@ def declaration_syntax(path: str, settings: Any = None) -> str:
     :func:`irilint.declared_encoding.find_declaration`.  ``settings``: the
     file's (their ``extensions`` overrides)."""
     extensions = dict(settings.extensions) if settings is not None else None
-    scanner = scanner_for(path=path, extensions=extensions)
+    return syntax_of(scanner_for(path=path, extensions=extensions))
+
+
+def syntax_of(scanner: Scanner) -> str:
+    """Whose rules read an encoding declaration in a file that ``scanner``
+    checks (see :func:`declaration_syntax`)."""
     return getattr(scanner, "language", None) or scanner.name
