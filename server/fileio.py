@@ -396,7 +396,7 @@ def read_document(path: PathLike, max_size: Optional[int] = None, *, digest: boo
     if max_size is not None and len(data) > max_size:
         raise _too_large(path_str, len(data), max_size)
     doc = decode_bytes(data, path_str, digest=digest, syntax=syntax)
-    doc.stat = FileStamp(after.st_size, after.st_mtime_ns, after.st_ino)  # FileStamp.of(after)
+    doc.stat = FileStamp.of(after)
     doc.ctime_ns = after.st_ctime_ns
     return doc
 

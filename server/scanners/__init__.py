@@ -191,6 +191,9 @@ def _split_name(path: str):
 
 
 def _by_path(path: str) -> Optional[str]:
+    """The scanner name ``path``'s file name says, or None: the reference
+    that :func:`_by_file_name`, which keeps a scanner per extension, is
+    tested against."""
     base, lower, ext = _split_name(path)
     filenames = _filenames()
     if base in filenames:
