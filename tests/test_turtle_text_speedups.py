@@ -277,11 +277,16 @@ def _literal(body, quote, closed):
     return quote + body + (quote if closed else "")
 
 
+#: a body that starts as an IRI, then anything
+_IRI_FIRST_BODY = st.builds("".join, st.tuples(st.sampled_from(
+    ["http://", "https://a", "HTTP://a.b", "x+y.z-1://", "mailto:a", "urn:x", "a" * 31 + "://", "ftp://h"]), _IRI_BODY))
+
+
 _TURTLE_PIECE = st.one_of(
     st.sampled_from([
         "@prefix", "@PREFIX", "PREFIX", "prefix", "PreFix", "@base", "BASE", "Base", "basE", "@BASE", "database",
         "ex:", "p:", ":", "a:b:", "e", "E", " ", "\t", "\n", "\r\n", "\r", " " * 210, ".", ";", ",", "a", "[", "]",
-        "(", ")", "@en", "^^xsd:string", "^^<http://www.w3.org/2001/XMLSchema#string>", "?a < ?b", "?x<=3",
+        "(", ")", " " * 190, "@en", "^^xsd:string", "^^<http://www.w3.org/2001/XMLSchema#string>", "?a < ?b", "?x<=3",
         "FILTER(?a<?b)", "<", ">", "<<", "<http:a", "<scheme:with spaces>", "<http://a b>", "<>", "<#me>",
         "<../y>", "#", "# comment http://c.example/\n", "# no colon\n", "# a: b\n", "#<http://in.comment/>",
         "\"", "'", "\"\"", "''", "\"\"\"", "'''", "\"\"\"\"", "\\", "\u2028", "\u00e9", "\u4f8b\u3002",
@@ -289,6 +294,8 @@ _TURTLE_PIECE = st.one_of(
     ]),
     st.builds(lambda b, c: "<" + b + (">" if c else ""), _IRI_BODY, st.booleans()),
     st.builds(_literal, _IRI_BODY, st.sampled_from(['"', "'", '"""', "'''"]), st.booleans()),
+    st.builds(_literal, _IRI_FIRST_BODY, st.sampled_from(['"', "'", '"""', "'''"]), st.booleans()),
+    st.builds(lambda b, c: "<" + b + (">" if c else ""), _IRI_FIRST_BODY, st.booleans()),
     st.builds(lambda b, end: "#" + b + end, _IRI_BODY, st.sampled_from(["\n", "\r\n", "\r", ""])),
 )
 _TURTLE = st.lists(_TURTLE_PIECE, max_size=30).map("".join)
@@ -298,9 +305,11 @@ _TURTLE_EXAMPLES = [
     "PREFIX p: <http://p/>\nBASE <http://b/>\nSELECT * WHERE { ?s <http://q/> 'http://lit.example/x' }",
     "<s> <p> \"http://a.example/x\" , 'https://b.example/y' ; <q> \"mailto:me@x.example\" .",
     "BASE" + " " * 199 + "<http://b/>", "BASE" + " " * 200 + "<http://b/>", " <a>", "\n<a>", "e <a>", ":\t<a>",
+    *("BASE" + " " * k + "<http://b/>" for k in range(190, 200)),
+    *("@prefix p:" + "\n" * k + "<http://p/>" for k in range(185, 200)),
     "\"http://a.example/x.\" \"http://a.example/(x)\" \"http://'x\" 'http://x' '''http://y''' \"http://z",
     "\"" + "s" * 33 + "://x\" \"" + "s" * 32 + "://x\" \"1http://x\" \"http://x/\u00e9\"",
-    "<http://e/\\u00e9> <http://a b> <http:a <> <>", "\"http://a\\u003Ab\" 'x:y' \"http://\"",
+    "<http://e/\\u00e9> <http://a b> <http:a <> <>", "\"http://(x\" 'https://(a' \"http://)b\" \"http://'b\" 'http://[b' \"http://]b\"", "'http://a b' \"http://a b\" 'http://a\tb' \"http://a\\\\b\"", "\"http://a\\u003Ab\" 'x:y' \"http://\"",
 ]
 
 
@@ -353,3 +362,69 @@ def test_iter_iris_equals_the_old_one(text, lo, hi, context):
     assert _key(find_iris(text, lo, hi, context)) == expected
     if lo == 0 and hi == len(text):
         assert _key(iter_iris(text, context=context)) == expected
+
+
+#: every ASCII character and a few others, for the characters at the
+#: edges of the shortcut's classes
+_CHARS = st.characters(max_codepoint=0x7F) | st.sampled_from("\u00e9\u4f8b\u3002\u202e\u00a0\u2028")
+_SCHEME = st.from_regex(r"[A-Za-z][A-Za-z0-9+.\-]{0,33}", fullmatch=True) | st.sampled_from(["", "1a", "+a", "a:b"])
+_TERMS = st.lists(st.one_of(
+    st.builds(lambda q, sch, rest: q + sch + "://" + rest + q, st.sampled_from(['"', "'"]), _SCHEME,
+              st.text(_CHARS, max_size=10)),
+    st.builds(lambda rest: "<" + rest + ">", st.text(_CHARS, max_size=10)),
+    st.builds(_literal, _IRI_FIRST_BODY, st.sampled_from(['"', "'", '"""', "'''"]), st.booleans()),
+    st.builds(lambda b, c: "<" + b + (">" if c else ""), _IRI_FIRST_BODY, st.booleans()),
+    st.sampled_from([" ", "\n", " ;\n ", " . ", ",", "BASE ", "@prefix p: ", "# x: http://a/\n", "\u00e9"]),
+), max_size=12).map("".join)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(_TERMS)
+def test_iri_terms_and_literals_that_start_as_iris_equal_the_old_scanners(text):
+    expected = _key(_old_scan_turtle(text, True))
+    assert _key(turtle.TurtleScanner().scan(text)) == expected
+    assert _key(turtle._scan_turtle(text, False)) == expected
+
+
+# ---- linear time ----------------------------------------------------------
+
+
+def _cpu(run, text: str) -> float:
+    best = []
+    for _ in range(3):
+        t = time.process_time()
+        run(text)
+        best.append(time.process_time() - t)
+    return sorted(best)[1]
+
+
+def _ratio_of(run, small: str, large: str) -> float:
+    """CPU time of ``run(large)`` over that of ``run(small)`` (repeated
+    until the small one takes 20 ms)."""
+    repeat = 1
+    while _cpu(lambda t: [run(t) for _ in range(repeat)], small) < 0.02 and repeat < 4096:
+        repeat *= 2
+    ts = _cpu(lambda t: [run(t) for _ in range(repeat)], small)
+    tl = _cpu(lambda t: [run(t) for _ in range(repeat)], large)
+    return tl / max(ts, 1e-9)
+
+
+def _ratio(run, unit: str, size: int = 20_000) -> float:
+    """The same for ``unit`` repeated ``size`` and 4x ``size`` times."""
+    return _ratio_of(run, unit * size, unit * (4 * size))
+
+
+_SCAN = lambda text: list(turtle.TurtleScanner().scan(text))  # noqa: E731
+
+
+def test_the_turtle_step_stays_linear_on_runs_that_open_a_shortcut():
+    # Each of these starts the one-match shortcuts (an IRI term, a literal
+    # that is one IRI) again and again, or opens one that never closes.
+    for unit in ("<", "\"", "'", "#", "\\u", "<a", "\"http://a", "'http://a", "\"http://a.", "<http://a\\u0041",
+                 "\"a://", "\"" + "a" * 31 + "://b", "BASE ", "p: ", "e\t"):
+        assert _ratio(_SCAN, unit) < 8, unit
+    for unit, tail in (("a", ""), (".", "\""), (" ", ">"), ("e", "\"")):
+        # one long term or literal that fails at its very end
+        for head in ("\"http://x", "'http://x", "<http://x"):
+            ratio = _ratio_of(_SCAN, head + unit * 40_000 + tail, head + unit * 160_000 + tail)
+            assert ratio < 8, (head, unit)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from typing import Iterator, List
 
-from ._common import POSSESSIVE_QUANTIFIERS, finalize, finalized
+from ._common import POSSESSIVE_QUANTIFIERS, finalize
 from ._decode import HEX_U, TURTLE_ESCAPES, decode_backslashes
 from .base import Candidate, CommentSyntax, Scanner
 from .text import _COLON_RX as _IRI_COLON_RX, iter_iris, scan_decoded
@@ -198,4 +198,9 @@ class TurtleScanner(Scanner):
     text_is_data = True
 
     def scan(self, text: str) -> Iterator[Candidate]:
-        return finalized(_turtle(text, FAST_SKIP))
+        # Already what finalized() would pass through: every candidate lies
+        # inside its token (an IRI term, a literal, a comment), the tokens
+        # are read left to right without overlapping, a window's bare IRIs
+        # come sorted and disjoint, and an empty candidate (``<>``) is one
+        # per term.
+        return _turtle(text, FAST_SKIP)
