@@ -354,6 +354,8 @@ _CONTEXTS = st.sampled_from(["bare", "string", "code", "comment", "docstring", "
 @example("\u2066http://a.example/\u2069. mailto:me@x.example, Mailto:x MAILTO:y data:x", 0, 400, "bare")
 @example("http://a.example/(x)", 0, 400, "string")
 @example("xhttp://a 1http://b " + "s" * 33 + "://c", 0, 400, "code")
+@example("\\http://a.example/ \\\\http://b.example/", 1, 400, "bare")
+@example(" " + "a" * 32 + "://x " + "b" * 33 + "://y " + "c" * 31 + "://z", 0, 400, "bare")
 def test_iter_iris_equals_the_old_one(text, lo, hi, context):
     lo = min(lo, len(text))
     hi = min(max(hi, lo), len(text))
