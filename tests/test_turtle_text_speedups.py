@@ -9,6 +9,7 @@ of every candidate; and the new loops stay linear.
 """
 from __future__ import annotations
 
+import gc
 import re
 import time
 from typing import Iterator, List, Optional
@@ -392,19 +393,27 @@ def test_iri_terms_and_literals_that_start_as_iris_equal_the_old_scanners(text):
 
 
 def _cpu(run, text: str) -> float:
+    """The least CPU time of three runs: other work on a shared machine
+    only ever adds to it.  Garbage collection off: its passes over every
+    live candidate are not the scanner's time."""
     best = []
-    for _ in range(3):
-        t = time.process_time()
-        run(text)
-        best.append(time.process_time() - t)
-    return sorted(best)[1]
+    gc.collect()
+    gc.disable()
+    try:
+        for _ in range(3):
+            t = time.process_time()
+            run(text)
+            best.append(time.process_time() - t)
+    finally:
+        gc.enable()
+    return min(best)
 
 
 def _ratio_of(run, small: str, large: str) -> float:
     """CPU time of ``run(large)`` over that of ``run(small)`` (repeated
-    until the small one takes 20 ms)."""
+    until the small one takes 30 ms)."""
     repeat = 1
-    while _cpu(lambda t: [run(t) for _ in range(repeat)], small) < 0.02 and repeat < 4096:
+    while _cpu(lambda t: [run(t) for _ in range(repeat)], small) < 0.03 and repeat < 4096:
         repeat *= 2
     ts = _cpu(lambda t: [run(t) for _ in range(repeat)], small)
     tl = _cpu(lambda t: [run(t) for _ in range(repeat)], large)
@@ -424,9 +433,10 @@ def test_the_turtle_step_stays_linear_on_runs_that_open_a_shortcut():
     # that is one IRI) again and again, or opens one that never closes.
     for unit in ("<", "\"", "'", "#", "\\u", "<a", "\"http://a", "'http://a", "\"http://a.", "<http://a\\u0041",
                  "\"a://", "\"" + "a" * 31 + "://b", "BASE ", "p: ", "e\t"):
-        assert _ratio(_SCAN, unit) < 8, unit
+        ratio = _ratio(_SCAN, unit)
+        assert ratio < 8, (unit, ratio)
     for unit, tail in (("a", ""), (".", "\""), (" ", ">"), ("e", "\"")):
         # one long term or literal that fails at its very end
         for head in ("\"http://x", "'http://x", "<http://x"):
             ratio = _ratio_of(_SCAN, head + unit * 40_000 + tail, head + unit * 160_000 + tail)
-            assert ratio < 8, (head, unit)
+            assert ratio < 8, (head, unit, ratio)

@@ -24,7 +24,7 @@ from typing import Iterator, List
 from ._common import POSSESSIVE_QUANTIFIERS, finalize
 from ._decode import HEX_U, TURTLE_ESCAPES, decode_backslashes
 from .base import Candidate, CommentSyntax, Scanner
-from .text import _COLON_RX as _IRI_COLON_RX, iter_iris, scan_decoded
+from .text import _COLON_RX as _IRI_COLON_RX, MAX_SCHEME_LENGTH, iter_iris, scan_decoded
 
 _TOKEN_RX = re.compile(r"<|#|\"\"\"|'''|[\"']")
 # What holds no candidate, passed in one match up to the next token that
@@ -47,8 +47,8 @@ _NOTHING_RX = re.compile(
 # none (nor a closing bracket), the first after "://" is no quote or
 # bracket (_is_quote_like), and the scheme is at most MAX_SCHEME_LENGTH
 # letters.  Anything else is read token by token below.
-_WHOLE_IRI = (r"[A-Za-z][A-Za-z0-9+.\-]{0,31}+://[!#-&*-;=?-\[\]_a-z~]%s*+"
-              r"(?<=[#-&(+\-/0-9=@-\[a-z])")
+_WHOLE_IRI = (r"[A-Za-z][A-Za-z0-9+.\-]{0,%d}+://[!#-&*-;=?-\[\]_a-z~]%%s*+"
+              r"(?<=[#-&(+\-/0-9=@-\[a-z])") % (MAX_SCHEME_LENGTH - 1)
 _STEP_RX = re.compile(
     _NOTHING_RX.pattern + r"""(?:<([^\x00-\x20<>"{}|^`\\]*+)>|"(%s)"|'(%s)')?""" % (
         _WHOLE_IRI % r"[!#-;=?-\[\]_a-z~]", _WHOLE_IRI % r"[!#-&(-;=?-\[\]_a-z~]")
