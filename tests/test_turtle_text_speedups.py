@@ -412,9 +412,10 @@ def _cpu(run, text: str) -> float:
 def _ratio_of(run, small: str, large: str) -> float:
     """CPU time of ``run(large)`` over that of ``run(small)`` (repeated
     until the small one takes 30 ms)."""
-    repeat = 1
-    while _cpu(lambda t: [run(t) for _ in range(repeat)], small) < 0.03 and repeat < 4096:
-        repeat *= 2
+    t = time.process_time()
+    run(small)
+    once = time.process_time() - t
+    repeat = min(4096, int(0.03 / max(once, 1e-5)) + 1)
     ts = _cpu(lambda t: [run(t) for _ in range(repeat)], small)
     tl = _cpu(lambda t: [run(t) for _ in range(repeat)], large)
     return tl / max(ts, 1e-9)
