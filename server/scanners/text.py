@@ -150,6 +150,10 @@ _CLOSERS: Dict[str, str] = {
 
 
 _OPENERS = frozenset(_CLOSERS.values())
+#: ASCII characters that neither end a sentence nor close a bracket nor
+#: start a quote: an IRI that ends in one keeps its end (_trim_end), and
+#: one after "://" is no quote (_is_quote_like).
+_KEEPS_END = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/#=&-+%@$")
 
 #: Delimiter look-alikes stay: stripping them would hide a spoof.
 _KEEP_TRAILING = frozenset("\uff0f\uff03\uff05\uff06\uff20\uff1d\u2215\u2044\u29f8")
@@ -430,6 +434,10 @@ def iter_iris(text: str, lo: int = 0, hi: Optional[int] = None,
         hi = len(text)
     last_end = lo
     search = _COLON_RX.search
+    # The whole text is ASCII or not (a flag of str): one run class for all.
+    ascii_text = text.isascii()
+    run = (_ASCII_RUN_RX if ascii_text else _RUN_RX).match
+    scheme_chars, keeps_end = _SCHEME_CHARS, _KEEPS_END
     pos = lo
     while True:
         m = search(text, pos, hi)
@@ -438,34 +446,38 @@ def iter_iris(text: str, lo: int = 0, hi: Optional[int] = None,
         colon = m.start()
         pos = colon + 1
         # Walk back over scheme characters, never into the previous IRI.
-        floor = max(last_end, colon - MAX_SCHEME_LENGTH)
+        floor = colon - MAX_SCHEME_LENGTH
+        if floor < last_end:
+            floor = last_end
         s = colon
-        while s > floor and text[s - 1] in _SCHEME_CHARS:
+        while s > floor and text[s - 1] in scheme_chars:
             s -= 1
-        if s == floor and s > last_end and text[s - 1] in _SCHEME_CHARS:
+        if s == floor and s > last_end and text[s - 1] in scheme_chars:
             continue  # a word longer than any scheme
         # A scheme starts with a letter: skip leading digits and "+-.".
         while s < colon and text[s] not in _ALPHA:
             s += 1
         if s == colon:
             continue
-        if s - 1 >= lo and text[s - 1] == "\\" and text[s] == "f" and colon - s > 2:
-            # A roff font escape glued to the scheme: "\fBhttps://..." in
-            # man pages.  Skip "f" and its font name.
-            s += 2 if text[s + 1] != "(" else 4
-            while s < colon and text[s] not in _ALPHA:
-                s += 1
-            if s == colon:
-                continue
-        elif s - 2 >= lo and text[s - 2:s] == "\\(" and colon - s > 2:
-            s += 2  # "\(aqhttp://": a roff special character glued to it
-            if s >= colon or text[s] not in _ALPHA:
-                continue
-        elif s - 3 >= lo and text[s - 3:s] == "\\f(" and colon - s > 2:
-            s += 2  # "\f(CWhttp://": a two-letter roff font name
-            if s >= colon or text[s] not in _ALPHA:
-                continue
-        elif s > lo and text[s - 1] in _ALNUM:
+        before = text[s - 1] if s > lo else ""
+        if before == "\\" or before == "(":  # a roff escape may be glued to it
+            if s - 1 >= lo and text[s - 1] == "\\" and text[s] == "f" and colon - s > 2:
+                # A roff font escape glued to the scheme: "\fBhttps://..." in
+                # man pages.  Skip "f" and its font name.
+                s += 2 if text[s + 1] != "(" else 4
+                while s < colon and text[s] not in _ALPHA:
+                    s += 1
+                if s == colon:
+                    continue
+            elif s - 2 >= lo and text[s - 2:s] == "\\(" and colon - s > 2:
+                s += 2  # "\(aqhttp://": a roff special character glued to it
+                if s >= colon or text[s] not in _ALPHA:
+                    continue
+            elif s - 3 >= lo and text[s - 3:s] == "\\f(" and colon - s > 2:
+                s += 2  # "\f(CWhttp://": a two-letter roff font name
+                if s >= colon or text[s] not in _ALPHA:
+                    continue
+        elif before and before in _ALNUM:
             continue  # glued to a preceding word: "1http://", "xmailto:"
         slashes = m.end() - colon == 3
         if not slashes and text[s:colon].lower() not in SCHEMES_WITHOUT_SLASHES:
@@ -475,7 +487,7 @@ def iter_iris(text: str, lo: int = 0, hi: Optional[int] = None,
             continue  # "File::Spec", "std::" - a name, not a scheme
         if not slashes and not text[s:colon].islower() and text[s:colon].upper() not in ("MAILTO", "URN", "TEL"):
             continue  # "DATA:", "Tag:" in prose are labels, not references
-        if slashes and body < hi and _is_quote_like(text[body]):
+        if slashes and body < hi and text[body] not in keeps_end and _is_quote_like(text[body]):
             continue  # "http://'" or "https://”" in prose about URLs
 
         # <http://...> and <URL:http://...>: the brackets delimit it.
@@ -499,8 +511,7 @@ def iter_iris(text: str, lo: int = 0, hi: Optional[int] = None,
                 continue
             # No closing ">": an ordinary IRI after a stray "<".
 
-        ascii_text = text.isascii()
-        end = (_ASCII_RUN_RX if ascii_text else _RUN_RX).match(text, colon + 1, hi).end()
+        end = run(text, colon + 1, hi).end()
         if s > lo or end < hi or context not in _DELIMITED_WINDOWS:
             # In prose.  (A reference that fills its whole window -- a
             # quoted string, a code span -- is delimited by it: RFC 3986
@@ -512,10 +523,11 @@ def iter_iris(text: str, lo: int = 0, hi: Optional[int] = None,
                 end = _cjk_prose_end(text, body, end, slashes)
                 if slashes:
                     end = _glued_host_end(text, body, end)
-        end = _trim_end(text, s, end)
+        if end <= s or text[end - 1] not in keeps_end:
+            end = _trim_end(text, s, end)
         if end > body:
             yield Candidate(s, end, text[s:end], None, context,
-                            _after_backslash(text, s))
+                            s > 0 and text[s - 1] == "\\" and _after_backslash(text, s))
             last_end = pos = end
 
 

@@ -21,10 +21,10 @@ from __future__ import annotations
 import re
 from typing import Iterator, List
 
-from ._common import POSSESSIVE_QUANTIFIERS, finalize, finalized
+from ._common import POSSESSIVE_QUANTIFIERS, finalize
 from ._decode import HEX_U, TURTLE_ESCAPES, decode_backslashes
 from .base import Candidate, CommentSyntax, Scanner
-from .text import _COLON_RX as _IRI_COLON_RX, iter_iris, scan_decoded
+from .text import _COLON_RX as _IRI_COLON_RX, MAX_SCHEME_LENGTH, iter_iris, scan_decoded
 
 _TOKEN_RX = re.compile(r"<|#|\"\"\"|'''|[\"']")
 # What holds no candidate, passed in one match up to the next token that
@@ -37,6 +37,21 @@ _TOKEN_RX = re.compile(r"<|#|\"\"\"|'''|[\"']")
 # POSSESSIVE_QUANTIFIERS; without them the tokens are searched one by one).
 _NOTHING_RX = re.compile(
     r"""(?:[^<#"']++|"(?!"")[^"\\\n:]*+"|'(?!'')[^'\\\n:]*+'|#[^\n:]*+(?![^\n]))*+"""
+    if POSSESSIVE_QUANTIFIERS else "")
+# The commonest candidates, taken in the same match as the skip before
+# them: an IRI term without escapes (group 1; one with "\\" fails here and
+# is read by _IRIREF_RX), and a short literal without escapes that is
+# exactly one "scheme://..." IRI of ASCII IRI characters (groups 2 and 3),
+# which iter_iris would give whole: it fills its window, a string literal,
+# so only trailing punctuation is trimmed -- the last character here is
+# none (nor a closing bracket), the first after "://" is no quote or
+# bracket (_is_quote_like), and the scheme is at most MAX_SCHEME_LENGTH
+# letters.  Anything else is read token by token below.
+_WHOLE_IRI = (r"[A-Za-z][A-Za-z0-9+.\-]{0,%d}+://[!#-&*-;=?-\[\]_a-z~]%%s*+"
+              r"(?<=[#-&(+\-/0-9=@-\[a-z])") % (MAX_SCHEME_LENGTH - 1)
+_STEP_RX = re.compile(
+    _NOTHING_RX.pattern + r"""(?:<([^\x00-\x20<>"{}|^`\\]*+)>|"(%s)"|'(%s)')?""" % (
+        _WHOLE_IRI % r"[!#-;=?-\[\]_a-z~]", _WHOLE_IRI % r"[!#-&(-;=?-\[\]_a-z~]")
     if POSSESSIVE_QUANTIFIERS else "")
 #: Whether the skip regex is used (see POSSESSIVE_QUANTIFIERS).
 FAST_SKIP = POSSESSIVE_QUANTIFIERS
@@ -53,6 +68,9 @@ _DECLARATION_RX = re.compile(
     r"(?:(@?prefix)[ \t\r\n]+[^\s:]*:|(@?base))[ \t\r\n]*$", re.IGNORECASE)
 _EMPTY_UCHARS: dict = {}
 _BLANKS = " \t\r\n"
+#: The last character before an IRI term, past blanks, is one of these
+#: when a declaration can precede the term ("p:" or "base").
+_MAYBE_DECLARATION = ":eE"
 
 
 def _context(text: str, lt: int) -> str:
@@ -96,13 +114,37 @@ def _turtle(text: str, fast: bool) -> Iterator[Candidate]:
     """The candidates of ``_scan_turtle`` before ``finalize``, in document
     order (the tokens are read left to right), found as they are asked for."""
     n = len(text)
-    skip = _NOTHING_RX.match if fast else None
+    step = _STEP_RX.match if fast else None
     token, iriref, spaced = _TOKEN_RX.search, _IRIREF_RX.match, _SPACED_IRIREF_RX.match
     find, colon = text.find, _IRI_COLON_RX.search
+    maybe_declaration, blanks = _MAYBE_DECLARATION, _BLANKS
     pos = 0
     while True:
-        if skip is not None:
-            start = skip(text, pos).end()
+        if step is not None:
+            m = step(text, pos)
+            group = m.lastindex
+            if group == 1:  # an IRI term without escapes
+                lo, hi = m.span(1)
+                lt = lo - 1
+                # _context only where the text before can end a declaration
+                # ("...:" or "...base", then blanks): most terms follow ">",
+                # ".", ";", "(" or a name, past blanks.
+                context = "turtle-iri"
+                k = lt
+                floor = lt - 200 if lt > 200 else 0  # _context's window
+                while k > floor and text[k - 1] in blanks:
+                    k -= 1
+                if k > floor and text[k - 1] in maybe_declaration:
+                    context = _context(text, lt)
+                yield Candidate(lo, hi, m.group(1), None, context)
+                pos = m.end()
+                continue
+            if group is not None:  # a short literal that is one IRI
+                lo, hi = m.span(group)
+                yield Candidate(lo, hi, m.group(group), None, "string")
+                pos = m.end()
+                continue
+            start = m.end()
             if start >= n:
                 break
         else:
@@ -156,4 +198,9 @@ class TurtleScanner(Scanner):
     text_is_data = True
 
     def scan(self, text: str) -> Iterator[Candidate]:
-        return finalized(_turtle(text, FAST_SKIP))
+        # Already what finalized() would pass through: every candidate lies
+        # inside its token (an IRI term, a literal, a comment), the tokens
+        # are read left to right without overlapping, a window's bare IRIs
+        # come sorted and disjoint, and an empty candidate (``<>``) is one
+        # per term.
+        return _turtle(text, FAST_SKIP)
