@@ -71,7 +71,7 @@ from irilint.unicode_security import (
 
 from . import gates
 from .context import strip_uts46_ignored
-from .fastpath import FAST_HOST_GROUP
+from .fastpath import FAST_HOST_GROUP, FAST_RE
 from .registry import rule
 
 _PCT_RUN_RE = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
@@ -870,7 +870,24 @@ def dns_label_syntax(doc):
     RFC 1034 s3.1; RFC 1035 s2.3.4; RFC 3987 s3.1.
     """
     problems_of = _DNS_PROBLEMS.get
+    clean_of = _CLEAN_HOSTS.get
     for ctx in doc.refs:
+        fast = ctx.fast
+        if fast is not None and HOST_SHORTCUT:
+            # The fast path's host: none, or plain labels of legal length,
+            # has no problem whatever the scheme (_dns_problems says so
+            # before it looks at the scheme): judged by the host alone.
+            host = fast.group(_FAST_HOST)
+            if not host:
+                continue
+            clean = clean_of(host)
+            if clean is None:
+                clean = _clean_host(host)
+                if len(_CLEAN_HOSTS) >= 8192:
+                    _CLEAN_HOSTS.clear()
+                _CLEAN_HOSTS[host] = clean
+            if clean:
+                continue
         # What this rule finds depends only on the reference's value, and a
         # document (and each version the language server checks) repeats
         # its references: each distinct value is judged once.
@@ -886,6 +903,21 @@ def dns_label_syntax(doc):
 
 #: reference value -> its dns-label-syntax problems (see _dns_problems)
 _DNS_PROBLEMS: Dict[str, Tuple[Tuple[int, int, str], ...]] = {}
+
+#: dns-label-syntax passes a fast-path reference whose host is clean
+#: (_clean_host) without looking it up by value (False: every reference is
+#: judged by _dns_problems; tests compare the two)
+HOST_SHORTCUT = True
+#: host -> _clean_host(host)
+_CLEAN_HOSTS: Dict[str, bool] = {}
+#: the number of the fast path's host group (faster than its name)
+_FAST_HOST = FAST_RE.groupindex[FAST_HOST_GROUP]
+
+
+def _clean_host(host: str) -> bool:
+    """Whether a host has no dns-label-syntax problem (in _dns_problems, a
+    host this test passes gives none)."""
+    return len(host) <= _MAX_NAME_OCTETS and host.isascii() and _SUSPECT_ASCII_HOST(host) is None
 
 
 def _dns_problems(ctx) -> Tuple[Tuple[int, int, str], ...]:
@@ -906,6 +938,6 @@ def _dns_problems(ctx) -> Tuple[Tuple[int, int, str], ...]:
         host = ctx.value[start:end]
         if "%" in host:
             return ()  # escapes in a host: the percent and host rules judge those
-    if len(host) <= _MAX_NAME_OCTETS and host.isascii() and _SUSPECT_ASCII_HOST(host) is None:
+    if _clean_host(host):
         return ()
     return tuple((start + s, start + e, message) for s, e, message in _host_syntax_problems(host))
