@@ -871,22 +871,32 @@ def dns_label_syntax(doc):
     """
     problems_of = _DNS_PROBLEMS.get
     clean_of = _CLEAN_HOSTS.get
+    shortcut = HOST_SHORTCUT
+    #: fast-path matches passed in this document (the engine shares one
+    #: match between the repeats of a value)
+    passed = set()
     for ctx in doc.refs:
         fast = ctx.fast
-        if fast is not None and HOST_SHORTCUT:
+        if fast is not None and shortcut:
+            if fast in passed:
+                continue
             # The fast path's host: none, or plain labels of legal length,
             # has no problem whatever the scheme (_dns_problems says so
             # before it looks at the scheme): judged by the host alone.
             host = fast.group(_FAST_HOST)
-            if not host:
-                continue
-            clean = clean_of(host)
-            if clean is None:
-                clean = _clean_host(host)
-                if len(_CLEAN_HOSTS) >= 8192:
-                    _CLEAN_HOSTS.clear()
-                _CLEAN_HOSTS[host] = clean
+            if host:
+                clean = clean_of(host)
+                if clean is None:
+                    clean = _clean_host(host)
+                    if len(_CLEAN_HOSTS) >= 8192:
+                        _CLEAN_HOSTS.clear()
+                    _CLEAN_HOSTS[host] = clean
+            else:
+                clean = True
             if clean:
+                if len(passed) >= 4096:
+                    passed.clear()  # a streamed document holds no more of them
+                passed.add(fast)
                 continue
         # What this rule finds depends only on the reference's value, and a
         # document (and each version the language server checks) repeats

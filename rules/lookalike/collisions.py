@@ -483,6 +483,8 @@ def _local_hosts(doc) -> Optional[LocalHosts]:
 
 #: the number of FAST_RE's host group (a number is looked up faster than a name)
 _FAST_HOST = FAST_RE.groupindex[FAST_HOST_GROUP]
+#: fast-path matches _seen_hosts remembers at a time
+_MATCHES_KEPT = 4096
 
 
 def _seen_hosts(refs, seen: Dict[str, Dict[str, list]]) -> None:
@@ -492,20 +494,33 @@ def _seen_hosts(refs, seen: Dict[str, Dict[str, list]]) -> None:
     #: them plain ASCII (two raw texts of one identity share the entry)
     by_raw: Dict[str, Optional[list]] = {}
     get_raw = by_raw.get
+    #: the same by fast-path match (the engine shares one match between
+    #: the repeats of a value): found without making the host's text
+    by_match: Dict[object, Optional[list]] = {}
+    get_match = by_match.get
     for ctx in refs:
         fast = ctx.fast
         if fast is not None:  # _host_of inlined for the engine's fast path
+            known = get_match(fast, False)
+            if known is not False:
+                if known is not None:
+                    known[0] += 1
+                continue
+            if len(by_match) >= _MATCHES_KEPT:
+                by_match.clear()  # a streamed document holds no more of them
             raw = fast.group(_FAST_HOST)
             if not raw:  # no reg-name host (None), or an empty one
+                by_match[fast] = None
                 continue
             known = get_raw(raw, False)
             if known is not False:
+                by_match[fast] = known
                 if known is not None:
                     known[0] += 1
                 continue
             ident = _ascii_host_identity(raw)
             if ident is None:
-                by_raw[raw] = None
+                by_raw[raw] = by_match[fast] = None
                 continue
             start, end = fast.span(_FAST_HOST)
             display = raw
@@ -526,7 +541,8 @@ def _seen_hosts(refs, seen: Dict[str, Dict[str, list]]) -> None:
         else:
             entry[0] += 1
         if raw is not None:
-            by_raw[raw] = entry
+            by_raw[raw] = by_match[fast] = entry
+
 
 def other_file_partner(other_ident: str, display: str, path: Optional[str],
                        line: int) -> Tuple[str, str, Related]:
