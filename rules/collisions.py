@@ -73,9 +73,9 @@ def collect_hosts(rule_side: HostsOfRule, doc: Any) -> Tuple[HostFact, ...]:
     for skel, group in local.seen.items():
         for ident, entry in list(group.items())[:MAX_IDENTITIES]:
             # (worked out once per host: the check asked for the same lines)
-            place = local.host_place(ident, entry)
+            place = local.host_place(doc, ident, entry)
             found = local.partners.get(ident)
-            out.append(HostFact(skel, ident, entry[4], local.host_line(ident, entry), place,
+            out.append(HostFact(skel, ident, entry[4], local.host_line(doc, ident, entry), place,
                                 tuple(found[1]) if found is not None else ()))
     return tuple(out)
 

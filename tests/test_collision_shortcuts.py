@@ -186,3 +186,31 @@ def test_collisions_found_in_a_known_document(monkeypatch: Any) -> None:
         # b.txt: a host of a.md's skeleton under another name, across files
         assert [f[0][0] for f in across[1]] == ["confusable-collision"]
         assert [f[0] for f in shown[1][0]].count("confusable-collision") == 1
+
+
+def test_a_checked_document_is_freed_without_a_garbage_collection(monkeypatch: Any) -> None:
+    """Nothing the collision rule shares between its check and its collect
+    step refers back to the document's context: a cycle there kept every
+    reference of every document alive until the cycle collector ran (a
+    CLI run a quarter slower)."""
+    import gc
+    import weakref
+
+    from irilint.rules import context as context_module
+
+    made: List[Any] = []
+    init = context_module.DocContext.__init__
+
+    def recording_init(self: Any, *args: Any, **kwargs: Any) -> None:
+        init(self, *args, **kwargs)
+        made.append(weakref.ref(self))
+
+    monkeypatch.setattr(context_module.DocContext, "__init__", recording_init)
+    text = "[x](https://paypal.com/) [y](https://раураl.com/a)\n<https://-shop.com/> https://paypal.com/b\n"
+    gc.disable()
+    try:
+        result = Engine().check_text(text, path="a.md", settings=SETTINGS[1], run_state={})
+        assert result.findings and result.facts
+        assert made and all(ref() is None for ref in made)
+    finally:
+        gc.enable()

@@ -340,14 +340,14 @@ def confusable_collision(doc):
         known = state.setdefault(skel, {})
         for ident, entry in group.items():
             if ident not in known and len(known) < MAX_IDENTITIES:
-                known[ident] = (entry[4], path, local.host_line(ident, entry))
+                known[ident] = (entry[4], path, local.host_line(doc, ident, entry))
 
 
 class LocalHosts:
     """The hosts of one document as confusable-collision sees them, shared
     by its check and its collect step."""
 
-    def __init__(self, seen: Dict[str, Dict[str, list]], index, partners, doc=None) -> None:
+    def __init__(self, seen: Dict[str, Dict[str, list]], index, partners) -> None:
         #: skeleton -> identity -> [occurrences, ctx, start, end, display],
         #: in order of first occurrence
         self.seen = seen
@@ -356,8 +356,6 @@ class LocalHosts:
         #: the protected domains and the hosts of the same document each
         #: host collides with, in the order its finding names them
         self.partners = partners
-        #: the DocContext the hosts were found with (for their places)
-        self.doc = doc
         #: identity -> the Place of its first occurrence, once asked
         self._places: Dict[str, Place] = {}
 
@@ -368,22 +366,25 @@ class LocalHosts:
         """The 1-based line of a host's first occurrence."""
         return self.index.line_of(self.place(entry)[0]) + 1
 
-    def host_place(self, ident: str, entry) -> Place:
+    def host_place(self, doc, ident: str, entry) -> Place:
         """The :class:`Place` of the first occurrence of host ``ident``
-        (``entry`` is its entry in ``seen``); worked out once."""
+        (``entry`` is its entry in ``seen``) in ``doc``, the DocContext the
+        hosts were found with; worked out once.  (Not kept here: the
+        DocContext holds this object, and a cycle would keep every
+        reference of the document alive until a garbage collection.)"""
         if not SHORTCUTS:
-            return Place.of(self.doc, entry[1], entry[2], entry[3])
+            return Place.of(doc, entry[1], entry[2], entry[3])
         place = self._places.get(ident)
         if place is None:
-            place = self._places[ident] = Place.of(self.doc, entry[1], entry[2], entry[3])
+            place = self._places[ident] = Place.of(doc, entry[1], entry[2], entry[3])
         return place
 
-    def host_line(self, ident: str, entry) -> int:
+    def host_line(self, doc, ident: str, entry) -> int:
         """:meth:`line_of` the host ``ident``: its place's line (the check
         and the collect step ask for the same hosts' lines and places)."""
         if not SHORTCUTS:
             return self.line_of(entry)
-        return self.host_place(ident, entry).line
+        return self.host_place(doc, ident, entry).line
 
 
 def local_hosts(doc) -> Optional[LocalHosts]:
@@ -477,7 +478,7 @@ def _local_hosts(doc) -> Optional[LocalHosts]:
                     add(skel, ident, other, "%s on line %d" % (_show(group[other][4]), l1 + 1),
                         Related("the host %s it is confusable with" % _show(group[other][4]),
                                 l1 + 1, c1 + 1, l2 + 1, c2 + 1, None, s, e))
-    return LocalHosts(seen, index, partners, doc)
+    return LocalHosts(seen, index, partners)
 
 
 
