@@ -72,9 +72,10 @@ def collect_hosts(rule_side: HostsOfRule, doc: Any) -> Tuple[HostFact, ...]:
     out: List[HostFact] = []
     for skel, group in local.seen.items():
         for ident, entry in list(group.items())[:MAX_IDENTITIES]:
-            place = Place.of(doc, entry[1], entry[2], entry[3])
+            # (worked out once per host: the check asked for the same lines)
+            place = local.host_place(doc, ident, entry)
             found = local.partners.get(ident)
-            out.append(HostFact(skel, ident, entry[4], local.line_of(entry), place,
+            out.append(HostFact(skel, ident, entry[4], local.host_line(doc, ident, entry), place,
                                 tuple(found[1]) if found is not None else ()))
     return tuple(out)
 

@@ -71,7 +71,7 @@ from irilint.unicode_security import (
 
 from . import gates
 from .context import strip_uts46_ignored
-from .fastpath import FAST_HOST_GROUP
+from .fastpath import FAST_HOST_GROUP, FAST_RE
 from .registry import rule
 
 _PCT_RUN_RE = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
@@ -870,7 +870,34 @@ def dns_label_syntax(doc):
     RFC 1034 s3.1; RFC 1035 s2.3.4; RFC 3987 s3.1.
     """
     problems_of = _DNS_PROBLEMS.get
+    clean_of = _CLEAN_HOSTS.get
+    shortcut = HOST_SHORTCUT
+    #: fast-path matches passed in this document (the engine shares one
+    #: match between the repeats of a value)
+    passed = set()
     for ctx in doc.refs:
+        fast = ctx.fast
+        if fast is not None and shortcut:
+            if fast in passed:
+                continue
+            # The fast path's host: none, or plain labels of legal length,
+            # has no problem whatever the scheme (_dns_problems says so
+            # before it looks at the scheme): judged by the host alone.
+            host = fast.group(_FAST_HOST)
+            if host:
+                clean = clean_of(host)
+                if clean is None:
+                    clean = _clean_host(host)
+                    if len(_CLEAN_HOSTS) >= 8192:
+                        _CLEAN_HOSTS.clear()
+                    _CLEAN_HOSTS[host] = clean
+            else:
+                clean = True
+            if clean:
+                if len(passed) >= 4096:
+                    passed.clear()  # a streamed document holds no more of them
+                passed.add(fast)
+                continue
         # What this rule finds depends only on the reference's value, and a
         # document (and each version the language server checks) repeats
         # its references: each distinct value is judged once.
@@ -886,6 +913,21 @@ def dns_label_syntax(doc):
 
 #: reference value -> its dns-label-syntax problems (see _dns_problems)
 _DNS_PROBLEMS: Dict[str, Tuple[Tuple[int, int, str], ...]] = {}
+
+#: dns-label-syntax passes a fast-path reference whose host is clean
+#: (_clean_host) without looking it up by value (False: every reference is
+#: judged by _dns_problems; tests compare the two)
+HOST_SHORTCUT = True
+#: host -> _clean_host(host)
+_CLEAN_HOSTS: Dict[str, bool] = {}
+#: the number of the fast path's host group (faster than its name)
+_FAST_HOST = FAST_RE.groupindex[FAST_HOST_GROUP]
+
+
+def _clean_host(host: str) -> bool:
+    """Whether a host has no dns-label-syntax problem: _dns_problems' test
+    (written out there too: the plain way is what tests compare with)."""
+    return len(host) <= _MAX_NAME_OCTETS and host.isascii() and _SUSPECT_ASCII_HOST(host) is None
 
 
 def _dns_problems(ctx) -> Tuple[Tuple[int, int, str], ...]:

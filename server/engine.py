@@ -57,6 +57,14 @@ EARLY_JUDGEMENT = True
 #: tests compare the two)
 DOCUMENT_MEMO = True
 
+#: The reference loop asks the fast path once per distinct value of a
+#: document (a link repeated on every page of a site is matched once; the
+#: same match object is then shared: rules only read its spans), keeping at
+#: most _FAST_KEPT values at a time (False: once per occurrence; tests
+#: compare the two)
+FAST_MEMO = True
+_FAST_KEPT = 4096
+
 #: Engine.check_text sets up no reference loop for a document whose scanner
 #: finds no reference, and no ignore-file test for one without suppressions
 #: (False: it does; tests compare the two)
@@ -626,6 +634,8 @@ class Engine:
 
 #: a candidate not looked at before the reference loop (the shortcut off)
 _NOT_PEEKED = object()
+#: a value the reference loop has not asked the fast path about yet
+_NOT_MATCHED = object()
 
 _rule_types_loaded: Optional[Tuple[Any, Any]] = None
 _document_info_type: Any = None
@@ -735,11 +745,24 @@ class _ReferenceLoop:
         namespace = self.namespace
         seen = self.seen
         memo_key = ReferenceMemo.key
+        # value -> fast_match(value) (None included), see FAST_MEMO
+        fast_of: Optional[Dict[str, Any]] = {} if fast_match is not None and FAST_MEMO else None
+        fast_known = fast_of.get if fast_of is not None else None
+        unknown = _NOT_MATCHED
         for cand in candidates:
             value = cand.value
-            if fast_match is not None:
-                fast = fast_match(value)
+            if fast_of is not None:
+                fast = fast_known(value, unknown)  # type: ignore[misc]
+                if fast is unknown:
+                    if len(fast_of) >= _FAST_KEPT:
+                        fast_of.clear()
+                    fast = fast_of[value] = fast_match(value)  # type: ignore[misc]
                 if fast is not None:  # no rule in force can flag it: parsed only if asked
+                    yield RefContext(cand, None, doc, fast)
+                    continue
+            elif fast_match is not None:
+                fast = fast_match(value)
+                if fast is not None:
                     yield RefContext(cand, None, doc, fast)
                     continue
             if namespace is not None:

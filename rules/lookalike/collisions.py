@@ -17,7 +17,8 @@ from irilint.iri import IDNA_DOTS
 from irilint.unicode_security import skeleton
 
 from ..collisions import HostsOfRule, collision_steps
-from ..fastpath import FAST_HOST_GROUP
+from ..fastpath import FAST_HOST_GROUP, FAST_RE
+from ..project_rules import Place
 from ..registry import rule
 from .common import _list_chars, _show
 
@@ -25,6 +26,12 @@ from .common import _list_chars, _show
 # ---------------------------------------------------------------------------
 # IRI205 confusable-collision
 # ---------------------------------------------------------------------------
+
+#: The shortcuts of :func:`_local_hosts` and :class:`LocalHosts` (one
+#: place per host, shared by the check and the collect step; fast-path
+#: hosts read by group number, a repeated host counted through its entry).
+#: Off: the plain way, which tests/test_collision_shortcuts.py compares.
+SHORTCUTS = True
 
 #: run state key of the hosts of the documents checked before with the
 #: same run state (checks one after another in one process; the CLI and
@@ -310,11 +317,14 @@ def confusable_collision(doc):
     state = info.run_state.setdefault(_STATE_KEY, {})
     partners = {ident: (skel, list(found)) for ident, (skel, found) in local.partners.items()}
     for skel, group in local.seen.items():
+        before = state.get(skel)
+        if not before:
+            continue  # no document before had a host of this skeleton
         for ident in group:
             # Documents checked one after another with one run state: the
             # hosts of those before, reported here whichever is the spoof
             # (they cannot be reported again).
-            others = [(o, d, p, line) for o, (d, p, line) in (state.get(skel) or {}).items()
+            others = [(o, d, p, line) for o, (d, p, line) in before.items()
                       if not (o.isascii() and ident.isascii()) and o != ident and o not in group
                       and not (path is not None and p == path)]
             for other_ident, other_display, other_path, other_line in others:
@@ -330,7 +340,7 @@ def confusable_collision(doc):
         known = state.setdefault(skel, {})
         for ident, entry in group.items():
             if ident not in known and len(known) < MAX_IDENTITIES:
-                known[ident] = (entry[4], path, local.line_of(entry))
+                known[ident] = (entry[4], path, local.host_line(doc, ident, entry))
 
 
 class LocalHosts:
@@ -346,6 +356,8 @@ class LocalHosts:
         #: the protected domains and the hosts of the same document each
         #: host collides with, in the order its finding names them
         self.partners = partners
+        #: identity -> the Place of its first occurrence, once asked
+        self._places: Dict[str, Place] = {}
 
     def place(self, entry) -> Tuple[int, int]:
         return entry[1].candidate.source_span(entry[2], entry[3])
@@ -353,6 +365,26 @@ class LocalHosts:
     def line_of(self, entry) -> int:
         """The 1-based line of a host's first occurrence."""
         return self.index.line_of(self.place(entry)[0]) + 1
+
+    def host_place(self, doc, ident: str, entry) -> Place:
+        """The :class:`Place` of the first occurrence of host ``ident``
+        (``entry`` is its entry in ``seen``) in ``doc``, the DocContext the
+        hosts were found with; worked out once.  (Not kept here: the
+        DocContext holds this object, and a cycle would keep every
+        reference of the document alive until a garbage collection.)"""
+        if not SHORTCUTS:
+            return Place.of(doc, entry[1], entry[2], entry[3])
+        place = self._places.get(ident)
+        if place is None:
+            place = self._places[ident] = Place.of(doc, entry[1], entry[2], entry[3])
+        return place
+
+    def host_line(self, doc, ident: str, entry) -> int:
+        """:meth:`line_of` the host ``ident``: its place's line (the check
+        and the collect step ask for the same hosts' lines and places)."""
+        if not SHORTCUTS:
+            return self.line_of(entry)
+        return self.host_place(doc, ident, entry).line
 
 
 def local_hosts(doc) -> Optional[LocalHosts]:
@@ -376,40 +408,43 @@ def _local_hosts(doc) -> Optional[LocalHosts]:
     #: raw host text of fast-path references -> (skeleton, identity): a
     #: document repeats its hosts, most of them plain ASCII
     by_raw: Dict[str, Optional[Tuple[str, str]]] = {}
-    for ctx in doc.refs:
-        fast = ctx.fast
-        if fast is not None:  # _host_of inlined for the engine's fast path
-            start, end = fast.span(FAST_HOST_GROUP)
-            if start >= end:
-                continue
-            raw = ctx.value[start:end]
-            known = by_raw.get(raw, False)
-            if known is None:
-                continue
-            if known is not False:
-                seen[known[0]][known[1]][0] += 1
-                continue
-            ident = _ascii_host_identity(raw)
-            if ident is None:
-                by_raw[raw] = None
-                continue
-            display = raw
-            skel = _host_skeletons(ident)[0][1]
-            by_raw[raw] = (skel, ident)
-        else:
-            host = _host_of(ctx)
-            if host is None:
-                continue
-            start, end, display, ident = host
-            skel = _host_skeletons(ident)[0][1]
-        group = seen.get(skel)
-        if group is None:
-            group = seen[skel] = {}
-        entry = group.get(ident)
-        if entry is None:
-            group[ident] = [1, ctx, start, end, display]
-        else:
-            entry[0] += 1
+    if SHORTCUTS:
+        _seen_hosts(doc.refs, seen)
+    else:
+        for ctx in doc.refs:
+            fast = ctx.fast
+            if fast is not None:  # _host_of inlined for the engine's fast path
+                start, end = fast.span(FAST_HOST_GROUP)
+                if start >= end:
+                    continue
+                raw = ctx.value[start:end]
+                known = by_raw.get(raw, False)
+                if known is None:
+                    continue
+                if known is not False:
+                    seen[known[0]][known[1]][0] += 1
+                    continue
+                ident = _ascii_host_identity(raw)
+                if ident is None:
+                    by_raw[raw] = None
+                    continue
+                display = raw
+                skel = _host_skeletons(ident)[0][1]
+                by_raw[raw] = (skel, ident)
+            else:
+                host = _host_of(ctx)
+                if host is None:
+                    continue
+                start, end, display, ident = host
+                skel = _host_skeletons(ident)[0][1]
+            group = seen.get(skel)
+            if group is None:
+                group = seen[skel] = {}
+            entry = group.get(ident)
+            if entry is None:
+                group[ident] = [1, ctx, start, end, display]
+            else:
+                entry[0] += 1
     if not seen:
         return None
     index = doc.line_index()
@@ -444,6 +479,70 @@ def _local_hosts(doc) -> Optional[LocalHosts]:
                         Related("the host %s it is confusable with" % _show(group[other][4]),
                                 l1 + 1, c1 + 1, l2 + 1, c2 + 1, None, s, e))
     return LocalHosts(seen, index, partners)
+
+
+
+#: the number of FAST_RE's host group (a number is looked up faster than a name)
+_FAST_HOST = FAST_RE.groupindex[FAST_HOST_GROUP]
+#: fast-path matches _seen_hosts remembers at a time
+_MATCHES_KEPT = 4096
+
+
+def _seen_hosts(refs, seen: Dict[str, Dict[str, list]]) -> None:
+    """Fill ``seen`` (see :func:`_local_hosts`) from the references."""
+    #: raw host text of fast-path references -> its entry in ``seen``, or
+    #: None for no host identity: a document repeats its hosts, most of
+    #: them plain ASCII (two raw texts of one identity share the entry)
+    by_raw: Dict[str, Optional[list]] = {}
+    get_raw = by_raw.get
+    #: the same by fast-path match (the engine shares one match between
+    #: the repeats of a value): found without making the host's text
+    by_match: Dict[object, Optional[list]] = {}
+    get_match = by_match.get
+    for ctx in refs:
+        fast = ctx.fast
+        if fast is not None:  # _host_of inlined for the engine's fast path
+            known = get_match(fast, False)
+            if known is not False:
+                if known is not None:
+                    known[0] += 1
+                continue
+            if len(by_match) >= _MATCHES_KEPT:
+                by_match.clear()  # a streamed document holds no more of them
+            raw = fast.group(_FAST_HOST)
+            if not raw:  # no reg-name host (None), or an empty one
+                by_match[fast] = None
+                continue
+            known = get_raw(raw, False)
+            if known is not False:
+                by_match[fast] = known
+                if known is not None:
+                    known[0] += 1
+                continue
+            ident = _ascii_host_identity(raw)
+            if ident is None:
+                by_raw[raw] = by_match[fast] = None
+                continue
+            start, end = fast.span(_FAST_HOST)
+            display = raw
+            skel = _host_skeletons(ident)[0][1]
+        else:
+            host = _host_of(ctx)
+            if host is None:
+                continue
+            start, end, display, ident = host
+            skel = _host_skeletons(ident)[0][1]
+            raw = None
+        group = seen.get(skel)
+        if group is None:
+            group = seen[skel] = {}
+        entry = group.get(ident)
+        if entry is None:
+            entry = group[ident] = [1, ctx, start, end, display]
+        else:
+            entry[0] += 1
+        if raw is not None:
+            by_raw[raw] = by_match[fast] = entry
 
 
 def other_file_partner(other_ident: str, display: str, path: Optional[str],
