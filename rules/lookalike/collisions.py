@@ -481,7 +481,6 @@ def _local_hosts(doc) -> Optional[LocalHosts]:
     return LocalHosts(seen, index, partners)
 
 
-
 #: the number of FAST_RE's host group (a number is looked up faster than a name)
 _FAST_HOST = FAST_RE.groupindex[FAST_HOST_GROUP]
 #: fast-path matches _seen_hosts remembers at a time
