@@ -345,7 +345,8 @@ class Cache:
         parsed whole up to _WHOLE_PAYLOAD_BYTES, else read a finding at a
         time (a dense file's whole parsed payload was several times the
         size of its findings)."""
-        from irilint.rules.registry import get_rule
+        # (a rule by its catalogue entry: printing a hit needs no rule module)
+        from irilint.rules.registry import registered_rule as get_rule
 
         findings: List[Finding] = []
         located: List[Any] = []
@@ -731,7 +732,7 @@ class ReductionMemo:
         gives it), its findings naming ``paths`` (the documents' paths,
         in order); None when unknown or unreadable."""
         from irilint.rules.project_rules import Place, ProjectFinding
-        from irilint.rules.registry import get_rule
+        from irilint.rules.registry import registered_rule as get_rule
 
         value = self._load().get(key)
         if value is None:
