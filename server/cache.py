@@ -135,27 +135,42 @@ def _finding_from_json(d: Dict[str, Any], path: Optional[str], get_rule: Any,
     rule = get_rule(d["rule"])
     if rule is None:
         raise ValueError("unknown rule")
-    share = (lambda s: s) if shared is None else (lambda s: shared.setdefault(s, s))  # noqa: E731
+    # A warm run reads thousands of findings: the memo's setdefault is
+    # called as it is (no function around it), and the checks inlined.
+    share = _same if shared is None else shared.setdefault
     fixes = []
     for title, safe, edits in d["fixes"]:
         if not isinstance(title, str) or not isinstance(safe, bool):
             raise ValueError("bad fix")
-        fixes.append(Fix(share(title), tuple(Edit(share(int(s)), share(int(e)), share(str(t))) for s, e, t in edits),
-                         safe))
-    for k in ("start", "end", "ref_start", "ref_end"):
-        if not isinstance(d[k], int) or d[k] < 0:
-            raise ValueError("bad offset")
-    if not isinstance(d["message"], str) or not isinstance(d["iri"], str):
+        made = []
+        for edit_start, edit_end, new_text in edits:
+            edit_start, edit_end, new_text = int(edit_start), int(edit_end), str(new_text)
+            made.append(Edit(share(edit_start, edit_start), share(edit_end, edit_end), share(new_text, new_text)))
+        fixes.append(Fix(share(title, title), tuple(made), safe))
+    start, end, ref_start, ref_end = d["start"], d["end"], d["ref_start"], d["ref_end"]
+    if not (isinstance(start, int) and isinstance(end, int) and isinstance(ref_start, int)
+            and isinstance(ref_end, int)) or start < 0 or end < 0 or ref_start < 0 or ref_end < 0:
+        raise ValueError("bad offset")
+    message, iri = d["message"], d["iri"]
+    if not isinstance(message, str) or not isinstance(iri, str):
         raise ValueError("bad text")
     related = []
-    for message, line, column, end_line, end_column, where, start, end in d.get("related", ()):
-        if not isinstance(message, str) or not (where is None or isinstance(where, str)) or not all(
-                isinstance(n, int) for n in (line, column, end_line, end_column, start, end)):
+    for message_, line, column, end_line, end_column, where, r_start, r_end in d.get("related", ()):
+        if not isinstance(message_, str) or not (where is None or isinstance(where, str)) or not all(
+                isinstance(n, int) for n in (line, column, end_line, end_column, r_start, r_end)):
             raise ValueError("bad related location")
-        related.append(Related(message, line, column, end_line, end_column, where, start, end))
-    return Finding(rule=rule, severity=Severity.parse(d["severity"]), message=share(d["message"]),
-                   start=share(d["start"]), end=share(d["end"]), fixes=fixes, ref_start=share(d["ref_start"]),
-                   ref_end=share(d["ref_end"]), iri=share(d["iri"]), path=path, related=related)
+        related.append(Related(message_, line, column, end_line, end_column, where, r_start, r_end))
+    severity = _SEVERITY_BY_LABEL.get(d["severity"]) or Severity.parse(d["severity"])
+    return Finding(rule, severity, share(message, message), share(start, start), share(end, end), fixes,
+                   share(ref_start, ref_start), share(ref_end, ref_end), share(iri, iri), path, related)
+
+
+def _same(value: Any, _default: Any) -> Any:
+    return value
+
+
+#: the labels a finding's severity is written as (Severity.parse reads any other spelling)
+_SEVERITY_BY_LABEL = {s.label: s for s in Severity}
 
 
 #: findings (or positions) of a cache entry encoded at once
@@ -360,11 +375,15 @@ class Cache:
                 findings.append(f)
 
             def take_row(row: Any) -> None:
-                if type(row) is not list or len(row) != 5 or not all(
-                        isinstance(x, int) and x >= 1 for x in row[:4]) or not isinstance(row[4], str):
+                if type(row) is not list or len(row) != 5:
                     raise ValueError("bad position")
-                row[:] = [share(x, x) for x in row]
-                located.append(row)
+                line, column, end_line, end_column, text = row
+                if not (isinstance(line, int) and isinstance(column, int) and isinstance(end_line, int)
+                        and isinstance(end_column, int) and isinstance(text, str)) or (
+                        line < 1 or column < 1 or end_line < 1 or end_column < 1):
+                    raise ValueError("bad position")
+                located.append([share(line, line), share(column, column), share(end_line, end_line),
+                                share(end_column, end_column), share(text, text)])
 
             data = memoryview(line)
             if len(line) - at <= _WHOLE_PAYLOAD_BYTES:
