@@ -316,7 +316,9 @@ class Cache:
         """Findings, the project rules' facts (rule name ->
         irilint.rules.project_rules.Collected; shared between hits, never
         to be changed) and located positions of a cached check, or None.
-        Facts of another version than their rule's are a miss."""
+        Facts of another version than their rule's are a miss.  The entry
+        of a file that cannot be decoded (:meth:`error_entry`) gives
+        (None, why, None)."""
         new = self._new.get(key)
         line = new[1] if new is not None else self._pack().get(key)
         # Lines are found by their first 64 bytes (``key`` is 64 hex
@@ -328,6 +330,8 @@ class Cache:
             self.misses += 1
             return None
         if not line.startswith(b'{"findings": []', end + 1):
+            if line.startswith(b'{"error": ', end + 1):
+                return self._get_error(line[end + 1:])
             return self._get_findings(line, end + 1, path, text_length)
         body = line[end + 1:]
         facts = self._quiet.get(body)
@@ -353,6 +357,29 @@ class Cache:
         self._quiet[body] = facts
         self.hits += 1
         return [], facts, ([], {})
+
+    def _get_error(self, body: bytes) -> Optional[Tuple[None, str, None]]:
+        """:meth:`get` of an entry made by :meth:`error_entry`: (None, the
+        reason, None)."""
+        try:
+            payload = _json_value(body.decode("utf-8"))
+            reason = payload["error"]
+            if len(payload) != 1 or not isinstance(reason, str) or not reason:
+                raise ValueError("not the payload irilint writes")
+        except (ValueError, KeyError, TypeError, UnicodeError, AttributeError, IndexError):
+            self.misses += 1
+            return None
+        self.hits += 1
+        return None, reason, None
+
+    @staticmethod
+    def error_entry(key: str, file: str, reason: str) -> bytes:
+        """The pack line of a file whose bytes cannot be decoded (as its
+        settings and path say to read them): the reason, told again while
+        those bytes stay (a warm run then reads no such file, and imports
+        no scanner to learn how)."""
+        return b"%s\t%s\t%s" % (key.encode("ascii"), json.dumps(file).encode("ascii"),
+                                 _dumps({"error": reason}))
 
     def _get_findings(self, line: bytes, at: int, path: Optional[str],
                       text_length: int) -> Optional[Tuple[List[Finding], Dict[str, Any], Any]]:

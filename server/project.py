@@ -29,6 +29,7 @@ from typing import Any, Dict, FrozenSet, List, Optional, Set, Tuple
 from .lines import Positions
 from .paths import display_path, display_prefix, folder_of
 from .project_files import read_file
+from .undecodable import error_hit, remember_error
 
 
 @dataclass
@@ -485,6 +486,8 @@ class Project:
         hit = cache.get(key, path)
         if hit is None:
             return None
+        if hit[0] is None:  # bytes that cannot be decoded (irilint.undecodable)
+            return error_hit(FileResult, self, path, hit[1], st, digest if hashed else None)
         findings, facts, (located, edits) = hit
         # FileResult's generated __init__ sets all of its 18 fields; a hit
         # sets its own, and reads the others' defaults from the class.
@@ -587,7 +590,7 @@ def check_path(checker: Project, path: str, look_up: bool = True,
             return None
         if exc.kind == "too-large":
             return FileResult(shown, skipped=told)
-        return FileResult(shown, error=told)
+        return remember_error(checker, FileResult(shown, error=told), path, exc, st)
     out = checker.outcome(shown, doc.text, settings, doc=doc)
     out.abspath = path
     if checker.options.keep_text:
