@@ -84,13 +84,13 @@ def discover(checker: Project, paths: Sequence[str]):
         return lambda name: verdict(name, False)
 
     config_marks = config_name_marks(checker.config.CONFIG_FILE_NAMES)
+    exact_folders: Set[str] = set()
 
     def on_directory(folder: str, names: List[str]) -> None:
         # Only folders whose spelling names them exactly ("a/b", not
         # "a/../b"): their parent is then the folder the spelling's parent
         # names, the one find_config would look in next.
-        if (os.path.normpath(folder) == folder and os.path.dirname(folder) != folder
-                and not holds_config_name(names, config_marks)):
+        if names_exactly(folder, exact_folders) and not holds_config_name(names, config_marks):
             checker._no_config_folders.add(folder)
 
     for item in iter_files(paths, entry_included=included, path_type=str, on_directory=on_directory,
@@ -106,6 +106,22 @@ def discover(checker: Project, paths: Sequence[str]):
             yield FileResult(shown, error="%s: %s" % (shown, item.reason))
         else:
             yield item
+
+
+def names_exactly(folder: str, exact: Set[str]) -> bool:
+    """``os.path.normpath(folder) == folder and os.path.dirname(folder) !=
+    folder``: the spelling names one folder, no root, as it is.  ``exact``:
+    the spellings found so (it grows): a folder the walk found in one of
+    them (``parent/name``, the name plain) is one too, without normpath."""
+    parent, found, last = folder.rpartition(os.sep)
+    if (found and parent in exact and parent != "." and last and last != "." and last != ".."
+            and not os.altsep):
+        exact.add(folder)
+        return True
+    if os.path.normpath(folder) == folder and os.path.dirname(folder) != folder:
+        exact.add(folder)
+        return True
+    return False
 
 
 def config_name_marks(config_names: Sequence[str]) -> List[str]:

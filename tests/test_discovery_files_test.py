@@ -104,3 +104,28 @@ def test_a_named_file_the_settings_exclude_keeps_its_place_in_the_walk(tmp_path)
             assert walked == _walk(tmp_path, named, False)
             if named[0] == ".":
                 assert walked[0][:2] == ["./a/b/venv", "./a/b/y.txt"]
+
+
+_STEPS = st.sampled_from(["a", "b", ".", "..", "", ".x", "a.b", "..."])
+
+
+@settings(max_examples=400, deadline=None)
+@given(roots=st.lists(st.tuples(st.booleans(), st.lists(_STEPS, max_size=3)), min_size=1, max_size=3),
+       children=st.lists(st.lists(_STEPS, min_size=1, max_size=3), max_size=4))
+def test_a_walked_folder_names_itself_exactly_as_normpath_says(roots, children):
+    """irilint.runner.names_exactly answers from the parent's answer what
+    normpath and dirname answer, for folders met parents first."""
+    from irilint.runner import names_exactly
+
+    def plain(folder):
+        return os.path.normpath(folder) == folder and os.path.dirname(folder) != folder
+
+    exact: set = set()
+    for absolute, parts in roots:
+        root = ("/" if absolute else "") + "/".join(parts)
+        for folder in [root] + [root + "/" + "/".join(steps) for steps in children]:
+            # a walk meets each folder of the spelling after its parent
+            for cut in range(len(folder) + 1):
+                if cut == len(folder) or folder[cut] == "/":
+                    spelled = folder[:cut]
+                    assert names_exactly(spelled, exact) == plain(spelled), spelled
