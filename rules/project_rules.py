@@ -206,14 +206,24 @@ class FactsCodec:
     may_report: Optional[Callable[[Any], bool]] = None
 
 
+#: rule name -> its FactsCodec, once imported
+_codecs: Dict[str, Any] = {}
+
+
 def facts_codec(name: str) -> Any:
     """The FactsCodec (or ProjectSteps) of the project rule ``name``, or
     None when no project rule has that name."""
+    codec = _codecs.get(name)
+    if codec is not None:
+        return codec
     module = FACTS_CODECS.get(name)
     if module is not None:
         import importlib
 
-        return importlib.import_module(module).FACTS_CODEC  # type: ignore[attr-defined]
+        # (asked per cached file with facts: import_module is a few
+        # Python calls each time)
+        codec = _codecs[name] = importlib.import_module(module).FACTS_CODEC  # type: ignore[attr-defined]
+        return codec
     from irilint.rules.registry import get_rule
 
     r = get_rule(name)
