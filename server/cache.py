@@ -320,7 +320,10 @@ class Cache:
         of a file that cannot be decoded (:meth:`error_entry`) gives
         (None, why, None)."""
         new = self._new.get(key)
-        line = new[1] if new is not None else self._pack().get(key)
+        if new is not None:
+            line = new[1]
+        else:
+            line = (self._lines if self._lines is not None else self._pack()).get(key)
         # Lines are found by their first 64 bytes (``key`` is 64 hex
         # digits): the line is the key's when a tab follows them, and it
         # has a file field ending at a tab (searched for, not split: a

@@ -96,7 +96,9 @@ def discover(checker: Project, paths: Sequence[str]):
     for item in iter_files(paths, entry_included=included, path_type=str, on_directory=on_directory,
                            with_stat=True, listings=checker.listing_index,
                            follow_symlinks=checker.options.follow_symlinks, files_test=files_test):
-        if isinstance(item, LinkOutsideRoots):
+        if type(item) is tuple:  # (path, stat): most items, asked first
+            yield item
+        elif isinstance(item, LinkOutsideRoots):
             # A skip, like a binary file: it does not change the exit status.
             shown = checker.display_path(str(item.path))
             yield FileResult(shown, skipped="%s: %s (--follow-symlinks follows it)" % (shown, item.reason))
