@@ -245,8 +245,16 @@ def decode_facts(data: Any) -> Dict[str, Collected]:
             raise ValueError("bad facts")
         if type(entry[0]) is not int or entry[0] != codec.version:
             raise ValueError("facts of another version")
-        out[name] = Collected(Severity.parse(entry[1]), codec.decode(entry[2]))
+        # (made as Place.from_json makes a place: a warm run reads one per file)
+        collected = _new_object(Collected)
+        collected.__dict__.update(severity=_SEVERITY_BY_LABEL.get(entry[1]) or Severity.parse(entry[1]),
+                                  facts=codec.decode(entry[2]))
+        out[name] = collected
     return out
+
+
+#: the labels a severity is written as (Severity.parse reads any other spelling)
+_SEVERITY_BY_LABEL = {s.label: s for s in Severity}
 
 
 def reduce_documents(documents: Sequence[Tuple[Optional[str], Dict[str, Collected]]],

@@ -133,3 +133,23 @@ def test_a_warm_run_imports_no_rule_module_and_prints_what_a_cold_one_does(tmp_p
         rules = {f["name"] for f in json.loads(body)}
         assert {"confusable-collision", "invisible-character", "uppercase-scheme"} <= rules
     assert os.path.isdir(cache_root / ".irilint_cache")
+
+
+@pytest.mark.parametrize("severity", ["error", "warning", "info", "hint", " Error", "WARNING", "bad", "", 3, None])
+@pytest.mark.parametrize("rows", [[], [["a.com", 3]], [["a.com", 0]], "x", [["\u0430.com", "a.com", "\u0430.com", 1,
+                                                                               None, []]]])
+def test_decoded_facts_are_what_the_plain_reading_makes(severity, rows):
+    from irilint.findings import Severity
+    from irilint.rules.collisions import decode_hosts
+    from irilint.rules.project_rules import Collected, decode_facts
+
+    def plain():
+        return {"confusable-collision": Collected(Severity.parse(severity), decode_hosts(rows))}
+
+    outcomes = []
+    for read in (lambda: decode_facts({"confusable-collision": [1, severity, rows]}), plain):
+        try:
+            outcomes.append(read())
+        except (ValueError, TypeError, AttributeError, KeyError):
+            outcomes.append("miss")
+    assert outcomes[0] == outcomes[1]
