@@ -14,7 +14,7 @@ import textwrap
 import pytest
 
 from irilint.rules import catalogue, project_rules
-from irilint.rules.registry import RULE_MODULES, Rule, all_rules, get_rule
+from irilint.rules.registry import all_rules
 
 CYRILLIC_PAYPAL = "\u0440\u0430\u0443\u0440\u0430l.com"
 
