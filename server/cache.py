@@ -297,11 +297,13 @@ class Cache:
     def _pack(self) -> Dict[str, bytes]:
         if self._lines is None:
             self._lines = {}
-            body = _read_checked(self.pack_path, _PACK_HEADER, b"\n", self.note_problem)
-            if body is not None:
+            read = _read_checked_whole(self.pack_path, _PACK_HEADER, b"\n", self.note_problem)
+            if read is not None:
                 # Only the key is read now; a line is checked when used.
-                self._lines = {line[:64].decode("ascii", "replace"): line
-                               for line in body.split(b"\n") if line}
+                # (The head line is the first the whole file splits into.)
+                lines = read[0].split(b"\n")
+                del lines[0]
+                self._lines = {line[:64].decode("ascii", "replace"): line for line in lines if line}
         return self._lines
 
     def empty(self) -> bool:
@@ -529,6 +531,15 @@ def _read_checked(path: str, header: bytes, separator: bytes, report: Report = _
     """The body of a file written by :func:`_write_checked`, or None when it
     is missing, too large, of another format or fails its checksum (all
     but a missing file are told to ``report``)."""
+    read = _read_checked_whole(path, header, separator, report)
+    return None if read is None else read[0][read[1]:]
+
+
+def _read_checked_whole(path: str, header: bytes, separator: bytes,
+                        report: Report = _ignore) -> Optional[Tuple[bytes, int]]:
+    """:func:`_read_checked` as (the whole file, where its body starts):
+    the body is checked where it lies, not copied (the pack is megabytes,
+    and its lines are cut from the whole file)."""
     try:
         with open(path, "rb") as fh:
             # Asked for its size (and one byte more, which shows growth):
@@ -542,10 +553,12 @@ def _read_checked(path: str, header: bytes, separator: bytes, report: Report = _
     except OSError as exc:
         report(path, "cannot be read (%s)" % _os_reason(exc))
         return None
-    head, _, body = raw.partition(separator)
-    if (len(raw) <= MAX_PACK_BYTES and head.startswith(header)
-            and head[len(header):] == hashlib.sha256(body).hexdigest().encode("ascii")):
-        return body
+    # (as raw.partition(separator) cuts it, the body not copied)
+    end = raw.find(separator)
+    end, at = (len(raw), len(raw)) if end == -1 else (end, end + len(separator))
+    if (len(raw) <= MAX_PACK_BYTES and raw.startswith(header)
+            and raw[len(header):end] == hashlib.sha256(memoryview(raw)[at:]).hexdigest().encode("ascii")):
+        return raw, at
     report(path, "is damaged (truncated, corrupted or too large) and was ignored")
     return None
 
