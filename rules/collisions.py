@@ -23,7 +23,7 @@ from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Sequence, Se
 from irilint.findings import Related
 
 from .project_rules import (
-    DocumentFacts, Place, ProjectFinding, ProjectSteps, finding_at, related_from_json, related_to_json,
+    DocumentFacts, FactsCodec, Place, ProjectFinding, ProjectSteps, finding_at, related_from_json, related_to_json,
 )
 
 #: changes whenever HostFact changes shape or meaning
@@ -193,11 +193,16 @@ def collision_steps(rule_side: HostsOfRule) -> ProjectSteps:
     return ProjectSteps(collect=lambda doc: collect_hosts(rule_side, doc),
                         reduce=lambda rule, documents, every_document=False: reduce_hosts(
                             rule_side, rule, documents, every_document),
-                        version=FACTS_VERSION, encode=encode_hosts, decode=decode_hosts,
-                        may_report=may_report_hosts)
+                        version=FACTS_CODEC.version, encode=FACTS_CODEC.encode, decode=FACTS_CODEC.decode,
+                        may_report=FACTS_CODEC.may_report)
 
 
 def may_report_hosts(facts: Tuple[HostFact, ...]) -> bool:
     """Whether :func:`reduce_hosts` for a run's output can report on one of
     these hosts: it reports only on a host that is not ASCII, at its place."""
     return any(h.place is not None and not h.identity.isascii() for h in facts)
+
+
+#: how the cache reads confusable-collision's facts (irilint.rules.project_rules.FACTS_CODECS)
+FACTS_CODEC = FactsCodec(version=FACTS_VERSION, encode=encode_hosts, decode=decode_hosts,
+                         may_report=may_report_hosts)

@@ -186,25 +186,75 @@ def encode_facts(collected: Dict[str, Collected]) -> Dict[str, List[Any]]:
     return out
 
 
+#: project rule name -> the module whose ``FACTS_CODEC`` (a
+#: :class:`FactsCodec`, the very functions of the rule's ProjectSteps)
+#: reads its cached facts: a module light to import, where the rule's own
+#: imports the checking code a warm run never runs.  A project rule not
+#: named here is looked up in the registry (every rule module imported).
+#: tests/test_registry_catalogue.py checks it against the registered rules.
+FACTS_CODECS = {"confusable-collision": "irilint.rules.collisions"}
+
+
+@dataclass(frozen=True)
+class FactsCodec:
+    """What reading a project rule's cached facts needs of its
+    :class:`ProjectSteps` (the fields of the same names)."""
+
+    version: int
+    encode: Callable[[Any], Any]
+    decode: Callable[[Any], Any]
+    may_report: Optional[Callable[[Any], bool]] = None
+
+
+#: rule name -> its FactsCodec, once imported
+_codecs: Dict[str, Any] = {}
+
+
+def facts_codec(name: str) -> Any:
+    """The FactsCodec (or ProjectSteps) of the project rule ``name``, or
+    None when no project rule has that name."""
+    codec = _codecs.get(name)
+    if codec is not None:
+        return codec
+    module = FACTS_CODECS.get(name)
+    if module is not None:
+        import importlib
+
+        # (asked per cached file with facts: import_module is a few
+        # Python calls each time)
+        codec = _codecs[name] = importlib.import_module(module).FACTS_CODEC  # type: ignore[attr-defined]
+        return codec
+    from irilint.rules.registry import get_rule
+
+    r = get_rule(name)
+    return r.project if r is not None and r.name == name else None
+
+
 def decode_facts(data: Any) -> Dict[str, Collected]:
     """What :func:`encode_facts` made; ValueError for an unknown rule, a
     rule that is no project rule, facts of another version, or anything of
     another shape (the cache then checks the file again)."""
-    from irilint.rules.registry import get_rule
-
     if not isinstance(data, dict):
         raise ValueError("bad facts")
     out: Dict[str, Collected] = {}
     for name, entry in data.items():
-        r = get_rule(name) if isinstance(name, str) else None
-        if r is None or r.project is None or r.name != name:
+        codec = facts_codec(name) if isinstance(name, str) else None
+        if codec is None:
             raise ValueError("facts of an unknown project rule")
         if not (isinstance(entry, list) and len(entry) == 3 and isinstance(entry[1], str)):
             raise ValueError("bad facts")
-        if type(entry[0]) is not int or entry[0] != r.project.version:
+        if type(entry[0]) is not int or entry[0] != codec.version:
             raise ValueError("facts of another version")
-        out[name] = Collected(Severity.parse(entry[1]), r.project.decode(entry[2]))
+        # (made as Place.from_json makes a place: a warm run reads one per file)
+        collected = _new_object(Collected)
+        collected.__dict__.update(severity=_SEVERITY_BY_LABEL.get(entry[1]) or Severity.parse(entry[1]),
+                                  facts=codec.decode(entry[2]))
+        out[name] = collected
     return out
+
+
+#: the labels a severity is written as (Severity.parse reads any other spelling)
+_SEVERITY_BY_LABEL = {s.label: s for s in Severity}
 
 
 def reduce_documents(documents: Sequence[Tuple[Optional[str], Dict[str, Collected]]],
@@ -241,11 +291,8 @@ def may_receive_findings(collected: Dict[str, Collected]) -> bool:
     """Whether reducing a run's documents (:func:`reduce_documents`
     without ``every_document``) can add a finding to, or replace one of, a
     document whose project rules collected ``collected``."""
-    from irilint.rules.registry import get_rule
-
     for name, c in collected.items():
-        r = get_rule(name)
-        steps = r.project if r is not None else None
+        steps = facts_codec(name)
         if steps is None or steps.may_report is None or steps.may_report(c.facts):
             return True
     return False

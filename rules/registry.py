@@ -27,7 +27,7 @@ import importlib
 import re
 import threading
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, Iterable, List, Optional
+from typing import TYPE_CHECKING, Any, Callable, Dict, FrozenSet, Iterable, List, Optional
 
 from irilint.findings import Severity
 
@@ -263,6 +263,15 @@ def rule(
         for other in _RULES.values():
             if other.code == code and other.name != name:
                 raise ValueError("code %s used by %s and %s" % (code, other.name, name))
+        known = _RULES.get(name)
+        if type(known) is _CataloguedRule:
+            # Handed out before its module was imported: completed in
+            # place, so that every holder of it has the one rule.
+            if (known.code, known.family) != (code, family):
+                raise ValueError("rule %s: irilint/rules/catalogue.py is out of date" % name)
+            known.__dict__.update(r.__dict__)
+            known.__class__ = Rule
+            r = known
         _RULES[name] = r
         fn.rule = r  # type: ignore[attr-defined]
         return fn
@@ -290,10 +299,65 @@ def load_rules() -> None:
             return
         for mod in RULE_MODULES:
             importlib.import_module(mod)
+        # A catalogued rule no module registered (the catalogue is out of
+        # date): not a rule; asking more of it raises LookupError.
+        for name in [n for n, r in _RULES.items() if type(r) is not Rule]:
+            del _RULES[name]
         _loaded = True
 
 
 _LOAD_LOCK = threading.RLock()
+
+#: what a catalogued rule knows before its module is imported
+_CATALOGUED_FIELDS = frozenset({"name", "code", "family", "url_fragment"})
+
+
+class _CataloguedRule(Rule):
+    """A rule made from its catalogue entry (irilint.rules.catalogue),
+    its module not imported yet: its name, code and family are known;
+    asking anything else imports the module, whose ``@rule`` completes
+    this very object (then a :class:`Rule`)."""
+
+    def __getattribute__(self, attr: str) -> Any:
+        if attr not in _CATALOGUED_FIELDS and attr[:2] != "__":
+            _import_module_of(object.__getattribute__(self, "name"))
+        return object.__getattribute__(self, attr)
+
+
+def _import_module_of(name: str) -> None:
+    from irilint.rules.catalogue import CATALOGUE
+
+    with _LOAD_LOCK:
+        importlib.import_module(CATALOGUE[name][2])
+    if type(_RULES.get(name)) is not Rule:
+        raise LookupError("rule %s is not registered by %s: irilint/rules/catalogue.py is out of date"
+                          % (name, CATALOGUE[name][2]))
+
+
+def registered_rule(name: str) -> Optional[Rule]:
+    """The rule named exactly ``name``, or None.  A rule the catalogue
+    (irilint.rules.catalogue) names is given without importing its module
+    until more than its name, code and family is asked of it: reading a
+    cached result needs no rule module."""
+    r = _RULES.get(name)
+    if r is not None or _loaded:
+        return r
+    from irilint.rules.catalogue import CATALOGUE
+
+    entry = CATALOGUE.get(name)
+    if entry is None:
+        r = get_rule(name)
+        return r if r is not None and r.name == name else None
+    with _LOAD_LOCK:
+        r = _RULES.get(name)
+        if r is None:
+            r = _new_object(_CataloguedRule)
+            r.__dict__.update(name=name, code=entry[0], family=entry[1])
+            _RULES[name] = r
+    return r
+
+
+_new_object = object.__new__
 
 
 def all_rules() -> List[Rule]:

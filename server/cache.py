@@ -135,27 +135,42 @@ def _finding_from_json(d: Dict[str, Any], path: Optional[str], get_rule: Any,
     rule = get_rule(d["rule"])
     if rule is None:
         raise ValueError("unknown rule")
-    share = (lambda s: s) if shared is None else (lambda s: shared.setdefault(s, s))  # noqa: E731
+    # A warm run reads thousands of findings: the memo's setdefault is
+    # called as it is (no function around it), and the checks inlined.
+    share = _same if shared is None else shared.setdefault
     fixes = []
     for title, safe, edits in d["fixes"]:
         if not isinstance(title, str) or not isinstance(safe, bool):
             raise ValueError("bad fix")
-        fixes.append(Fix(share(title), tuple(Edit(share(int(s)), share(int(e)), share(str(t))) for s, e, t in edits),
-                         safe))
-    for k in ("start", "end", "ref_start", "ref_end"):
-        if not isinstance(d[k], int) or d[k] < 0:
-            raise ValueError("bad offset")
-    if not isinstance(d["message"], str) or not isinstance(d["iri"], str):
+        made = []
+        for edit_start, edit_end, new_text in edits:
+            edit_start, edit_end, new_text = int(edit_start), int(edit_end), str(new_text)
+            made.append(Edit(share(edit_start, edit_start), share(edit_end, edit_end), share(new_text, new_text)))
+        fixes.append(Fix(share(title, title), tuple(made), safe))
+    start, end, ref_start, ref_end = d["start"], d["end"], d["ref_start"], d["ref_end"]
+    if not (isinstance(start, int) and isinstance(end, int) and isinstance(ref_start, int)
+            and isinstance(ref_end, int)) or start < 0 or end < 0 or ref_start < 0 or ref_end < 0:
+        raise ValueError("bad offset")
+    message, iri = d["message"], d["iri"]
+    if not isinstance(message, str) or not isinstance(iri, str):
         raise ValueError("bad text")
     related = []
-    for message, line, column, end_line, end_column, where, start, end in d.get("related", ()):
-        if not isinstance(message, str) or not (where is None or isinstance(where, str)) or not all(
-                isinstance(n, int) for n in (line, column, end_line, end_column, start, end)):
+    for message_, line, column, end_line, end_column, where, r_start, r_end in d.get("related", ()):
+        if not isinstance(message_, str) or not (where is None or isinstance(where, str)) or not all(
+                isinstance(n, int) for n in (line, column, end_line, end_column, r_start, r_end)):
             raise ValueError("bad related location")
-        related.append(Related(message, line, column, end_line, end_column, where, start, end))
-    return Finding(rule=rule, severity=Severity.parse(d["severity"]), message=share(d["message"]),
-                   start=share(d["start"]), end=share(d["end"]), fixes=fixes, ref_start=share(d["ref_start"]),
-                   ref_end=share(d["ref_end"]), iri=share(d["iri"]), path=path, related=related)
+        related.append(Related(message_, line, column, end_line, end_column, where, r_start, r_end))
+    severity = _SEVERITY_BY_LABEL.get(d["severity"]) or Severity.parse(d["severity"])
+    return Finding(rule, severity, share(message, message), share(start, start), share(end, end), fixes,
+                   share(ref_start, ref_start), share(ref_end, ref_end), share(iri, iri), path, related)
+
+
+def _same(value: Any, _default: Any) -> Any:
+    return value
+
+
+#: the labels a finding's severity is written as (Severity.parse reads any other spelling)
+_SEVERITY_BY_LABEL = {s.label: s for s in Severity}
 
 
 #: findings (or positions) of a cache entry encoded at once
@@ -282,11 +297,13 @@ class Cache:
     def _pack(self) -> Dict[str, bytes]:
         if self._lines is None:
             self._lines = {}
-            body = _read_checked(self.pack_path, _PACK_HEADER, b"\n", self.note_problem)
-            if body is not None:
+            read = _read_checked_whole(self.pack_path, _PACK_HEADER, b"\n", self.note_problem)
+            if read is not None:
                 # Only the key is read now; a line is checked when used.
-                self._lines = {line[:64].decode("ascii", "replace"): line
-                               for line in body.split(b"\n") if line}
+                # (The head line is the first the whole file splits into.)
+                lines = read[0].split(b"\n")
+                del lines[0]
+                self._lines = {line[:64].decode("ascii", "replace"): line for line in lines if line}
         return self._lines
 
     def empty(self) -> bool:
@@ -301,9 +318,14 @@ class Cache:
         """Findings, the project rules' facts (rule name ->
         irilint.rules.project_rules.Collected; shared between hits, never
         to be changed) and located positions of a cached check, or None.
-        Facts of another version than their rule's are a miss."""
+        Facts of another version than their rule's are a miss.  The entry
+        of a file that cannot be decoded (:meth:`error_entry`) gives
+        (None, why, None)."""
         new = self._new.get(key)
-        line = new[1] if new is not None else self._pack().get(key)
+        if new is not None:
+            line = new[1]
+        else:
+            line = (self._lines if self._lines is not None else self._pack()).get(key)
         # Lines are found by their first 64 bytes (``key`` is 64 hex
         # digits): the line is the key's when a tab follows them, and it
         # has a file field ending at a tab (searched for, not split: a
@@ -313,6 +335,8 @@ class Cache:
             self.misses += 1
             return None
         if not line.startswith(b'{"findings": []', end + 1):
+            if line.startswith(b'{"error": ', end + 1):
+                return self._get_error(line[end + 1:])
             return self._get_findings(line, end + 1, path, text_length)
         body = line[end + 1:]
         facts = self._quiet.get(body)
@@ -339,13 +363,37 @@ class Cache:
         self.hits += 1
         return [], facts, ([], {})
 
+    def _get_error(self, body: bytes) -> Optional[Tuple[None, str, None]]:
+        """:meth:`get` of an entry made by :meth:`error_entry`: (None, the
+        reason, None)."""
+        try:
+            payload = _json_value(body.decode("utf-8"))
+            reason = payload["error"]
+            if len(payload) != 1 or not isinstance(reason, str) or not reason:
+                raise ValueError("not the payload irilint writes")
+        except (ValueError, KeyError, TypeError, UnicodeError, AttributeError, IndexError):
+            self.misses += 1
+            return None
+        self.hits += 1
+        return None, reason, None
+
+    @staticmethod
+    def error_entry(key: str, file: str, reason: str) -> bytes:
+        """The pack line of a file whose bytes cannot be decoded (as its
+        settings and path say to read them): the reason, told again while
+        those bytes stay (a warm run then reads no such file, and imports
+        no scanner to learn how)."""
+        return b"%s\t%s\t%s" % (key.encode("ascii"), json.dumps(file).encode("ascii"),
+                                 _dumps({"error": reason}))
+
     def _get_findings(self, line: bytes, at: int, path: Optional[str],
                       text_length: int) -> Optional[Tuple[List[Finding], Dict[str, Any], Any]]:
         """:meth:`get` of an entry with findings (its payload from ``at``):
         parsed whole up to _WHOLE_PAYLOAD_BYTES, else read a finding at a
         time (a dense file's whole parsed payload was several times the
         size of its findings)."""
-        from irilint.rules.registry import get_rule
+        # (a rule by its catalogue entry: printing a hit needs no rule module)
+        from irilint.rules.registry import registered_rule as get_rule
 
         findings: List[Finding] = []
         located: List[Any] = []
@@ -359,11 +407,15 @@ class Cache:
                 findings.append(f)
 
             def take_row(row: Any) -> None:
-                if type(row) is not list or len(row) != 5 or not all(
-                        isinstance(x, int) and x >= 1 for x in row[:4]) or not isinstance(row[4], str):
+                if type(row) is not list or len(row) != 5:
                     raise ValueError("bad position")
-                row[:] = [share(x, x) for x in row]
-                located.append(row)
+                line, column, end_line, end_column, text = row
+                if not (isinstance(line, int) and isinstance(column, int) and isinstance(end_line, int)
+                        and isinstance(end_column, int) and isinstance(text, str)) or (
+                        line < 1 or column < 1 or end_line < 1 or end_column < 1):
+                    raise ValueError("bad position")
+                located.append([share(line, line), share(column, column), share(end_line, end_line),
+                                share(end_column, end_column), share(text, text)])
 
             data = memoryview(line)
             if len(line) - at <= _WHOLE_PAYLOAD_BYTES:
@@ -479,6 +531,15 @@ def _read_checked(path: str, header: bytes, separator: bytes, report: Report = _
     """The body of a file written by :func:`_write_checked`, or None when it
     is missing, too large, of another format or fails its checksum (all
     but a missing file are told to ``report``)."""
+    read = _read_checked_whole(path, header, separator, report)
+    return None if read is None else read[0][read[1]:]
+
+
+def _read_checked_whole(path: str, header: bytes, separator: bytes,
+                        report: Report = _ignore) -> Optional[Tuple[bytes, int]]:
+    """:func:`_read_checked` as (the whole file, where its body starts):
+    the body is checked where it lies, not copied (the pack is megabytes,
+    and its lines are cut from the whole file)."""
     try:
         with open(path, "rb") as fh:
             # Asked for its size (and one byte more, which shows growth):
@@ -492,10 +553,12 @@ def _read_checked(path: str, header: bytes, separator: bytes, report: Report = _
     except OSError as exc:
         report(path, "cannot be read (%s)" % _os_reason(exc))
         return None
-    head, _, body = raw.partition(separator)
-    if (len(raw) <= MAX_PACK_BYTES and head.startswith(header)
-            and head[len(header):] == hashlib.sha256(body).hexdigest().encode("ascii")):
-        return body
+    # (as raw.partition(separator) cuts it, the body not copied)
+    end = raw.find(separator)
+    end, at = (len(raw), len(raw)) if end == -1 else (end, end + len(separator))
+    if (len(raw) <= MAX_PACK_BYTES and raw.startswith(header)
+            and raw[len(header):end] == hashlib.sha256(memoryview(raw)[at:]).hexdigest().encode("ascii")):
+        return raw, at
     report(path, "is damaged (truncated, corrupted or too large) and was ignored")
     return None
 
@@ -731,7 +794,7 @@ class ReductionMemo:
         gives it), its findings naming ``paths`` (the documents' paths,
         in order); None when unknown or unreadable."""
         from irilint.rules.project_rules import Place, ProjectFinding
-        from irilint.rules.registry import get_rule
+        from irilint.rules.registry import registered_rule as get_rule
 
         value = self._load().get(key)
         if value is None:

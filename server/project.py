@@ -14,10 +14,9 @@ server) asks this layer, and none decides for itself:
   files (:mod:`irilint.rules.project_rules`: collected with the file,
   reduced across files by :func:`irilint.collisions.reduce_project_rules`).
 
-Below it sit the engine, the scanners and rules, and the data modules;
-above it the CLI (:mod:`irilint.cli`), the server (:mod:`irilint.lsp`) and
-the report.  The process scheduler that runs :func:`check_path` in worker
-processes is :mod:`irilint.runner`.
+Below it sit the engine, the scanners and rules, and the data modules; above it
+the CLI (:mod:`irilint.cli`), the server (:mod:`irilint.lsp`) and the report.
+The process scheduler that runs :func:`check_path` in workers is :mod:`irilint.runner`.
 """
 from __future__ import annotations
 
@@ -29,6 +28,7 @@ from typing import Any, Dict, FrozenSet, List, Optional, Set, Tuple
 from .lines import LineIndex, Positions
 from .paths import display_path, display_prefix, folder_of
 from .project_files import document_error, file_scanner, read_file
+from .undecodable import error_hit, remember_error
 
 
 @dataclass
@@ -486,6 +486,8 @@ class Project:
         hit = cache.get(key, path)
         if hit is None:
             return None
+        if hit[0] is None:  # bytes that cannot be decoded (irilint.undecodable)
+            return error_hit(FileResult, self, path, hit[1], st, digest if hashed else None)
         findings, facts, (located, edits) = hit
         # FileResult's generated __init__ sets all of its 18 fields; a hit
         # sets its own, and reads the others' defaults from the class.
@@ -588,7 +590,7 @@ def check_path(checker: Project, path: str, look_up: bool = True,
             return None
         if exc.kind == "too-large":
             return FileResult(shown, skipped=told)
-        return FileResult(shown, error=told)
+        return remember_error(checker, FileResult(shown, error=told), path, exc, st)
     out = checker.outcome(shown, doc.text, settings, doc=doc, scanner=scanner)
     out.abspath = path
     if checker.options.keep_text:

@@ -35,13 +35,7 @@ def discover(checker: Project, paths: Sequence[str]):
         except checker.config.ConfigError:
             return True
 
-    def included(p: str, is_dir: bool) -> bool:
-        # An entry's verdict depends on its folder (its settings, the
-        # folder's parts under the settings' root) and its own name: the
-        # folder's part is worked out once, not once per entry.
-        folder, found, name = p.rpartition(sep)
-        if not found or os.altsep:
-            return included_slow(p, os.path.abspath(p), is_dir)
+    def folder_hit(folder: str, p: str) -> Tuple[str, Any, bool]:
         hit = folders.get(folder)
         if hit is None:
             parent, found, last = folder.rpartition(sep)
@@ -55,6 +49,16 @@ def discover(checker: Project, paths: Sequence[str]):
                 absolute = absolute if absolute.endswith(sep) else absolute + sep
             hit = folders[folder] = (absolute, _folder_verdict(checker, p, absolute),
                                      absolute in explicit_folders)
+        return hit
+
+    def included(p: str, is_dir: bool) -> bool:
+        # An entry's verdict depends on its folder (its settings, the
+        # folder's parts under the settings' root) and its own name: the
+        # folder's part is worked out once, not once per entry.
+        folder, found, name = p.rpartition(sep)
+        if not found or os.altsep:
+            return included_slow(p, os.path.abspath(p), is_dir)
+        hit = folder_hit(folder, p)
         verdict = hit[1]
         if verdict is None or (hit[2] and hit[0] + name in explicit):
             return included_slow(p, hit[0] + name, is_dir)
@@ -62,20 +66,39 @@ def discover(checker: Project, paths: Sequence[str]):
             return name not in checker._default_excluded
         return verdict is not False and verdict(name, is_dir)
 
-    config_names = {name.lower() for name in checker.config.CONFIG_FILE_NAMES}
+    default_excluded = frozenset(checker._default_excluded)
+
+    def files_test(prefix: str) -> Any:
+        # What included(prefix + name, False) answers for any name, worked
+        # out once per folder: the walk tests most files inline.
+        if os.altsep or not prefix.endswith(sep) or len(prefix) < 2 or prefix.endswith(sep + sep):
+            return None
+        folder = prefix[:-1]
+        absolute, verdict, holds_named = folder_hit(folder, prefix + "entry")
+        if verdict is None or holds_named:
+            return None
+        if verdict is True:
+            return default_excluded
+        if verdict is False:
+            return _no_file
+        return lambda name: verdict(name, False)
+
+    config_marks = config_name_marks(checker.config.CONFIG_FILE_NAMES)
+    exact_folders: Set[str] = set()
 
     def on_directory(folder: str, names: List[str]) -> None:
         # Only folders whose spelling names them exactly ("a/b", not
         # "a/../b"): their parent is then the folder the spelling's parent
         # names, the one find_config would look in next.
-        if (os.path.normpath(folder) == folder and os.path.dirname(folder) != folder
-                and config_names.isdisjoint(map(str.lower, names))):
+        if names_exactly(folder, exact_folders) and not holds_config_name(names, config_marks):
             checker._no_config_folders.add(folder)
 
     for item in iter_files(paths, entry_included=included, path_type=str, on_directory=on_directory,
                            with_stat=True, listings=checker.listing_index,
-                           follow_symlinks=checker.options.follow_symlinks):
-        if isinstance(item, LinkOutsideRoots):
+                           follow_symlinks=checker.options.follow_symlinks, files_test=files_test):
+        if type(item) is tuple:  # (path, stat): most items, asked first
+            yield item
+        elif isinstance(item, LinkOutsideRoots):
             # A skip, like a binary file: it does not change the exit status.
             shown = checker.display_path(str(item.path))
             yield FileResult(shown, skipped="%s: %s (--follow-symlinks follows it)" % (shown, item.reason))
@@ -85,6 +108,41 @@ def discover(checker: Project, paths: Sequence[str]):
             yield FileResult(shown, error="%s: %s" % (shown, item.reason))
         else:
             yield item
+
+
+def names_exactly(folder: str, exact: Set[str]) -> bool:
+    """``os.path.normpath(folder) == folder and os.path.dirname(folder) !=
+    folder``: the spelling names one folder, no root, as it is.  ``exact``:
+    the spellings found so (it grows): a folder the walk found in one of
+    them (``parent/name``, the name plain) is one too, without normpath."""
+    parent, found, last = folder.rpartition(os.sep)
+    if (found and parent in exact and parent != "." and last and last != "." and last != ".."
+            and not os.altsep):
+        exact.add(folder)
+        return True
+    if os.path.normpath(folder) == folder and os.path.dirname(folder) != folder:
+        exact.add(folder)
+        return True
+    return False
+
+
+def config_name_marks(config_names: Sequence[str]) -> List[str]:
+    """What :func:`holds_config_name` looks for: "/name/", lower-cased."""
+    return sorted({"/%s/" % name.lower() for name in config_names})
+
+
+def holds_config_name(names: List[str], marks: List[str]) -> bool:
+    """Whether one of ``names`` (a folder's entries), lower-cased, is a
+    configuration file's name (``marks``: :func:`config_name_marks`).  One
+    lower() of the names joined, not one per name: no name holds a "/",
+    and "/" is neither a cased nor a case-ignorable character, so each
+    name is lowered as it would be alone (a final sigma too)."""
+    joined = "/%s/" % "/".join(names).lower()
+    return any(mark in joined for mark in marks)
+
+
+def _no_file(name: str) -> bool:
+    return False
 
 
 def _folder_verdict(checker: Project, entry: str, folder: str) -> Any:

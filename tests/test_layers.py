@@ -27,6 +27,7 @@ BY_NAME = {
     "irilint.runner": "project",
     "irilint.collisions": "project",
     "irilint.cache": "project",
+    "irilint.undecodable": "project",
     "irilint.discovery": "project",
     "irilint.output": "project",
     "irilint.paths": "project",
