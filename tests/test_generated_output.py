@@ -55,6 +55,7 @@ def test_dash_writes_to_stdout(capsys):
 @pytest.mark.parametrize("tool, committed", [
     ("gen_lookalike_table.py", "server/lookalike_table.py"),
     ("gen_rules_doc.py", "docs/rules.md"),
+    ("gen_rule_catalogue.py", "rules/catalogue.py"),
 ])
 def test_each_generator_checks_through_the_shared_end(tool, committed, tmp_path):
     # A stale copy of the committed output fails --check with the command that mends it.
