@@ -366,7 +366,15 @@ _PLAIN_TAG_NAME_RX = re.compile(r"[A-Za-z][A-Za-z0-9-]*")
 def _ascii_words_rx(words, end: str) -> str:
     """A regex for any of ``words`` (ASCII, any case) followed by ``end``,
     written as a trie: the engine tries one branch per letter instead of
-    every word (measured ~10% of the whole scan on HTML)."""
+    every word (measured ~10% of the whole scan on HTML).
+
+    The letters are matched ASCII-only case-insensitively (``(?ai:...)``:
+    not "\u017f" for "s" nor "\u212a" for "k", as the tokenizer lowercases
+    names) and ``end`` is written once after the trie, not at each word's
+    leaf: both halve the compile time of the fast path's regexes (paid at
+    a run's first document) and scan as fast as ``[sS]`` classes.  Only one
+    word can match before ``end`` when ``end`` refuses the words' own
+    characters, so moving it out of the trie changes no match."""
     tree: dict = {}
     for w in words:
         node = tree
@@ -375,16 +383,9 @@ def _ascii_words_rx(words, end: str) -> str:
         node[""] = {}
 
     def emit(node: dict) -> str:
-        alts = []
-        for ch in sorted(node):
-            if ch == "":
-                alts.append(end)
-            elif ch.isalpha():
-                alts.append("[%s%s]" % (ch, ch.upper()) + emit(node[ch]))
-            else:
-                alts.append(re.escape(ch) + emit(node[ch]))
+        alts = [re.escape(ch) + emit(node[ch]) if ch else "" for ch in sorted(node)]
         return alts[0] if len(alts) == 1 else "(?:%s)" % "|".join(alts)
-    return emit(tree)
+    return "(?ai:%s)%s" % (emit(tree), end)
 
 
 #: Attribute names that hold no IRI and are the commonest in real markup
@@ -557,7 +558,7 @@ def _fast_path_rxs(xml: bool) -> Tuple["re.Pattern[str]", "re.Pattern[str]"]:
 FAST_MARKUP = POSSESSIVE_QUANTIFIERS
 
 #: xml -> (skip regex, IRI-tag regex), compiled at the first document of
-#: that kind (each pair costs ~70 ms to compile).
+#: that kind (each pair costs ~20 ms to compile).
 _FAST_RXS: dict = {}
 
 
