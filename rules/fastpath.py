@@ -26,7 +26,6 @@ from __future__ import annotations
 import re
 from typing import Any, Callable, Iterable, List, Optional
 
-from irilint.chars import class_rx
 from irilint.rules.registry import has_punycode_trait
 
 _UNRESERVED = r"A-Za-z0-9\-._~"
@@ -37,21 +36,11 @@ _OCTET = r"(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])"
 #: A "." or ".." segment before the query (what dot-segments flags).
 _DOT_SEGMENT_RE = re.compile(r"[^?#]*/\.\.?(?:[/?#]|\Z)")
 
-def _class(body: str, non_ascii: bool) -> str:
-    """``[body]``, and every non-ASCII character too when ``non_ascii``
-    (written by class_rx: "[...\x80-\U0010ffff]" costs ~1.5 ms to compile,
-    the negation of the ASCII characters it lacks almost nothing)."""
-    if not non_ascii:
-        return "[" + body + "]"
-    ascii_rx = re.compile("[" + body + "]")
-    return class_rx([(c, c) for c in range(128) if ascii_rx.match(chr(c))] + [(0x80, 0x10FFFF)])
-
-
-def _fast_pattern(non_ascii: bool = False) -> str:
-    """The pattern of :data:`FAST_RE`; with ``non_ascii``, any non-ASCII
-    character is allowed wherever ``_`` is: in the userinfo, a reg-name
-    host, the path, the query and the fragment (not in the scheme, the port
-    or an IPv4 address)."""
+def _fast_pattern(extra: str = "") -> str:
+    """The pattern of :data:`FAST_RE`; ``extra`` (a class range) is allowed
+    wherever ``_`` is: in the userinfo, a reg-name host, the path, the
+    query and the fragment (not in the scheme, the port or an IPv4
+    address)."""
     return (
         # A lowercase scheme, or none; then nothing before the first ":/?#"
         # may end with ":" (RFC 3986 Appendix B would read it as a scheme).
@@ -60,14 +49,14 @@ def _fast_pattern(non_ascii: bool = False) -> str:
         # a port of at most 4 digits (never out of range; empty is allowed by
         # the grammar, and only default-port, not fast-path silent, flags
         # it).  No authority: then the path may not start with "//".
-        r"(?://(?:" + _class(_UNRESERVED + _SUB_DELIMS + r":", non_ascii) + r"*@)?"
-        r"(?:(?P<ipv4>" + _OCTET + r"(?:\." + _OCTET + r"){3})|(?P<host>"
-        + _class(r"a-z0-9\-._~" + _SUB_DELIMS, non_ascii) + r"*))"
+        r"(?://(?:[" + _UNRESERVED + _SUB_DELIMS + r":" + extra + r"]*@)?"
+        r"(?:(?P<ipv4>" + _OCTET + r"(?:\." + _OCTET + r"){3})|(?P<host>[a-z0-9\-._~" + _SUB_DELIMS + extra
+        + r"]*))"
         r"(?::[0-9]{0,4})?(?=[/?#]|\Z)"
         r"|(?!//))"
-        + _class(_PCHAR + r"/", non_ascii) + r"*"          # path
-        r"(?:\?" + _class(_PCHAR + r"/?", non_ascii) + r"*)?"     # query
-        r"(?:\#" + _class(_PCHAR + r"/?", non_ascii) + r"*)?"     # fragment: no second "#"
+        r"[" + _PCHAR + r"/" + extra + r"]*"            # path
+        r"(?:\?[" + _PCHAR + r"/?" + extra + r"]*)?"     # query
+        r"(?:\#[" + _PCHAR + r"/?" + extra + r"]*)?"     # fragment: no second "#"
         r"\Z"
     )
 
@@ -83,7 +72,7 @@ _FAST_NON_ASCII_RE: List["re.Pattern[str]"] = []
 
 def fast_non_ascii_re() -> "re.Pattern[str]":
     if not _FAST_NON_ASCII_RE:
-        _FAST_NON_ASCII_RE.append(re.compile(_fast_pattern(non_ascii=True)))
+        _FAST_NON_ASCII_RE.append(re.compile(_fast_pattern("\x80-\U0010ffff")))
     return _FAST_NON_ASCII_RE[0]
 
 

@@ -12,8 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import List, Optional, Tuple
 
-from .chars import (IPRIVATE_RANGES, SUB_DELIMS, UCSCHAR_RANGES, UNRESERVED_ASCII, class_rx,
-                    first_index, is_iprivate, is_noncharacter, ranges_of)
+from .chars import IPRIVATE_CLASS, UCSCHAR_CLASS, first_index, is_iprivate, is_noncharacter
 
 __all__ = ["Span", "SyntaxProblem", "IRIReference", "parse", "IDNA_DOTS", "LABEL_SPLIT_RE"]
 
@@ -34,17 +33,23 @@ _QUERY_SEP_RE = re.compile("[&;]")
 #: with groups: 1 scheme, 2 authority, 3 path, 4 query, 5 fragment.
 _SPLIT_RE = re.compile(r"(?:([^:/?#]+):)?(?://([^/?#]*))?([^?#]*)(?:\?([^#]*))?(?:#(.*))?", re.DOTALL)
 
-# Characters allowed in each component, besides pct-encoded (checked apart),
-# as code point ranges (class_rx writes them as a class re compiles fast).
+# Characters allowed in each component, besides pct-encoded (checked apart).
 # iunreserved = ALPHA / DIGIT / "-" / "." / "_" / "~" / ucschar
-_IUNRESERVED = ranges_of(UNRESERVED_ASCII) + list(UCSCHAR_RANGES)
-_PCHAR_OK = _IUNRESERVED + ranges_of(SUB_DELIMS + ":@%")
+_IUNRESERVED = r"A-Za-z0-9\-._~" + UCSCHAR_CLASS
+_SUB_DELIMS = r"!$&'()*+,;="
+_USERINFO_OK = _IUNRESERVED + _SUB_DELIMS + ":%"
+_REGNAME_OK = _IUNRESERVED + _SUB_DELIMS + "%"
+_PCHAR_OK = _IUNRESERVED + _SUB_DELIMS + ":@%"
+_PATH_OK = _PCHAR_OK + "/"
+_QUERY_OK = _PCHAR_OK + "/?" + IPRIVATE_CLASS
+_FRAGMENT_OK = _PCHAR_OK + "/?"
+
 _ALLOWED = {
-    "userinfo": _IUNRESERVED + ranges_of(SUB_DELIMS + ":%"),
-    "host": _IUNRESERVED + ranges_of(SUB_DELIMS + "%"),
-    "path": _PCHAR_OK + ranges_of("/"),
-    "query": _PCHAR_OK + ranges_of("/?") + list(IPRIVATE_RANGES),
-    "fragment": _PCHAR_OK + ranges_of("/?"),
+    "userinfo": _USERINFO_OK,
+    "host": _REGNAME_OK,
+    "path": _PATH_OK,
+    "query": _QUERY_OK,
+    "fragment": _FRAGMENT_OK,
 }
 #: "[^allowed]" per component, compiled on first use: the Unicode classes
 #: make these large patterns, and compiling them all at import would slow
@@ -55,7 +60,7 @@ _BAD_CHAR: dict = {}
 def _bad_char_re(component: str) -> "re.Pattern[str]":
     rx = _BAD_CHAR.get(component)
     if rx is None:
-        rx = _BAD_CHAR[component] = re.compile(class_rx(_ALLOWED[component], negate=True))
+        rx = _BAD_CHAR[component] = re.compile("[^%s]" % _ALLOWED[component])
     return rx
 
 
