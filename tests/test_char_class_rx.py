@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from irilint.chars import UCSCHAR_CLASS, UCSCHAR_RANGES, class_rx, ranges_of
+from irilint import iri
+from irilint.chars import IPRIVATE_CLASS, UCSCHAR_CLASS, UCSCHAR_RANGES, class_rx, ranges_of
 from irilint.rules import gates
 from irilint.scanners import html as html_scanner
 
@@ -61,3 +62,45 @@ def test_class_rx_matches_exactly_its_ranges(ranges, negate, probes):
         inside = any(a <= cp <= b for a, b in ranges)
         assert (rx.fullmatch(chr(cp)) is not None) == (inside != negate), (hex(cp), ranges)
 
+
+
+# The component classes as iri.py wrote them before (the reference).
+_IUNRESERVED = r"A-Za-z0-9\-._~" + UCSCHAR_CLASS
+_SUB_DELIMS = r"!$&'()*+,;="
+_PCHAR_OK = _IUNRESERVED + _SUB_DELIMS + ":@%"
+_REFERENCE_ALLOWED = {
+    "userinfo": _IUNRESERVED + _SUB_DELIMS + ":%",
+    "host": _IUNRESERVED + _SUB_DELIMS + "%",
+    "path": _PCHAR_OK + "/",
+    "query": _PCHAR_OK + "/?" + IPRIVATE_CLASS,
+    "fragment": _PCHAR_OK + "/?",
+}
+_ASCII = "".join(map(chr, range(128)))
+
+
+@pytest.mark.parametrize("component", sorted(_REFERENCE_ALLOWED))
+def test_bad_character_regexes_match_the_reference_class(component):
+    old = re.compile("[^%s]" % _REFERENCE_ALLOWED[component])
+    assert _matched(iri._bad_char_re(component)) == _matched(old)
+    # the ASCII-text regex: the same on every ASCII character
+    ascii_rx = iri._bad_char_re(component, ascii_text=True)
+    assert [m.start() for m in ascii_rx.finditer(_ASCII)] == [m.start() for m in old.finditer(_ASCII)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=st.text(alphabet=st.characters(max_codepoint=0x7F), max_size=40)
+       | st.text(max_size=30).map(lambda s: "http://h.example/" + s))
+def test_syntax_problems_of_a_reference_are_those_of_the_reference_classes(value):
+    """Parsing with the ASCII-only regexes gives what the full ones give."""
+    got = [(p.kind, p.start, p.end, p.component) for p in iri.parse(value).problems]
+    saved = dict(iri._BAD_CHAR)
+    try:
+        iri._BAD_CHAR.clear()
+        for component, allowed in _REFERENCE_ALLOWED.items():
+            full = re.compile("[^%s]" % allowed)
+            iri._BAD_CHAR[(component, True)] = iri._BAD_CHAR[(component, False)] = full
+        want = [(p.kind, p.start, p.end, p.component) for p in iri.parse(value).problems]
+    finally:
+        iri._BAD_CHAR.clear()
+        iri._BAD_CHAR.update(saved)
+    assert got == want
