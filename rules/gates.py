@@ -31,7 +31,7 @@ import re
 import unicodedata
 from typing import Callable, Dict, FrozenSet, Iterable, Optional
 
-from irilint.chars import UCSCHAR_CLASS
+from irilint.chars import UCSCHAR_RANGES, class_rx
 
 from .fastpath import _DOT_SEGMENT_RE, _search_slash_dot, fast_non_ascii_re
 
@@ -40,7 +40,7 @@ _BITS: Dict[Callable[[str], bool], int] = {}
 NOT_UCSCHAR = 1
 _MASKS: Dict[str, int] = {}
 _SET_MASKS: Dict[FrozenSet[str], int] = {}
-_UCSCHAR_RE = re.compile("[%s]" % UCSCHAR_CLASS)
+_UCSCHAR_RE = re.compile(class_rx(UCSCHAR_RANGES))
 _NON_ASCII_RE = re.compile("[^\\x00-\\x7f]")
 
 #: Set False to run every rule (tests compare both ways).

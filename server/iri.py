@@ -33,34 +33,38 @@ _QUERY_SEP_RE = re.compile("[&;]")
 #: with groups: 1 scheme, 2 authority, 3 path, 4 query, 5 fragment.
 _SPLIT_RE = re.compile(r"(?:([^:/?#]+):)?(?://([^/?#]*))?([^?#]*)(?:\?([^#]*))?(?:#(.*))?", re.DOTALL)
 
-# Characters allowed in each component, besides pct-encoded (checked apart).
+# Characters allowed in each component, besides pct-encoded (checked apart):
+# the ASCII ones, then ucschar (and iprivate in the query).
 # iunreserved = ALPHA / DIGIT / "-" / "." / "_" / "~" / ucschar
-_IUNRESERVED = r"A-Za-z0-9\-._~" + UCSCHAR_CLASS
+_IUNRESERVED_ASCII = r"A-Za-z0-9\-._~"
 _SUB_DELIMS = r"!$&'()*+,;="
-_USERINFO_OK = _IUNRESERVED + _SUB_DELIMS + ":%"
-_REGNAME_OK = _IUNRESERVED + _SUB_DELIMS + "%"
-_PCHAR_OK = _IUNRESERVED + _SUB_DELIMS + ":@%"
-_PATH_OK = _PCHAR_OK + "/"
-_QUERY_OK = _PCHAR_OK + "/?" + IPRIVATE_CLASS
-_FRAGMENT_OK = _PCHAR_OK + "/?"
-
-_ALLOWED = {
-    "userinfo": _USERINFO_OK,
-    "host": _REGNAME_OK,
-    "path": _PATH_OK,
-    "query": _QUERY_OK,
-    "fragment": _FRAGMENT_OK,
+_PCHAR_ASCII = _IUNRESERVED_ASCII + _SUB_DELIMS + ":@%"
+_ASCII_ALLOWED = {
+    "userinfo": _IUNRESERVED_ASCII + _SUB_DELIMS + ":%",
+    "host": _IUNRESERVED_ASCII + _SUB_DELIMS + "%",
+    "path": _PCHAR_ASCII + "/",
+    "query": _PCHAR_ASCII + "/?",
+    "fragment": _PCHAR_ASCII + "/?",
 }
-#: "[^allowed]" per component, compiled on first use: the Unicode classes
-#: make these large patterns, and compiling them all at import would slow
-#: every start-up (the CLI, the language server) by tens of milliseconds.
+_ALLOWED = {
+    component: ascii_ok + UCSCHAR_CLASS + (IPRIVATE_CLASS if component == "query" else "")
+    for component, ascii_ok in _ASCII_ALLOWED.items()
+}
+#: "[^allowed]" per (component, ASCII text only), compiled on first use:
+#: the Unicode classes make these large patterns (~3 ms each to compile),
+#: and an all-ASCII reference -- most of them -- needs only the ASCII
+#: characters of the class, which compile in a fraction of that.
 _BAD_CHAR: dict = {}
 
 
-def _bad_char_re(component: str) -> "re.Pattern[str]":
-    rx = _BAD_CHAR.get(component)
+def _bad_char_re(component: str, ascii_text: bool = False) -> "re.Pattern[str]":
+    """The characters a component may not hold; with ``ascii_text``, the
+    same on ASCII text only."""
+    key = (component, ascii_text)
+    rx = _BAD_CHAR.get(key)
     if rx is None:
-        rx = _BAD_CHAR[component] = re.compile("[^%s]" % _ALLOWED[component])
+        allowed = (_ASCII_ALLOWED if ascii_text else _ALLOWED)[component]
+        rx = _BAD_CHAR[key] = re.compile("[^%s]" % allowed)
     return rx
 
 
@@ -373,7 +377,7 @@ def _check_chars(ref: IRIReference, component: str, span: Span) -> None:
     if span.start == span.end:
         return
     problems = ref.problems
-    for m in _bad_char_re(component).finditer(text, span.start, span.end):
+    for m in _bad_char_re(component, text.isascii()).finditer(text, span.start, span.end):
         i = m.start()
         cp = ord(text[i])
         if is_noncharacter(cp):
