@@ -85,6 +85,9 @@ def test_emacs_shortcut_equals_reading_the_first_lines(data):
 
 @settings(max_examples=500, deadline=None)
 @given(st.lists(_VIM_PIECES, max_size=40).map(b"".join))
+@example(b"# vim: set fenc=latin1 :\n")
+@example(b"a\nb\nc\nd\ne\nf\ng\n# vi: fileencoding=cp1252\n")
+@example(b"# vim: set ts=4 :\n")
 @example(b"# vim: set fenc=latin1 :\n" + _FILLER * 2)
 @example(_FILLER * 2 + b"\na\nb\nc\nd\n# vi: fileencoding=cp1252\n")
 @example(b"a\nb\nc\nd\ne\n" + _FILLER * 2 + b"\n# vi: fileencoding=cp1252\nf\ng\nh\ni")
