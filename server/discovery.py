@@ -298,10 +298,7 @@ class _Walker:
         listings: Any = None,
         given: Optional[Sequence[str]] = None,
         entry_included: Optional[Callable[[Any, bool], bool]] = None,
-        files_test: Optional[Callable[[str], Any]] = None,
     ) -> None:
-        #: ``files_test(prefix)``: see iter_files
-        self.files_test = files_test
         #: the paths whose realpaths are the roots links may lead into (see
         #: walk_roots); None: links may lead anywhere
         self.given = given
@@ -389,10 +386,6 @@ class _Walker:
         while stack:
             frame = stack[-1]
             prefix, links, plain = frame.prefix, frame.links, frame.view is None and str_paths
-            # files_test's answer for this folder: names excluded (a set,
-            # tested inline), a test of a name, or None (is_included)
-            excluded = frame.files_excluded
-            names_test = excluded is not None and type(excluded) is not frozenset
             # The frame's iterator resumes where it stopped when a folder
             # was entered (the loop breaks to walk it first).
             for name in frame.entries:
@@ -406,15 +399,7 @@ class _Walker:
                 if plain and is_regular(st.st_mode) and name not in links:
                     # Most entries: a file that is no link, in a folder git
                     # does not filter; _entry's test for files, inlined.
-                    if name.startswith("."):
-                        continue
-                    if excluded is None:
-                        if is_included is not None and not is_included(path, False):
-                            continue
-                    elif not names_test:
-                        if name in excluded:
-                            continue
-                    elif not excluded(name):
+                    if name.startswith(".") or (is_included is not None and not is_included(path, False)):
                         continue
                     ident = (st.st_dev, st.st_ino) if st.st_ino else _identity(st, path)
                     if ident in seen:
@@ -454,11 +439,7 @@ class _Walker:
             view = self.git.view(directory)  # a nested repository
         if self.on_directory is not None:
             self.on_directory(directory, names)
-        prefix = os.path.join(directory, "")
-        files_excluded = None
-        if self.files_test is not None and view is None and self.path_type is str:
-            files_excluded = self.files_test(prefix)
-        return _Frame(directory, iter(names), links, ancestors, view, prefix, files_excluded)
+        return _Frame(directory, iter(names), links, ancestors, view, os.path.join(directory, ""))
 
     def _entry(self, frame: "_Frame", name: str, path: str,
                st: os.stat_result) -> Union[Path, DiscoveryError, "_Frame", None]:
@@ -526,8 +507,6 @@ class _Frame:
     view: Optional[_GitView]
     #: ``directory`` with a separator at its end: entry paths are prefix + name
     prefix: str
-    #: what ``files_test`` answered for it (None: ask ``is_included``)
-    files_excluded: Any = None
 
 
 def iter_files(
@@ -542,7 +521,6 @@ def iter_files(
     listings: Any = None,
     follow_symlinks: bool = False,
     entry_included: Optional[Callable[[Any, bool], bool]] = None,
-    files_test: Optional[Callable[[str], Any]] = None,
 ) -> Iterator[Union[Path, DiscoveryError]]:
     """Yield the files to check under ``paths``, and problems met on the way.
 
@@ -574,16 +552,10 @@ def iter_files(
     ``entry_included(path, is_dir)`` replaces ``is_included`` when given:
     it is also told whether the entry is a directory (as the walk's stat
     says), so it need not stat the path again to apply directory-only
-    patterns.  ``files_test(prefix)`` (with ``path_type=str``), asked once
-    per folder walked that git does not filter (``prefix``: the folder with
-    a separator at its end, as its entries' paths start), may answer for
-    its regular files that are not links, by name alone, what
-    ``entry_included(prefix + name, False)`` would: a frozenset of the
-    names excluded, or a test ``included(name)``; None: ask
-    ``entry_included`` of each (a walk's files are most of its entries).
+    patterns.
     """
     paths = [os.fspath(p) for p in paths]
     walker = _Walker(is_included, respect_gitignore, force_exclude, path_type, on_directory, with_stat,
-                     listings, None if follow_symlinks else paths, entry_included, files_test)
+                     listings, None if follow_symlinks else paths, entry_included)
     for given in paths:
         yield from walker.explicit(given)

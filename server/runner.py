@@ -66,23 +66,6 @@ def discover(checker: Project, paths: Sequence[str]):
             return name not in checker._default_excluded
         return verdict is not False and verdict(name, is_dir)
 
-    default_excluded = frozenset(checker._default_excluded)
-
-    def files_test(prefix: str) -> Any:
-        # What included(prefix + name, False) answers for any name, worked
-        # out once per folder: the walk tests most files inline.
-        if os.altsep or not prefix.endswith(sep) or len(prefix) < 2 or prefix.endswith(sep + sep):
-            return None
-        folder = prefix[:-1]
-        absolute, verdict, holds_named = folder_hit(folder, prefix + "entry")
-        if verdict is None or holds_named:
-            return None
-        if verdict is True:
-            return default_excluded
-        if verdict is False:
-            return _no_file
-        return lambda name: verdict(name, False)
-
     config_marks = config_name_marks(checker.config.CONFIG_FILE_NAMES)
     exact_folders: Set[str] = set()
 
@@ -95,7 +78,7 @@ def discover(checker: Project, paths: Sequence[str]):
 
     for item in iter_files(paths, entry_included=included, path_type=str, on_directory=on_directory,
                            with_stat=True, listings=checker.listing_index,
-                           follow_symlinks=checker.options.follow_symlinks, files_test=files_test):
+                           follow_symlinks=checker.options.follow_symlinks):
         if type(item) is tuple:  # (path, stat): most items, asked first
             yield item
         elif isinstance(item, LinkOutsideRoots):
@@ -139,10 +122,6 @@ def holds_config_name(names: List[str], marks: List[str]) -> bool:
     name is lowered as it would be alone (a final sigma too)."""
     joined = "/%s/" % "/".join(names).lower()
     return any(mark in joined for mark in marks)
-
-
-def _no_file(name: str) -> bool:
-    return False
 
 
 def _folder_verdict(checker: Project, entry: str, folder: str) -> Any:
