@@ -258,10 +258,9 @@ class Project:
         return display_path(p)
 
     def settings(self, path: str) -> Any:
-        # Settings depend on the folder (the nearest config file), so one
-        # lookup serves every file of a folder.  The folder as spelled in
-        # the path is looked up first: the working directory does not change
-        # during a run, so it always names the same absolute folder.
+        # The settings of the folder ``path`` is in (a config governs what
+        # its folder holds, a folder entry too): one lookup per folder, by
+        # its spelling first (the working directory stays the same).
         spelled = folder_of(path)
         hit = self._by_spelled_folder.get(spelled)
         if hit is None and spelled in self._no_config_folders:
@@ -273,7 +272,7 @@ class Project:
             folder = os.path.dirname(os.path.abspath(path))
             hit = self._by_folder.get(folder)
             if hit is None:
-                hit = self._by_folder[folder] = self._settings(path)
+                hit = self._by_folder[folder] = self._settings(folder)
             self._by_spelled_folder[spelled] = hit
         return hit
 
@@ -309,12 +308,12 @@ class Project:
             hit = self._root_prefixes[id(settings)] = (settings, os.path.join(root, ""))
         return hit[1]
 
-    def _settings(self, path: str) -> Any:
+    def _settings(self, folder: str) -> Any:
         vs, vsc = self.validators
         if self.explicit_config is not None:
             base = self.explicit_config
             return base.merged(self.overrides, validate_selector=vs, validate_scanner=vsc) if self.overrides else base
-        return self.config.settings_for(path, self.overrides, validate_selector=vs, validate_scanner=vsc)
+        return self.config.settings_for(folder, self.overrides, validate_selector=vs, validate_scanner=vsc)
 
     def check_document(self, path: str, text: str, settings: Any,
                        run_state: Optional[Dict[str, Any]] = None) -> Tuple[List[Any], Any]:

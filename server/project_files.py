@@ -136,23 +136,27 @@ def document_error() -> type:
 
 
 def admitted_files(roots: List[str], settings_for: Any) -> Any:
-    """The files under ``roots`` that include/exclude admit, each judged
-    under its own settings (``settings_for(abspath)``), in walk order, with
-    :class:`irilint.discovery.DiscoveryError` items for what could not be
-    walked: the files ``irilint check`` walks, for the server's workspace
-    check and index."""
+    """The files under ``roots`` that include/exclude admit, in walk order,
+    with :class:`irilint.discovery.DiscoveryError` items for what could not
+    be walked: the files ``irilint check`` walks, for the server's workspace
+    check and index.  A file is judged under its own settings
+    (``settings_for(abspath)``), a folder under its parent's, as the CLI
+    judges it (a configuration governs what its folder holds)."""
+    from . import config
     from .discovery import iter_files
 
-    def included(path: str) -> bool:
+    def included(path: str, is_dir: bool) -> bool:
         try:
-            return not is_excluded(settings_for(os.path.abspath(path)), path)
+            abspath = os.path.abspath(path)
+            return config.is_included(settings_for(os.path.dirname(abspath) if is_dir else abspath), path,
+                                      is_dir=is_dir)
         except Exception:  # a broken glob: check the file rather than lose it
             import logging
 
             logging.getLogger(__name__).exception("include/exclude failed for %s", path)
             return True
 
-    return iter_files(roots, is_included=included, path_type=str)
+    return iter_files(roots, entry_included=included, path_type=str)
 
 
 @dataclass

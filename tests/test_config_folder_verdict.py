@@ -64,6 +64,13 @@ def _toml_list(patterns):
        configs=st.lists(st.tuples(st.lists(_TREE_NAMES, max_size=2), _LISTS, _LISTS, _LISTS),
                         max_size=3),
        cli_excludes=_LISTS, given_path=st.sampled_from([".", "./", "a", "a/../a", "docs", "./sub"]))
+# a folder's configuration governs what it holds, not the file beside it
+# (met before the file and after it)
+@example(files=[["b"], ["a", "x.md"]], configs=[(["a"], (), (), ("*",))], cli_excludes=(), given_path=".")
+@example(files=[["b"], ["sub", "x.md"]], configs=[(["sub"], (), (), ("*",))], cli_excludes=(), given_path=".")
+# a folder its parent excludes stays out, though it holds a configuration
+@example(files=[["x.md"], ["build", "t.py"]], configs=[([], (), (), ("build",)), (["build"], (), (), ())],
+         cli_excludes=(), given_path=".")
 def test_the_walk_admits_what_is_included_admits_path_by_path(tmp_path_factory, files, configs, cli_excludes,
                                                                given_path):
     from irilint.cli import _build_parser
@@ -101,20 +108,34 @@ def test_the_walk_admits_what_is_included_admits_path_by_path(tmp_path_factory, 
         checker = Project(args)
         walked = [item[0] for item in discover(checker, [given_path]) if isinstance(item, tuple)]
 
-        reference = Project(args)
+        # each path judged alone, under the settings of the folder it is in
+        # (nothing kept from one path to the next but config's own caches)
+        vs, vsc = checker.validators
         explicit = os.path.abspath(given_path)
 
-        def included_path_by_path(p):
+        def included_path_by_path(p, is_dir):
             if os.path.abspath(p) == explicit:
                 return True
             try:
-                return config.is_included(reference.settings(p), p)
+                folder_settings = config.settings_for(os.path.dirname(os.path.abspath(p)), checker.overrides,
+                                                      validate_selector=vs, validate_scanner=vsc)
+                return config.is_included(folder_settings, p, is_dir=is_dir)
             except config.ConfigError:
                 return True
 
-        expected = [p for p in iter_files([given_path], is_included=included_path_by_path, path_type=str)
+        expected = [p for p in iter_files([given_path], entry_included=included_path_by_path, path_type=str)
                     if not isinstance(p, DiscoveryError)]
         assert walked == expected
+        if not cli_excludes and given_path in (".", "./"):
+            # the server's workspace walk admits the same files
+            from irilint.lsp.settings import SettingsManager
+            from irilint.project_files import admitted_files
+
+            manager = SettingsManager()
+            manager.root = str(root)
+            served = [os.path.relpath(p, str(root)) for p in admitted_files([str(root)], manager.settings_for)
+                      if not isinstance(p, DiscoveryError)]
+            assert served == [os.path.relpath(p) for p in walked]
     finally:
         os.chdir(cwd)
         config.clear_cache()
