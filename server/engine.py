@@ -9,8 +9,8 @@ and split apart they would pass them around through every call.
 from __future__ import annotations
 
 import bisect
+import functools
 import gc
-
 import re
 import threading
 from collections import OrderedDict
@@ -637,30 +637,24 @@ _NOT_PEEKED = object()
 #: a value the reference loop has not asked the fast path about yet
 _NOT_MATCHED = object()
 
-_rule_types_loaded: Optional[Tuple[Any, Any]] = None
-_document_info_type: Any = None
-
-
+# Imported at the first check, then kept: a from-import
+# in each check was a microsecond a file, and a run that checks nothing
+# need not load the rules.
+@functools.lru_cache(maxsize=None)
 def _rule_types() -> Tuple[Any, Any]:
-    """(DocContext, Collected), imported at the first check (a from-import
-    in each check was a microsecond a file)."""
-    global _rule_types_loaded
-    if _rule_types_loaded is None:
-        from irilint.rules.context import DocContext
-        from irilint.rules.project_rules import Collected
+    """(DocContext, Collected)."""
+    from irilint.rules.context import DocContext
+    from irilint.rules.project_rules import Collected
 
-        _rule_types_loaded = (DocContext, Collected)
-    return _rule_types_loaded
+    return DocContext, Collected
 
 
+@functools.lru_cache(maxsize=None)
 def _document_info() -> Any:
-    """irilint.rules.context.DocumentInfo, imported at the first check."""
-    global _document_info_type
-    if _document_info_type is None:
-        from irilint.rules.context import DocumentInfo
+    """irilint.rules.context.DocumentInfo."""
+    from irilint.rules.context import DocumentInfo
 
-        _document_info_type = DocumentInfo
-    return _document_info_type
+    return DocumentInfo
 
 
 class _Document:

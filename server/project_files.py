@@ -10,6 +10,7 @@ the same decisions; the server calls these directly.
 """
 from __future__ import annotations
 
+import functools
 import os
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Tuple
@@ -95,23 +96,19 @@ def file_scanner(settings: Any, path: str) -> Any:
     ``extensions`` overrides, then its name), as the engine finds it when
     given none: found once, it reads the file's encoding declaration and
     then checks it."""
-    scanners = (_read_modules or _load_read_modules())[0]
+    scanners = _read_modules()[0]
     if settings is None or not settings.extensions:
         return scanners.scanner_for(path=path)
     return scanners.scanner_for(path=path, extensions=dict(settings.extensions))
 
 
-#: (irilint.scanners, irilint.fileio), imported at the first file (a
-#: from-import in each call was a microsecond a file)
-_read_modules: Optional[Tuple[Any, Any]] = None
-
-
-def _load_read_modules() -> Tuple[Any, Any]:
-    global _read_modules
+@functools.lru_cache(maxsize=None)
+def _read_modules() -> Tuple[Any, Any]:
+    """(irilint.scanners, irilint.fileio), imported at the first file and
+    kept (a from-import in each call was a microsecond a file)."""
     from . import fileio, scanners
 
-    _read_modules = (scanners, fileio)
-    return _read_modules
+    return scanners, fileio
 
 
 def read_file(settings: Any, path: str, digest: bool = False, stat: Any = None, scanner: Any = None) -> Any:
@@ -120,7 +117,7 @@ def read_file(settings: Any, path: str, digest: bool = False, stat: Any = None, 
     that checks it.  Raises :class:`irilint.fileio.DocumentError`.
     ``stat``: the walk's stat of it, just made (see read_document).
     ``scanner``: :func:`file_scanner` of it, when the caller has it."""
-    scanners, fileio = _read_modules or _load_read_modules()
+    scanners, fileio = _read_modules()
     if scanner is None:
         scanner = file_scanner(settings, path)
     return fileio.read_document(path, max_size=size_cap(settings) or None, digest=digest,
@@ -130,9 +127,7 @@ def read_file(settings: Any, path: str, digest: bool = False, stat: Any = None, 
 def document_error() -> type:
     """:class:`irilint.fileio.DocumentError`, imported when asked (an
     ``except`` clause asks only when something was raised)."""
-    from .fileio import DocumentError
-
-    return DocumentError
+    return _read_modules()[1].DocumentError
 
 
 def admitted_files(roots: List[str], settings_for: Any) -> Any:
