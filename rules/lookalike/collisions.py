@@ -437,14 +437,7 @@ def _local_hosts(doc) -> Optional[LocalHosts]:
                     continue
                 start, end, display, ident = host
                 skel = _host_skeletons(ident)[0][1]
-            group = seen.get(skel)
-            if group is None:
-                group = seen[skel] = {}
-            entry = group.get(ident)
-            if entry is None:
-                group[ident] = [1, ctx, start, end, display]
-            else:
-                entry[0] += 1
+            _count_host(seen, skel, ident, ctx, start, end, display)
     if not seen:
         return None
     index = doc.line_index()
@@ -532,16 +525,24 @@ def _seen_hosts(refs, seen: Dict[str, Dict[str, list]]) -> None:
             start, end, display, ident = host
             skel = _host_skeletons(ident)[0][1]
             raw = None
-        group = seen.get(skel)
-        if group is None:
-            group = seen[skel] = {}
-        entry = group.get(ident)
-        if entry is None:
-            entry = group[ident] = [1, ctx, start, end, display]
-        else:
-            entry[0] += 1
+        entry = _count_host(seen, skel, ident, ctx, start, end, display)
         if raw is not None:
             by_raw[raw] = by_match[fast] = entry
+
+
+def _count_host(seen: Dict[str, Dict[str, list]], skel: str, ident: str, ctx, start: int, end: int,
+                display: str) -> list:
+    """One more occurrence of the host ``ident`` in ``seen`` (see
+    :func:`_local_hosts`): its entry, made at its first."""
+    group = seen.get(skel)
+    if group is None:
+        group = seen[skel] = {}
+    entry = group.get(ident)
+    if entry is None:
+        entry = group[ident] = [1, ctx, start, end, display]
+    else:
+        entry[0] += 1
+    return entry
 
 
 def other_file_partner(other_ident: str, display: str, path: Optional[str],
