@@ -134,6 +134,13 @@ def walk_keyed(checker: Any, paths: Sequence[str], memo: "RunMemo") -> Tuple[Opt
     return memo.read(key.digest()), iter(seen)
 
 
+def kept(items: Iterator[Any], into: List[Any]) -> Iterator[Any]:
+    """``items``, each also put in ``into`` as it passes."""
+    for item in items:
+        into.append(item)
+        yield item
+
+
 def tree_digest(checker: Any, walked: Sequence[Any]) -> Optional[str]:
     """The tree key of the items a run walked (after the stat index took
     in what the run learnt), or None when one cannot be keyed."""
@@ -265,6 +272,20 @@ class RunMemo:
                             for (to_stderr, _), part in zip(segments, data)])
         _write_checked(self.path, HEADER, b"\n", [head, b"\n"] + data, self.cache.note_problem)
         self._prune()
+
+    def remember(self, checker: Any, walked: Sequence[Any], transcript: "Transcript", status: int) -> None:
+        """Keep a run's output (``transcript``, ``status``; ``walked``: its
+        walk's items) when all of it is known to follow from the key: no
+        internal error told on the way (those go straight to stderr), the
+        output whole, every file keyed."""
+        if getattr(checker, "_told_internal", False) or transcript.overflowed:
+            return
+        if checker.cache.problem:
+            # The note is about the cache, not the tree: not told again from the memo.
+            transcript.drop_first_error_line("irilint: note: %s" % checker.cache.problem)
+        tree = tree_digest(checker, walked)
+        if tree is not None:
+            self.write(tree, status, transcript.segments())
 
     def _prune(self) -> None:
         folder = os.path.dirname(self.path)

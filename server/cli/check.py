@@ -127,7 +127,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
             else:
                 if record is not None:
                     return _replay(checker, record, progress)
-                walked = _kept(walked, memo_walk)
+                walked = run_memo.kept(walked, memo_walk)
                 transcript = run_memo.Transcript(sys.stdout, sys.stderr)
     printer = _Printer(args, use_stdin, progress, transcript)
     try:
@@ -153,34 +153,9 @@ def _cmd_check(args: argparse.Namespace) -> int:
         raise
     progress.done()
     status = printer.finish()
-    if memo is not None and transcript is not None:
-        _remember_run(checker, memo, memo_walk, transcript, printer, status)
+    if memo is not None and transcript is not None and not (printer.visible.broken or printer.output_error):
+        memo.remember(checker, memo_walk, transcript, status)
     return status
-
-
-def _kept(items: Any, into: List[Any]) -> Any:
-    """``items``, each also put in ``into`` as it passes."""
-    for item in items:
-        into.append(item)
-        yield item
-
-
-def _remember_run(checker: Project, memo: Any, walked: List[Any], transcript: Any, printer: "_Printer",
-                  status: int) -> None:
-    """Keep this run's output in the whole-run memo, when all of it is
-    known to follow from the tree's key: no internal error told on the
-    way, the output whole, every file keyed."""
-    from irilint import run_memo
-
-    if (getattr(checker, "_told_internal", False) or printer.visible.broken or printer.output_error is not None
-            or transcript.overflowed):
-        return
-    if checker.cache.problem:
-        # The note is about the cache, not the tree: not told again from the memo.
-        transcript.drop_first_error_line("irilint: note: %s" % checker.cache.problem)
-    tree = run_memo.tree_digest(checker, walked)
-    if tree is not None:
-        memo.write(tree, status, transcript.segments())
 
 
 def _replay(checker: Project, record: Any, progress: Progress) -> int:
