@@ -162,6 +162,50 @@ def test_a_deleted_file_with_every_other_known_is_a_miss(memo_env, replays):
     assert replays == [1]
 
 
+def test_a_folder_renamed_and_back_is_seen(memo_env, replays):
+    # Its files keep their stamps (a rename changes the folder, not them):
+    # back under the old name, each is known to the stat index again.
+    make_tree(memo_env)
+    warm(".")
+    (memo_env / "docs").rename(memo_env / "papers")
+    assert checked(".") == expected(".")
+    (memo_env / "papers").rename(memo_env / "docs")
+    got = checked(".")
+    assert got == expected(".") and "docs/b.md" in got[1]
+
+
+def test_a_link_that_breaks_or_leads_outside_after_a_warm_run_is_seen(memo_env, replays):
+    make_tree(memo_env)
+    warm(".")
+    (memo_env / "docs" / "dangling.md").symlink_to(memo_env / "gone.md")
+    (memo_env / "docs" / "outside.md").symlink_to(memo_env.parent / "elsewhere.md")
+    write(memo_env.parent / "elsewhere.md", BROKEN)
+    got = checked(".")
+    assert got == expected(".") and "outside.md" in got[2]
+    assert checked(".") == expected(".")
+
+
+def test_a_file_over_the_size_cap_added_after_a_warm_run_is_seen(memo_env, replays):
+    make_tree(memo_env)
+    write(memo_env / ".irilint.toml", "max-file-size = 1000\n")
+    warm(".")
+    write(memo_env / "docs" / "big.md", BROKEN * 100)
+    got = checked(".")
+    assert got == expected(".") and "big.md" in got[2]
+    assert checked(".") == expected(".")
+
+
+def test_an_absolute_path_from_another_working_directory_is_seen(memo_env, replays, monkeypatch):
+    # The same files, the same spelling of their paths: only the working
+    # directory changes how they are shown.
+    make_tree(memo_env)
+    warm(str(memo_env))
+    monkeypatch.chdir(memo_env.parent)
+    got = checked(str(memo_env))
+    assert got == expected(str(memo_env)) and "tree/a.md" in got[1]
+    assert replays == [1]
+
+
 def test_a_configuration_edit_is_seen(memo_env, replays):
     make_tree(memo_env)
     write(memo_env / ".irilint.toml", 'fail-level = "warning"\n')
