@@ -309,6 +309,19 @@ def test_a_damaged_memo_is_ignored_with_one_note(memo_env, replays, damage):
         assert checked(".") == expected(".") and replays == [1]
 
 
+def test_damaged_listings_are_told_once_by_a_run_the_memo_answers(memo_env, replays):
+    make_tree(memo_env)
+    warm(".")
+    (listings,) = (memo_env.parent / "cache" / CACHE_DIR_NAME).glob("v*/listings")
+    _corrupt(listings)
+    code, out, err = checked(".")
+    want = expected(".")
+    assert replays == [1, 1] and (code, out) == want[:2]
+    lines = err.splitlines()
+    assert lines[0].startswith("irilint: note: cache %s" % listings) and lines[1:] == want[2].splitlines()
+    assert checked(".") == want  # the listings written again
+
+
 def test_a_memo_of_another_tree_or_shape_is_not_trusted(memo_env, replays):
     make_tree(memo_env)
     checked(".")

@@ -165,13 +165,16 @@ def _replay(checker: Project, record: Any, progress: Progress) -> int:
     status, segments = record
     _save(checker)  # what the walk learnt (listings)
     visible = _Visible(sys.stdout, progress)
-    if checker.cache.problem:
-        print("irilint: note: %s" % checker.cache.problem, file=sys.stderr)
+    # A note on the cache (its listings) comes first on stderr, as in a run that checks
+    note = "irilint: note: %s\n" % checker.cache.problem if checker.cache.problem else ""
     for to_stderr, text in segments:
         if to_stderr:
-            sys.stderr.write(text)
+            sys.stderr.write(note + text)
+            note = ""
         else:
             visible.write(text)
+    if note:
+        sys.stderr.write(note)
     if visible.broken:
         raise BrokenPipeError("standard output closed")
     return status
