@@ -18,6 +18,10 @@ status) under the digest of everything that output is a function of:
   too large file by its size; what the walk could not enter or follow, by
   the message it gives.
 
+No environment variable changes what is kept: the output has no colour,
+the progress line (a terminal's only) is not part of it, and the text is
+kept as text, encoded by the stream it is replayed to.
+
 A file the stat index does not know (new, changed, renamed, racy), a
 configuration error, a binary file named on the command line: the tree's
 digest cannot be made, and the run goes the per-file way, unchanged.  The
