@@ -41,7 +41,7 @@ HEADER = b"irilint run memo %d " % MEMO_FORMAT
 KEEP = 8
 #: a run whose output is longer (characters) is not remembered: the
 #: output is held in memory until the run ends
-MAX_OUTPUT_CHARS = 1 << 24
+MAX_OUTPUT_CHARS = 1 << 23
 #: the command line's options that change nothing in the output
 _NOT_IN_OUTPUT = frozenset({"jobs", "no_progress", "no_cache"})
 

@@ -338,6 +338,16 @@ def test_a_memo_of_another_tree_or_shape_is_not_trusted(memo_env, replays):
     assert checked(".") == expected(".") and replays == []
 
 
+def test_an_output_over_the_cap_is_not_remembered(memo_env, replays, monkeypatch):
+    make_tree(memo_env)
+    want = expected(".")
+    monkeypatch.setattr(run_memo, "MAX_OUTPUT_CHARS", len(want[1]) - 1)
+    assert checked(".") == checked(".") == want
+    assert memo_files(memo_env) == [] and replays == []
+    monkeypatch.setattr(run_memo, "MAX_OUTPUT_CHARS", len(want[1]) + len(want[2]))
+    assert warm(".") == want and replays == [1]
+
+
 def test_at_most_keep_memo_files(memo_env, monkeypatch):
     monkeypatch.setattr(run_memo, "KEEP", 3)
     make_tree(memo_env)
