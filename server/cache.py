@@ -652,6 +652,7 @@ class _StampedIndex:
         entries.update(self._new)
         _write_checked(self.path, self.HEADER, b"\0",
                        b"\0".join(itertools.chain.from_iterable(entries.items())), self._report)
+        self._entries = entries  # what a look-up after the save finds (the run's key: irilint.run_memo)
         self._new.clear()
 
 
@@ -690,6 +691,17 @@ class StatIndex(_StampedIndex):
         if len(digest) != 64 and digest != b"binary":
             return None
         return digest.decode("ascii", "replace")
+
+    def recorded_digest(self, path: str, st: os.stat_result) -> Optional[str]:
+        """:meth:`digest`, this run's records (not saved yet) first."""
+        if self._new:
+            value = self._new.get(os.fsencode(path))
+            if value is not None:
+                stamp, _, digest = value.rpartition(b" ")
+                if stamp != b"%d %d %d %d" % (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino):
+                    return None
+                return digest.decode("ascii", "replace")
+        return self.digest(path, st)
 
     def record(self, path: str, stamp: Tuple[int, int, int, int], digest: str) -> None:
         """Remember ``path``'s digest (``stamp`` as :meth:`stamp` gives it;

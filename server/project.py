@@ -486,7 +486,7 @@ class Project:
         if hit is None:
             return None
         if hit[0] is None:  # bytes that cannot be decoded (irilint.undecodable)
-            return error_hit(FileResult, self, path, hit[1], st, digest if hashed else None)
+            return error_hit(FileResult, self, path, hit[1], st, digest if hashed else None, abspath)
         findings, facts, (located, edits) = hit
         # FileResult's generated __init__ sets all of its 18 fields; a hit
         # sets its own, and reads the others' defaults from the class.

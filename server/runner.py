@@ -232,9 +232,10 @@ class _WorkerHandle:
         self.dead = False
 
 
-def run_files(checker: Project, paths: Sequence[str]):
+def run_files(checker: Project, paths: Sequence[str], walked: Any = None):
     """Outcomes in discovery order, from N - 1 worker processes and this
-    one when --jobs N > 1.
+    one when --jobs N > 1.  ``walked``: the walk's items (as
+    :func:`discover` yields them), when the caller began it.
 
     The parent walks the tree, answers the files the cache has, and sends
     the others to the workers in batches as the walk finds them (the walk
@@ -242,7 +243,7 @@ def run_files(checker: Project, paths: Sequence[str]):
     (``_IN_FLIGHT``) it checks the next batch itself.  No thread of the parent competes with it for
     the interpreter.
     """
-    discovered = discover(checker, paths)
+    discovered = discover(checker, paths) if walked is None else walked
     jobs = checker.options.jobs if checker.options.jobs > 0 else (os.cpu_count() or 1)
     # Look ahead a little: a handful of files is checked in this process.
     head: List[Any] = []
@@ -482,18 +483,18 @@ def check_files(checker: Project, paths: Sequence[str], on_result: Any = None) -
     return results
 
 
-def stream_files(checker: Project, paths: Sequence[str], on_result: Any = None):
+def stream_files(checker: Project, paths: Sequence[str], on_result: Any = None, walked: Any = None):
     """The results of :func:`check_files`, in the same order and with the
     same findings, each yielded as soon as it is final: when every file
     before it is, and no project finding can still reach it
     (:class:`~irilint.collisions.ProjectReduction`).  What the run learnt
     goes to the result cache as results arrive; the cache is saved after
-    the last one."""
+    the last one.  ``walked``: as for :func:`run_files`."""
     from .collisions import ProjectReduction
 
     cache = checker.cache
     reduction = ProjectReduction(checker.reduction_memo if cache is not None else None)
-    for item in run_files(checker, paths):
+    for item in run_files(checker, paths, walked):
         if on_result is not None:
             on_result(item)
         if cache is not None and (item.stamp is not None or item.cache_line is not None):

@@ -41,16 +41,18 @@ def remember_error(checker: Any, out: Any, path: str, exc: Any, st: Optional[os.
     out.cache_line = checker.cache.error_entry(checker.cache_key(digest, settings, out.path), path, exc.reason)
     if st is not None and checker.stat_index.stamp(st) == stamp:
         out.stamp = (stamp, digest)  # the stat index: not even read next time
+        out.abspath = path  # (where the stat index records it)
     return out
 
 
 def error_hit(result_type: Any, checker: Any, path: str, reason: str, st: os.stat_result,
-              hashed: Optional[str]) -> Any:
+              hashed: Optional[str], abspath: Optional[str] = None) -> Any:
     """The result (a ``result_type``: irilint.project.FileResult) of a
     cached decoding error (Cache.get gave ``reason``) of the file shown as
-    ``path``, as check_path gives it; ``hashed``: the digest of the file's
-    bytes when they were read to find its entry."""
+    ``path`` and read at ``abspath``, as check_path gives it; ``hashed``:
+    the digest of the file's bytes when they were read to find its entry."""
     out = result_type(path, error="%s: %s" % (path, reason))
     if hashed is not None:
         out.stamp = (checker.stat_index.stamp(st), hashed)
+        out.abspath = abspath  # (where the stat index records it)
     return out

@@ -28,6 +28,7 @@ BY_NAME = {
     "irilint.collisions": "project",
     "irilint.cache": "project",
     "irilint.undecodable": "project",
+    "irilint.run_memo": "project",
     "irilint.discovery": "project",
     "irilint.output": "project",
     "irilint.paths": "project",

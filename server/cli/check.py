@@ -112,7 +112,24 @@ def _cmd_check(args: argparse.Namespace) -> int:
         return 2
 
     progress = Progress(enabled=not args.no_progress and not use_stdin)
-    printer = _Printer(args, use_stdin, progress)
+    memo = transcript = walked = None
+    memo_walk: List[Any] = []  # the walk's items, for the memo's key
+    if not use_stdin:
+        from irilint import run_memo
+
+        if run_memo.usable(args, checker):
+            memo = run_memo.RunMemo(checker.cache, run_memo.query_digest(args, checker._cwd))
+            try:
+                record, walked = run_memo.walk_keyed(checker, paths, memo)
+            except config.ConfigError:
+                # walked again the per-file way, which tells it where it arises
+                memo = walked = None
+            else:
+                if record is not None:
+                    return _replay(checker, record, progress)
+                walked = run_memo.kept(walked, memo_walk)
+                transcript = run_memo.Transcript(sys.stdout, sys.stderr)
+    printer = _Printer(args, use_stdin, progress, transcript)
     try:
         if use_stdin:
             printer.add(check_stdin(checker))
@@ -121,7 +138,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
             # file order); the cache is saved after the last one.
             # No bar (stderr is no terminal): no call per file.
             step = (lambda item: progress.step(item.path)) if progress.enabled else None
-            for outcome in stream_files(checker, paths, on_result=step):
+            for outcome in stream_files(checker, paths, on_result=step, walked=walked):
                 printer.add(outcome)
                 del outcome  # printed: not held while the next file is checked, or the cache saved
             if checker.cache is not None and checker.cache.problem:
@@ -135,7 +152,32 @@ def _cmd_check(args: argparse.Namespace) -> int:
         printer.discard()  # interrupted: no temporary output file is left
         raise
     progress.done()
-    return printer.finish()
+    status = printer.finish()
+    if memo is not None and transcript is not None and not (printer.visible.broken or printer.output_error):
+        memo.remember(checker, memo_walk, transcript, status)
+    return status
+
+
+def _replay(checker: Project, record: Any, progress: Progress) -> int:
+    """Print what the whole-run memo kept of this run (see irilint.run_memo)."""
+    from irilint.runner import _save
+
+    status, segments = record
+    _save(checker)  # what the walk learnt (listings)
+    visible = _Visible(sys.stdout, progress)
+    # A note on the cache (its listings) comes first on stderr, as in a run that checks
+    note = "irilint: note: %s\n" % checker.cache.problem if checker.cache.problem else ""
+    for to_stderr, text in segments:
+        if to_stderr:
+            sys.stderr.write(note + text)
+            note = ""
+        else:
+            visible.write(text)
+    if note:
+        sys.stderr.write(note)
+    if visible.broken:
+        raise BrokenPipeError("standard output closed")
+    return status
 
 
 class _Printer:
@@ -145,10 +187,13 @@ class _Printer:
     in the order of the results.  The bytes are those of printing every
     result at the end."""
 
-    def __init__(self, args: argparse.Namespace, use_stdin: bool, progress: Progress) -> None:
+    def __init__(self, args: argparse.Namespace, use_stdin: bool, progress: Progress,
+                 transcript: Any = None) -> None:
         self.args = args
         self.progress = progress
-        self.stdout = sys.stdout
+        # (recorded for the whole-run memo: irilint.run_memo.Transcript)
+        self.stdout = sys.stdout if transcript is None else transcript.stdout
+        self.stderr = sys.stderr if transcript is None else transcript.stderr
         self.errors = 0
         self.fixed_total = 0
         self.found_failing = False
@@ -359,7 +404,7 @@ class _Printer:
         args = self.args
         from irilint.messages import CONFIG_ADVICE
 
-        err = sys.stderr
+        err = self.stderr
         for line in self.messages:
             print(line, file=err)
         # A broken config stops only the files it governs; each error is
@@ -432,7 +477,7 @@ class _Printer:
         elif args.format == "text" and args.show_fixes and args.fix:
             _print_fixed(self.fixed, sink)
         if self.deferred is not None:
-            sys.stderr.write(self.deferred.getvalue())
+            self.stderr.write(self.deferred.getvalue())
             self.deferred = None
         if args.format == "text" and self.statistics is None:
             if not args.quiet:
@@ -446,7 +491,7 @@ class _Printer:
                     checked = self.checked
                     summary.append("No problems %s in %d file%s." % (
                         "left" if fixed_total else "found", checked, "" if checked == 1 else "s"))
-                print(" ".join(summary), file=sys.stderr)
+                print(" ".join(summary), file=self.stderr)
 
 
 #: findings written at once in text and GitHub output
