@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from irilint import config, run_memo
 from irilint.cache import CACHE_DIR_NAME, ListingIndex, StatIndex
 
+from cache_damage import DAMAGES, DAMAGE_IDS, corrupt, replace_with_folder
 from cli_run import run
 
 SECOND = 10 ** 9
@@ -278,23 +279,7 @@ def test_a_damaged_pack_is_told_and_the_memo_not_used(memo_env, replays):
 # -- the memo file itself -----------------------------------------------------
 
 
-def _truncate(path: Path) -> None:
-    path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
-
-
-def _corrupt(path: Path) -> None:
-    data = bytearray(path.read_bytes())
-    data[-3] ^= 0x55
-    path.write_bytes(bytes(data))
-
-
-def _folder(path: Path) -> None:
-    path.unlink()
-    path.mkdir()
-    (path / "x").write_text("x")
-
-
-@pytest.mark.parametrize("damage", [_truncate, _corrupt, _folder], ids=["truncated", "corrupted", "folder"])
+@pytest.mark.parametrize("damage", DAMAGES, ids=DAMAGE_IDS)
 def test_a_damaged_memo_is_ignored_with_one_note(memo_env, replays, damage):
     make_tree(memo_env)
     checked(".")
@@ -305,7 +290,7 @@ def test_a_damaged_memo_is_ignored_with_one_note(memo_env, replays, damage):
     notes = [line for line in err.splitlines() if line.startswith("irilint: note:")]
     assert len(notes) == 1 and str(memo) in notes[0] and "the run went on without it" in notes[0]
     assert replays == []
-    if damage is not _folder:  # written again: the next run uses it, and is not told
+    if damage is not replace_with_folder:  # written again: the next run uses it, and is not told
         assert checked(".") == expected(".") and replays == [1]
 
 
@@ -313,7 +298,7 @@ def test_damaged_listings_are_told_once_by_a_run_the_memo_answers(memo_env, repl
     make_tree(memo_env)
     warm(".")
     (listings,) = (memo_env.parent / "cache" / CACHE_DIR_NAME).glob("v*/listings")
-    _corrupt(listings)
+    corrupt(listings)
     code, out, err = checked(".")
     want = expected(".")
     assert replays == [1, 1] and (code, out) == want[:2]

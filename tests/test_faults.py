@@ -20,6 +20,8 @@ from typing import Dict, Optional, Sequence, Tuple
 
 import pytest
 
+from cache_damage import DAMAGES, DAMAGE_IDS
+
 FAULTS = Path(__file__).resolve().parent / "faults"
 FLAGS = ["--jobs", "1", "--no-progress"]
 # one finding (IRI401) that --fix repairs
@@ -90,23 +92,7 @@ def test_disk_full_while_the_cache_is_written_keeps_the_old_cache(tmp_path):
 # -- the cache is damaged or cannot be written --------------------------------
 
 
-def _truncate(path: Path) -> None:
-    path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
-
-
-def _corrupt(path: Path) -> None:
-    data = bytearray(path.read_bytes())
-    data[-10] ^= 0x55
-    path.write_bytes(bytes(data))
-
-
-def _folder(path: Path) -> None:
-    path.unlink()
-    path.mkdir()
-    (path / "x").write_text("x")
-
-
-@pytest.mark.parametrize("damage", [_truncate, _corrupt, _folder], ids=["truncated", "corrupted", "folder"])
+@pytest.mark.parametrize("damage", DAMAGES, ids=DAMAGE_IDS)
 @pytest.mark.parametrize("name", ["results.pack", "stat-index"])
 def test_a_damaged_cache_file_is_ignored_with_one_note(tmp_path, damage, name):
     tree, cache_root = tmp_path / "tree", tmp_path / "cache"
