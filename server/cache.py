@@ -692,17 +692,6 @@ class StatIndex(_StampedIndex):
             return None
         return digest.decode("ascii", "replace")
 
-    def recorded_digest(self, path: str, st: os.stat_result) -> Optional[str]:
-        """:meth:`digest`, this run's records (not saved yet) first."""
-        if self._new:
-            value = self._new.get(os.fsencode(path))
-            if value is not None:
-                stamp, _, digest = value.rpartition(b" ")
-                if stamp != b"%d %d %d %d" % (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino):
-                    return None
-                return digest.decode("ascii", "replace")
-        return self.digest(path, st)
-
     def record(self, path: str, stamp: Tuple[int, int, int, int], digest: str) -> None:
         """Remember ``path``'s digest (``stamp`` as :meth:`stamp` gives it;
         :data:`BINARY` for a binary file), unless the stamp is racy."""

@@ -637,9 +637,8 @@ _NOT_PEEKED = object()
 #: a value the reference loop has not asked the fast path about yet
 _NOT_MATCHED = object()
 
-# Imported at the first check, then kept: a from-import
-# in each check was a microsecond a file, and a run that checks nothing
-# need not load the rules.
+# Imported at the first check, then kept: a from-import in each check was
+# a microsecond a file, and a run that checks nothing need not load the rules.
 @functools.lru_cache(maxsize=None)
 def _rule_types() -> Tuple[Any, Any]:
     """(DocContext, Collected)."""

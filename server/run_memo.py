@@ -99,7 +99,7 @@ class TreeKey:
             # skipped with its size and the limit (in the settings) named
             self.parts.append("L\0%s\0%d\0%d" % (shown, hit[1], st.st_size))
             return True
-        digest = checker.stat_index.recorded_digest(path, st)
+        digest = checker.stat_index.digest(path, st)
         if digest is None:
             return False
         if digest == checker.stat_index.BINARY:
@@ -146,8 +146,9 @@ def kept(items: Iterator[Any], into: List[Any]) -> Iterator[Any]:
 
 
 def tree_digest(checker: Any, walked: Sequence[Any]) -> Optional[str]:
-    """The tree key of the items a run walked (after the stat index took
-    in what the run learnt), or None when one cannot be keyed."""
+    """The tree key of the items a run walked (after the cache was saved:
+    the stat index keeps what it saved, this run's records with the
+    rest), or None when one cannot be keyed."""
     key = TreeKey(checker)
     for item in walked:
         if not key.add(item):

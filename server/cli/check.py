@@ -6,7 +6,7 @@ import sys
 from typing import Any, Dict, List, Optional
 
 from ..project import FileResult, Project, check_stdin, comma_list
-from ..runner import Progress, stream_files
+from ..runner import Progress, save_cache, stream_files
 
 LEVELS = ("error", "warning", "info", "hint")
 FORMATS = ("text", "json", "sarif", "github")
@@ -160,10 +160,8 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
 def _replay(checker: Project, record: Any, progress: Progress) -> int:
     """Print what the whole-run memo kept of this run (see irilint.run_memo)."""
-    from irilint.runner import _save
-
     status, segments = record
-    _save(checker)  # what the walk learnt (listings)
+    save_cache(checker, [])  # what the walk learnt (listings)
     visible = _Visible(sys.stdout, progress)
     # A note on the cache (its listings) comes first on stderr, as in a run that checks
     note = "irilint: note: %s\n" % checker.cache.problem if checker.cache.problem else ""
