@@ -734,7 +734,7 @@ class DocContext:
         self.refs = refs
         self.rule: Optional["Rule"] = None
         self.severity: Optional[Severity] = None
-        #: the document's ``irilint: ignore`` comments (irilint.engine.Suppression)
+        #: the document's ``irilint: ignore`` comments (irilint.suppressions.Suppression)
         self.suppressions = suppressions
         #: work a rule's check shares with its collect step (a project
         #: rule's; the engine calls both with this context)

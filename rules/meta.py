@@ -31,7 +31,7 @@ def unused_suppression(check):
     ## Reference
     The irilint suppression syntax (README, "Suppressions").
     """
-    # ``check`` (irilint.engine.SuppressionCheck) comes after every other
+    # ``check`` (irilint.suppressions.SuppressionCheck) comes after every other
     # rule ran and was suppressed.  A suppression that names only rules
     # that do not exist is unknown-suppression's, not also unused.
     only_unknown = {id(s) for s, bad in check.unknown() if len(bad) == len(s.selectors)}

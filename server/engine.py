@@ -2,31 +2,34 @@
 
 One engine serves the CLI and the language server.  It never imports pygls.
 
-One module, over 600 lines: the check of a text, its suppressions, the
-judgement of decodings and the fix loop share the engine's plan and memo,
-and split apart they would pass them around through every call.
+One module, over 600 lines: the check of a text and the judgements of
+fixes (would an edit or a decoding give the reference a finding more?)
+share the engine's rule plans and memos, and split apart they would pass
+them around through every call.  The suppression comments
+(:mod:`irilint.suppressions`), the memo of references' findings
+(:mod:`irilint.reference_memo`) and the fix loop (:mod:`irilint.fix_loop`)
+are modules of their own.
 """
 from __future__ import annotations
 
-import bisect
 import functools
 import gc
-import re
 import threading
-from collections import OrderedDict
 from itertools import chain
 from dataclasses import dataclass, field, replace
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from .config import Settings, per_file_ignores_for
-from .findings import Edit, Finding, Fix, Severity, with_edits
+from .findings import Finding, with_edits
 from .chars import distinct_non_ascii
 from .convert import IRIPiece, iri_pieces, to_iri_detailed
 from .iri import parse
 from .lines import LineIndex
+from .reference_memo import ReferenceMemo, shifted_all
+from .suppressions import (Suppression, SuppressionCheck, find_suppressions, is_suppressed,
+                           suppressions_by_line)
 from .templates import is_template, literal_authority
 
-_SUPPRESS_RE = re.compile(r"irilint:\s*ignore(-file)?(?:\[([^\]\n]*)\])?")
 
 def template_rules(run: Sequence[Any], value: str, regex: bool = False) -> List[Any]:
     """The rules of ``run`` that check the template ``value`` (``regex``: it
@@ -102,41 +105,6 @@ def _shown(text: str) -> str:
 
 
 @dataclass
-class Suppression:
-    """An ``irilint: ignore[...]`` comment."""
-
-    line: int
-    start: int  # offsets of the marker text in the document
-    end: int
-    selectors: Tuple[str, ...]  # empty: every rule
-    whole_file: bool
-    used: bool = False
-    #: a comment alone on its line also covers the next line (reST comments
-    #: cannot share a line with text, and a long line reads better so)
-    own_line: bool = False
-    next_line: int = -1  # the next line with text, for own-line comments
-    #: the offsets of each selector's text, in the order of ``selectors``
-    selector_spans: Tuple[Tuple[int, int], ...] = ()
-
-    def covers(self, line: int) -> bool:
-        return self.whole_file or line == self.line or (self.own_line and line == self.next_line)
-
-    def matches(self, finding: Finding) -> bool:
-        return self.matches_rule(finding.rule)
-
-    def matches_rule(self, r: Any) -> bool:
-        if not self.selectors:
-            return True
-        for s in self.selectors:
-            su = s.upper()
-            if s == r.name or su == r.code or s.lower() == r.family or (
-                su.startswith("IRI") and r.code.startswith(su)
-            ):
-                return True
-        return False
-
-
-@dataclass
 class CheckResult:
     findings: List[Finding]
     suppressed: int = 0
@@ -148,37 +116,6 @@ class CheckResult:
     #: name (irilint.rules.project_rules: reduced across documents by the
     #: caller)
     facts: Dict[str, Any] = field(default_factory=dict)
-
-
-def find_suppressions(text: str, index: Optional[LineIndex] = None) -> List[Suppression]:
-    if "irilint:" not in text:
-        return []
-    index = index or LineIndex(text)
-    out: List[Suppression] = []
-    for m in _SUPPRESS_RE.finditer(text):
-        sel_list: List[str] = []
-        spans: List[Tuple[int, int]] = []
-        if m.group(2):
-            at = m.start(2)
-            for part in m.group(2).split(","):
-                word = part.strip()
-                if word:
-                    first = at + part.index(word)
-                    sel_list.append(word)
-                    spans.append((first, first + len(word)))
-                at += len(part) + 1
-        sel = tuple(sel_list)
-        line = index.line_of(m.start())
-        content = index.line_text(line)
-        rest = (content[:m.start() - index.starts[line]] + " " + content[m.end() - index.starts[line]:])
-        own = not any(ch.isalnum() for ch in rest.replace("irilint", ""))
-        nxt = line + 1
-        if own:
-            while nxt < index.line_count and not index.line_text(nxt).strip():
-                nxt += 1
-        out.append(Suppression(line, m.start(), m.end(), sel, bool(m.group(1)), own_line=own, next_line=nxt,
-                               selector_spans=tuple(spans)))
-    return out
 
 
 class _GcPause:
@@ -593,9 +530,9 @@ class Engine:
         if suppressions:
             index = setup.line_index()
             kept: List[Finding] = []
-            covering = _suppressions_by_line(suppressions)
+            covering = suppressions_by_line(suppressions)
             for f in findings:
-                if _suppressed(f, index, covering):
+                if is_suppressed(f, index, covering):
                     result.suppressed += 1
                 else:
                     kept.append(f)
@@ -693,17 +630,6 @@ class _Document:
                                 self.line_index(), self.scanner, self.path)
 
 
-def _suppressed(f: Finding, index: LineIndex, covering: Dict[Optional[int], List[Suppression]]) -> bool:
-    """Whether a suppression covers ``f`` (each one that does is marked used)."""
-    line = index.line_of(f.start)
-    hit = False
-    for s in covering.get(line, covering[None]):
-        if s.covers(line) and s.matches(f):
-            s.used = True
-            hit = True
-    return hit
-
-
 class _ReferenceLoop:
     """The per-reference rules of one document, one reference at a time
     (``run``), with the engine's memo or a memo of this document."""
@@ -774,7 +700,7 @@ class _ReferenceLoop:
                 if again is not None:
                     first_start, ref, ref_findings, ref_errors = again
                     # copies even at the same start: merging tells findings apart by identity
-                    findings.extend(_shifted_all(ref_findings, cand.start - first_start))
+                    findings.extend(shifted_all(ref_findings, cand.start - first_start))
                     errors.extend(ref_errors)
                     yield RefContext(cand, ref, doc)
                     continue
@@ -978,144 +904,6 @@ class _RulePlan:
         return run
 
 
-# ---------------------------------------------------------------------------
-# Per-reference result memo (the language server re-lints a whole document
-# on every change; most of its references did not change).
-
-
-def _shifted(f: Finding, delta: int) -> Finding:
-    """``f`` moved by ``delta`` code points (its reference moved): a new
-    Finding, its other fields shared as ``dataclasses.replace`` shares them."""
-    return _shifted_all([f], delta)[0]
-
-
-def _shifted_all(found: List[Finding], delta: int) -> List[Finding]:
-    """``[_shifted(f, delta) for f in found]``: the findings of one
-    reference, moved.  Built directly (``replace`` was most of the cost of
-    a repeated reference), and each moved offset is made once: the
-    findings and edits of a reference repeat a few offsets, and a document
-    dense with findings held an int object (32 bytes) for each use."""
-    offsets = set()
-    for f in found:
-        offsets.update((f.start, f.end, f.ref_start, f.ref_end))
-        for fx in f.fixes:
-            for e in fx.edits:
-                offsets.add(e.start)
-                offsets.add(e.end)
-    at = {o: o + delta for o in offsets}
-
-    def moved(fx: Fix) -> Fix:
-        return Fix(fx.title, tuple([Edit(at[e.start], at[e.end], e.new_text) for e in fx.edits]), fx.safe)
-
-    # One fix (the common case) in a list display: allocated to its size,
-    # where a comprehension leaves room for three more.
-    return [Finding(f.rule, f.severity, f.message, at[f.start], at[f.end],
-                    [moved(f.fixes[0])] if len(f.fixes) == 1 else [moved(fx) for fx in f.fixes],
-                    at[f.ref_start], at[f.ref_end], f.iri, f.path, f.related) for f in found]
-
-
-class ReferenceMemo:
-    """The findings of reference-scope rules for each reference, kept
-    between ``check_text`` calls (least recently used first out).
-
-    What a reference-scope rule reports depends only on the reference: its
-    value, the kind of place it was found in (``Candidate.context``, which
-    also decides whether it is data, whose fixes are all unsafe), whether
-    a backslash precedes it (``Candidate.after_backslash``), how
-    its characters map to the source (``Candidate.offsets``, relative to
-    its start: fixes are written back through escapes), the scanner name
-    (escaping of fixes), the path (``Finding.path``) and the settings and
-    rule selection.  Those make the key; a hit is the same findings moved
-    to the reference's new start.  Reference-scope rules must not read the
-    document text or ``run_state`` (document-scope rules do, and always run
-    on the whole document; suppressions are applied afterwards, to every
-    finding).
-
-    The parsed reference is kept too, for document-scope rules.  Settings
-    must be hashable by value (``irilint.config.Settings`` is frozen);
-    other settings objects turn the memo off for that call.
-    """
-
-    #: distinct (settings, path, scanner, rules) combinations kept; past it
-    #: everything is dropped (a server has a few per open document)
-    MAX_NAMESPACES = 256
-
-    def __init__(self, max_entries: int = 20000) -> None:
-        self.max_entries = max_entries
-        self._entries: "OrderedDict[Tuple[Any, ...], List[Any]]" = OrderedDict()
-        self._namespaces: Dict[Tuple[Any, ...], int] = {}
-        self.hits = 0
-        self.misses = 0
-
-    def __len__(self) -> int:
-        return len(self._entries)
-
-    def clear(self) -> None:
-        self._entries.clear()
-        self._namespaces.clear()
-
-    def namespace(self, settings: Any, path: Optional[str], scanner: Any,
-                  rules: Sequence[Any]) -> Optional[int]:
-        """A small number standing for what every key of one call shares,
-        or None when ``settings`` cannot key a memo."""
-        if settings is not None and type(settings).__hash__ in (None, object.__hash__):
-            return None
-        ns = (settings, path, getattr(scanner, "name", None), type(scanner), tuple(rules))
-        number = self._namespaces.get(ns)
-        if number is None:
-            if len(self._namespaces) >= self.MAX_NAMESPACES:
-                self.clear()
-            number = self._namespaces[ns] = len(self._namespaces)
-        return number
-
-    @staticmethod
-    def key(namespace: int, cand: Any) -> Tuple[Any, ...]:
-        offsets = cand.offsets
-        if offsets is not None:
-            start = cand.start
-            offsets = tuple(o - start for o in offsets)
-        joined = cand.joined_ends
-        if joined is not None:
-            joined = tuple(sorted((k, e - cand.start) for k, e in joined.items()))
-        return (namespace, cand.value, cand.context, offsets, cand.after_backslash, cand.template, joined)
-
-    def get(self, key: Tuple[Any, ...], start: int) -> Optional[Tuple[Any, List[Finding], List[str]]]:
-        entry = self._entries.get(key)
-        if entry is None:
-            self.misses += 1
-            return None
-        self.hits += 1
-        self._entries.move_to_end(key)
-        old_start, ref, found, errors = entry
-        if start != old_start:
-            delta = start - old_start
-            found = _shifted_all(found, delta)
-            entry[0], entry[2] = start, found
-        return ref, found, errors
-
-    def put(self, key: Tuple[Any, ...], start: int, ref: Any, found: List[Finding],
-            errors: List[str]) -> None:
-        self._entries[key] = [start, ref, found, errors]
-        if len(self._entries) > self.max_entries:
-            self._entries.popitem(last=False)
-
-
-def _suppressions_by_line(suppressions: List[Suppression]) -> Dict[Optional[int], List[Suppression]]:
-    """The suppressions that may cover each line (None: any other line), so
-    matching a finding costs no pass over every suppression (a file with
-    one per line would make that quadratic).  Every covering suppression is
-    still tried, so each one that matches is marked used, as before."""
-    whole = [s for s in suppressions if s.whole_file]
-    by_line: Dict[Optional[int], List[Suppression]] = {}
-    for s in suppressions:
-        if not s.whole_file:
-            for line in {s.line, s.next_line} if s.own_line else (s.line,):
-                by_line.setdefault(line, []).append(s)
-    out: Dict[Optional[int], List[Suppression]] = {line: whole + group for line, group in by_line.items()}
-    out[None] = whole
-    return out
-
-
 def _fast_path(always_rules: List[Any]) -> Any:
     """The fast path's matcher for these rules, or None (irilint.rules.fastpath)."""
     from irilint.rules.fastpath import fast_matcher
@@ -1138,126 +926,6 @@ def _drop_per_file_ignored(rules: List[Any], settings: Settings, path: str) -> L
     return [r for r in rules if r.name not in drop]
 
 
-@dataclass
-class SuppressionCheck:
-    """What a rule about suppression comments (scope "suppressions") is
-    given: every suppression of the document, after the other rules ran and
-    were suppressed (``Suppression.used`` is set)."""
-
-    rule: Any
-    severity: Severity
-    suppressions: List[Suppression]
-    text: str
-    index: LineIndex
-    scanner: Any
-    path: Optional[str]
-
-    def unknown(self) -> List[Tuple[Suppression, List[int]]]:
-        """Each suppression that names rules irilint does not have, with
-        the indexes of those names among its selectors."""
-        return _unknown_selectors(self.suppressions)
-
-    def unknown_findings(self) -> List[Finding]:
-        """A finding on each name of a rule that does not exist."""
-        return _unknown_suppressions(self.rule, self.severity, self.unknown(), self.path)
-
-    def unused_findings(self, suppressions: Sequence[Suppression]) -> List[Finding]:
-        """A finding, with its removal, on each of ``suppressions`` that
-        suppressed nothing."""
-        return _unused_suppressions(self.rule, self.severity, suppressions, self.text, self.index,
-                                    self.scanner, self.path)
-
-
-def _unused_suppressions(rule, severity, suppressions, text, index, scanner, path) -> List[Finding]:
-    from .anatomy import quoted
-
-    out: List[Finding] = []
-    for s in suppressions:
-        if s.used:
-            continue
-        bounds = _comment_bounds(text, index, s, scanner)
-        title, safe = "Remove unused suppression", True
-        if bounds is None:
-            # Not a comment of its own: the marker alone goes.  Where text
-            # outside comments is data, it may be in a string literal
-            # ('"# irilint: ignore"' in a test), which a program reads.
-            bounds = (s.start, s.end)
-            if getattr(scanner, "text_is_data", False):
-                safe = False
-                title += " (unsafe: it is not alone in a comment, and may be in a string, which is data)"
-        start, end = bounds
-        what = "irilint: ignore" + ("-file" if s.whole_file else "")
-        if s.selectors:
-            what += "[%s]" % ", ".join(s.selectors)
-        fix = Fix(title, (Edit(start, end, ""),), safe)
-        out.append(Finding(rule=rule, severity=severity,
-                           message="unused suppression: %s suppresses nothing" % quoted(what),
-                           start=s.start, end=s.end, fixes=[fix],
-                           ref_start=s.start, ref_end=s.end, iri="", path=path))
-    return out
-
-
-def _unknown_selectors(suppressions: List[Suppression]) -> List[Tuple[Suppression, List[int]]]:
-    """Each suppression that names a rule irilint does not have, with the
-    indexes of those names among its selectors."""
-    from irilint.rules.registry import is_selector
-
-    out = []
-    for s in suppressions:
-        bad = [i for i, word in enumerate(s.selectors) if not is_selector(word)]
-        if bad:
-            out.append((s, bad))
-    return out
-
-
-def _unknown_suppressions(rule, severity, unknown, path) -> List[Finding]:
-    from .unicode_security import quoted
-
-    out: List[Finding] = []
-    for s, bad in unknown:
-        for i in bad:
-            start, end = s.selector_spans[i]
-            out.append(Finding(rule=rule, severity=severity,
-                               message="unknown rule in a suppression: %s is no rule name, code, code "
-                                       "prefix or family (see 'irilint rules')" % quoted(s.selectors[i]),
-                               start=start, end=end, fixes=[], ref_start=start, ref_end=end, iri="",
-                               path=path))
-    return out
-
-
-def _comment_bounds(text: str, index: LineIndex, s: Suppression, scanner) -> Optional[Tuple[int, int]]:
-    """The span to delete to remove a suppression: its whole comment when
-    the comment holds nothing else, with the space before it; None when
-    the marker is not such a comment."""
-    line_start = index.starts[s.line]
-    line_end = index.line_end(s.line)
-    for syntax in getattr(scanner, "comments", ()):
-        p = text.rfind(syntax.prefix, line_start, s.start)
-        if p < 0:
-            continue
-        inner_before = text[p + len(syntax.prefix):s.start]
-        if inner_before.strip():
-            continue
-        if syntax.suffix:
-            q = text.find(syntax.suffix, s.end, line_end)
-            if q < 0 or text[s.end:q].strip():
-                continue
-            end = q + len(syntax.suffix)
-        else:
-            if text[s.end:line_end].strip():
-                continue
-            end = line_end
-        start = p
-        while start > line_start and text[start - 1] in " \t":
-            start -= 1
-        if start == line_start and end == line_end:
-            # The comment is the whole line: remove the line with its end.
-            nxt = index.starts[s.line + 1] if s.line + 1 < len(index.starts) else len(text)
-            return line_start, nxt
-        return start, end
-    return None
-
-
 _DEFAULT_ENGINE: Optional[Engine] = None
 
 
@@ -1271,107 +939,6 @@ def default_engine() -> Engine:
 def check_text(text: str, **kwargs: Any) -> List[Finding]:
     """Convenience: the findings of ``text`` with the default engine."""
     return default_engine().check_text(text, **kwargs).findings
-
-
-def fixes_to_apply(findings: Iterable[Finding], unsafe: bool = False) -> List[Edit]:
-    """Non-overlapping edits of the first applicable fix of each finding,
-    in document order; a fix whose edits overlap an earlier one is left for
-    the next pass (``--fix`` loops until nothing changes)."""
-    edits = [e for _, fx in chosen_fixes(findings, unsafe) for e in fx.edits]
-    edits.sort(key=lambda e: (e.start, e.end))
-    return edits
-
-
-def chosen_fixes(findings: Iterable[Finding], unsafe: bool = False) -> List[Tuple[Finding, Fix]]:
-    """The findings :func:`fixes_to_apply` fixes, each with the fix it
-    applies."""
-    chosen: List[Tuple[Finding, Fix]] = []
-    taken = _TakenSpans()
-    for f in sorted(findings, key=Finding.sort_key):
-        for fx in f.fixes:
-            if not fx.safe and not unsafe:
-                continue
-            if any(taken.overlaps(e.start, e.end) for e in fx.edits):
-                break
-            chosen.append((f, fx))
-            for e in fx.edits:
-                taken.add(e.start, e.end)
-            break
-    return chosen
-
-
-#: The most check-and-fix passes of :func:`fix_until_stable`: one fix can
-#: make another possible (uppercasing "%7e" before decoding it to "~"), and
-#: no chain of fixes is longer than a few passes.
-MAX_FIX_PASSES = 10
-
-
-def fix_until_stable(engine: "Engine", text: str, *, path: Optional[str] = None, settings: Any = None,
-                     scanner: Any = None, unsafe: bool = False,
-                     findings: Optional[Sequence[Finding]] = None,
-                     max_passes: int = MAX_FIX_PASSES,
-                     fixed: Optional[List[Finding]] = None) -> Tuple[str, int]:
-    """Fix, check again, until nothing changes (at most ``max_passes``
-    checks): the one fix loop of ``check --fix``, the server's fix-all and
-    the tests.  ``findings``: those of ``text`` already known (the first
-    pass then checks nothing).  Returns the fixed text and how many fixes
-    were applied (edits to distinct spans); ``fixed``, when given, gets
-    each finding whose fix was applied."""
-    from .fileio import apply_edits
-
-    applied = 0
-    for _ in range(max_passes):
-        if findings is None:
-            # A throwaway run state: fixing must not record hosts twice.
-            findings = engine.check_text(text, path=path, settings=settings, scanner=scanner,
-                                         run_state={}).findings
-        chosen = chosen_fixes(findings, unsafe=unsafe)
-        findings = None
-        edits = sorted((e for _, fx in chosen for e in fx.edits), key=lambda e: (e.start, e.end))
-        if not edits:
-            break
-        new_text = apply_edits(text, edits)
-        if new_text == text:
-            break
-        applied += len({(e.start, e.end) for e in edits})
-        if fixed is not None:
-            fixed.extend(f for f, _ in chosen)
-        text = new_text
-    return text, applied
-
-
-class _TakenSpans:
-    """The spans of the edits chosen so far, sorted, for overlap tests that
-    look only at the neighbours of a span (testing every chosen edit made
-    choosing the fixes of a file quadratic in its findings)."""
-
-    def __init__(self) -> None:
-        self._spans: List[Tuple[int, int]] = []
-
-    def overlaps(self, start: int, end: int) -> bool:
-        spans = self._spans
-        # Only spans starting at or before ``end`` can overlap.  Chosen
-        # spans do not overlap one another, so their ends grow with their
-        # starts: scanning back, the first span that ends before ``start``
-        # ends the search.
-        k = bisect.bisect_right(spans, (end, float("inf")))
-        while k > 0:
-            k -= 1
-            a, b = spans[k]
-            if b < start:
-                return False
-            if _overlaps(start, end, a, b):
-                return True
-        return False
-
-    def add(self, start: int, end: int) -> None:
-        bisect.insort(self._spans, (start, end))
-
-
-def _overlaps(s1: int, e1: int, s2: int, e2: int) -> bool:
-    if s1 == e1 and s2 == e2:
-        return s1 == s2
-    return s1 < e2 and s2 < e1 or (s1 == e1 and s2 <= s1 < e2) or (s2 == e2 and s1 <= s2 < e1)
 
 
 class _WholeTextScanner:

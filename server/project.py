@@ -8,7 +8,7 @@ server) asks this layer, and none decides for itself:
 * whether include/exclude admit it, the size cap (``max-file-size``), the
   encoding it is read in and the scanner that reads it (one document's
   decisions: :mod:`irilint.project_files`, which the server calls too);
-* checking (and fixing, through :func:`irilint.engine.fix_until_stable`)
+* checking (and fixing, through :func:`irilint.fix_loop.fix_until_stable`)
   it, with the result cache, into a :class:`FileResult`: its findings and
   their positions, its fixes, and the facts project rules gather across
   files (:mod:`irilint.rules.project_rules`: collected with the file,
@@ -346,7 +346,7 @@ class Project:
                  fixed: Optional[List[Any]] = None) -> Tuple[str, int]:
         """Apply fixes until nothing more applies; returns the new text and
         how many fixes were applied (``fixed`` gets the findings fixed)."""
-        from irilint.engine import fix_until_stable
+        from irilint.fix_loop import fix_until_stable
 
         return fix_until_stable(self.engine, text, path=path, settings=settings,
                                 unsafe=self.options.unsafe_fixes, fixed=fixed)

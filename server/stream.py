@@ -36,9 +36,9 @@ import heapq
 from array import array
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-from .engine import (CheckResult, _Document, _ReferenceLoop, _suppressed, _suppressions_by_line,
-                     merge_same_characters)
+from .engine import CheckResult, _Document, _ReferenceLoop, merge_same_characters
 from .findings import Finding
+from .suppressions import is_suppressed, suppressions_by_line
 
 #: per-reference findings, then the document rules', then the suppression
 #: rules': their order in check_text's list, which breaks ties of sort_key
@@ -72,7 +72,7 @@ class FindingStream:
         if setup.all_suppressed():
             return
         suppressions = setup.suppressions
-        self._covering = _suppressions_by_line(suppressions) if suppressions else None
+        self._covering = suppressions_by_line(suppressions) if suppressions else None
         self._index = setup.line_index() if suppressions else None
         # (start, end, code, kind, order, finding): sort_key, then list order
         self._pending: List[Tuple[Any, ...]] = []
@@ -108,7 +108,7 @@ class FindingStream:
                 yield from _emit(pending, watermark, last)
             emitted_below = max(emitted_below, watermark)
             for f in found:
-                if covering is not None and _suppressed(f, index, covering):
+                if covering is not None and is_suppressed(f, index, covering):
                     result.suppressed += 1
                     continue
                 entry = (f.start, f.end, f.rule.code, _REFERENCE, order, f)
@@ -169,7 +169,7 @@ def _document_rules(setup: _Document, result: CheckResult, pending: List[Tuple[A
         dctx.severity = setup.selection.severity_of(r)
         try:
             for f in r.check(dctx) or ():
-                if covering is not None and _suppressed(f, index, covering):
+                if covering is not None and is_suppressed(f, index, covering):
                     result.suppressed += 1
                     continue
                 pending.append((f.start, f.end, f.rule.code, _DOCUMENT, order, f))

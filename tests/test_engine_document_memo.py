@@ -17,7 +17,8 @@ from hypothesis import HealthCheck, given, settings as hsettings, strategies as 
 
 from irilint import engine as engine_module
 from irilint.config import Settings
-from irilint.engine import Engine, _shifted
+from irilint.engine import Engine
+from irilint.reference_memo import shifted
 from irilint.findings import Edit, Finding, Fix, Related, Severity
 from irilint.lines import LineIndex
 
@@ -212,7 +213,7 @@ finding_list = st.builds(
 
 @given(f=finding_list, delta=st.integers(-500, 500))
 def test_shifting_a_finding_equals_dataclasses_replace(f, delta):
-    got, want = _shifted(f, delta), _reference_shifted(f, delta)
+    got, want = shifted(f, delta), _reference_shifted(f, delta)
     assert got == want and type(got) is type(want)
     # a new finding and fix list (the memo keeps the old), fields shared as replace shares them
     assert got is not f and got.fixes is not f.fixes and got.related is want.related
@@ -224,6 +225,6 @@ def test_shifting_moves_every_position(delta):
     rule = RULES[0]
     f = Finding(rule, Severity.WARNING, "m", 3, 5, [Fix("t", (Edit(3, 4, "x"), Edit(5, 5, "y")), False)],
                 1, 9, "iri", "a.md")
-    g = _shifted(f, delta)
+    g = shifted(f, delta)
     assert (g.start, g.end, g.ref_start, g.ref_end) == (3 + delta, 5 + delta, 1 + delta, 9 + delta)
     assert [(e.start, e.end) for e in g.fixes[0].edits] == [(3 + delta, 4 + delta), (5 + delta, 5 + delta)]

@@ -16,7 +16,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings as hsettings, strategies as st
 
 from irilint.config import Settings
-from irilint.engine import Engine, ReferenceMemo
+from irilint.engine import Engine
+from irilint.reference_memo import ReferenceMemo
 from irilint.lines import LineIndex
 
 #: Lines that exercise every kind of finding the rules make, in several

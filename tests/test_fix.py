@@ -6,7 +6,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from irilint.engine import Engine, check_reference, fixes_to_apply
+from irilint.engine import Engine, check_reference
+from irilint.fix_loop import fixes_to_apply
 from irilint.fileio import apply_edits
 from iri_strategies import iri_reference, uri_key
 from cli_run import run
@@ -196,7 +197,7 @@ def test_a_fix_next_to_a_character_reference_stays_safe():
 def test_taken_spans_agree_with_testing_every_chosen_edit(spans):
     """fixes_to_apply's overlap test looks only at neighbours: it must
     answer as the pairwise test over every chosen span does."""
-    from irilint.engine import _overlaps, _TakenSpans
+    from irilint.fix_loop import _overlaps, _TakenSpans
 
     taken, chosen = _TakenSpans(), []
     for start, width in spans:

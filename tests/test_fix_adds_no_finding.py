@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 
 from irilint.config import Settings
 from irilint.convert import iri_pieces, to_iri
-from irilint.engine import JUDGED_FAMILIES, Engine, check_reference, fix_until_stable
+from irilint.engine import JUDGED_FAMILIES, Engine, check_reference
+from irilint.fix_loop import fix_until_stable
 from irilint.fileio import apply_edits
 from iri_strategies import iri_reference, spoof_reference
 

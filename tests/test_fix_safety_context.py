@@ -8,7 +8,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from irilint.engine import Engine, fixes_to_apply
+from irilint.engine import Engine
+from irilint.fix_loop import fixes_to_apply
 from irilint.scanners import get_scanner
 from irilint.scanners.base import DATA_CONTEXTS
 from iri_strategies import iri_reference

@@ -23,7 +23,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from irilint.config import Settings
-from irilint.engine import Engine, fixes_to_apply
+from irilint.engine import Engine
+from irilint.fix_loop import fixes_to_apply
 from irilint.fileio import apply_edits
 from irilint.scanners import get_scanner
 

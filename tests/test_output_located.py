@@ -222,7 +222,7 @@ _fixes = st.builds(Fix, st.text(max_size=5), st.lists(_edits, max_size=3).map(tu
 @given(st.lists(st.tuples(_offsets, _offsets, st.lists(_fixes, max_size=2), _offsets, _offsets), max_size=4),
        st.integers(-400, 400))
 def test_moving_a_reference_s_findings_moves_each_as_replace_would(spans, delta):
-    from irilint.engine import _shifted_all
+    from irilint.reference_memo import shifted_all
     from irilint.rules.registry import all_rules
 
     rule = all_rules()[0]
@@ -232,7 +232,7 @@ def test_moving_a_reference_s_findings_moves_each_as_replace_would(spans, delta)
                                 fixes=[Fix(fx.title, tuple(Edit(e.start + delta, e.end + delta, e.new_text)
                                                            for e in fx.edits), fx.safe) for fx in f.fixes])
             for f in found]
-    assert _shifted_all(found, delta) == want
+    assert shifted_all(found, delta) == want
 
 
 def test_located_is_the_generator_of_locate():

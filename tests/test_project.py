@@ -1,6 +1,6 @@
 """The project layer: one answer to "is this file checked, with which
 scanner, under which cap", for the command line and the server alike; and
-one fix loop (``engine.fix_until_stable``) for ``--fix``, the server's
+one fix loop (``fix_loop.fix_until_stable``) for ``--fix``, the server's
 fix-all and the tests."""
 import os
 
@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 
 from irilint import config
 from irilint.config import Settings
-from irilint.engine import Engine, fix_until_stable, fixes_to_apply
+from irilint.engine import Engine
+from irilint.fix_loop import fix_until_stable, fixes_to_apply
 from irilint.fileio import apply_edits
 from irilint.project import Options, Project
 from irilint.project_files import is_excluded, over_size_cap, plan_document, scanner_for

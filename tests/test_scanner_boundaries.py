@@ -377,7 +377,7 @@ def test_property_bidi_wrap_is_prose_and_spans_are_exact(path, wrap, after):
      "`x <https://a.example/docs/\n   page%7E.html>`_\n"),
 ])
 def test_fixes_on_a_wrapped_reference_keep_the_wrap(path, text, fixed):
-    from irilint.engine import fixes_to_apply
+    from irilint.fix_loop import fixes_to_apply
 
     out = text
     for e in sorted(fixes_to_apply(check_text(text, path=path)), key=lambda e: -e.start):
@@ -395,7 +395,7 @@ _ALL = Settings(select=("ALL",))
     ("a.txt", "see http://\u3002xn--r8jz45g.com now\n"),
 ])
 def test_a_fix_that_changes_how_prose_reads_the_link_is_unsafe(path, text):
-    from irilint.engine import fixes_to_apply
+    from irilint.fix_loop import fixes_to_apply
 
     found = check_text(text, path=path, settings=_ALL)
     [label] = [f for f in found if f.rule.name == "punycode-label"]
@@ -408,7 +408,7 @@ def test_a_fix_that_changes_how_prose_reads_the_link_is_unsafe(path, text):
 @given(st.sampled_from(["", "e", "\u4f8b"]), st.sampled_from(["\u3002", "\u3001", "."]),
        st.text(st.sampled_from("ab.-/%41\u3002\u3001\u4f8b\u3048\u30c6:"), max_size=12))
 def test_no_safe_fix_of_a_link_in_prose_changes_where_prose_ends_it(head, dot, tail):
-    from irilint.engine import fixes_to_apply
+    from irilint.fix_loop import fixes_to_apply
 
     text = "see http://%s%sxn--r8jz45g.com%s now\n" % (head, dot, tail)
     before = [c for c in find_iris(text) if c.start == 4]

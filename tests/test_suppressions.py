@@ -1,7 +1,8 @@
 """``irilint: ignore`` in each format's own comment syntax, and unused ones."""
 import pytest
 
-from irilint.engine import Engine, fixes_to_apply
+from irilint.engine import Engine
+from irilint.fix_loop import fixes_to_apply
 from irilint.fileio import apply_edits
 
 BAD = "http://e.org/100%"

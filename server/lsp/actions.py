@@ -12,7 +12,7 @@
   finding's line (indented like it, with the blank lines reST needs around
   a comment), and an existing one there is extended.
 * ``source.fixAll.irilint``: every safe fix, non-overlapping
-  (:func:`irilint.engine.fixes_to_apply`).
+  (:func:`irilint.fix_loop.fixes_to_apply`).
 * ``refactor.rewrite`` on the IRI under the cursor, with or without
   findings: "Convert to URI" (RFC 3987 s3.1), "Convert to IRI" (s3.2),
   "Normalize to NFC", each offered only when it changes something.
@@ -258,7 +258,8 @@ def _fix_all_edits(text: str, result: Any, doc: Document, engine_of: Any = None)
     changed run of lines, so the editor keeps cursors and marks elsewhere.
     ``engine_of``: the linter's engine (its memo re-checks only the
     references a pass changed), called in the lint worker."""
-    from irilint.engine import default_engine, fix_until_stable
+    from irilint.engine import default_engine
+    from irilint.fix_loop import fix_until_stable
 
     engine = engine_of() if engine_of is not None else default_engine()
     # The result's findings are the first pass: a document with no safe fix
@@ -356,7 +357,7 @@ def ignore_edit(text: str, index: Any, line: int, rule: str, syntax: CommentSynt
     line above as the engine allows) gets the rule added to its list;
     otherwise a comment is appended to the line, or for reST put on its own
     line above it."""
-    from irilint.engine import find_suppressions
+    from irilint.suppressions import find_suppressions
 
     covering = []
     for s in find_suppressions(text, index):

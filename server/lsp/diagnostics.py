@@ -55,7 +55,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 logger = logging.getLogger(__name__)
 
-#: per-reference results the server keeps (irilint.engine.ReferenceMemo),
+#: per-reference results the server keeps (irilint.reference_memo.ReferenceMemo),
 #: ~1.7 KB each: 50 open Markdown documents of 100 KB need ~5,000 (the
 #: references no rule can flag skip the memo); least recently used out
 MEMO_ENTRIES = 10000

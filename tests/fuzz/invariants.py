@@ -31,7 +31,8 @@ for _p in (_TESTS, _HERE):  # for iri_strategies when run as a script
 
 from irilint import convert, parse  # noqa: E402
 from irilint.config import Settings  # noqa: E402
-from irilint.engine import Engine, fixes_to_apply  # noqa: E402
+from irilint.engine import Engine  # noqa: E402
+from irilint.fix_loop import fixes_to_apply  # noqa: E402
 from irilint.fileio import apply_edits  # noqa: E402
 from irilint.lines import LineIndex  # noqa: E402
 from irilint.output import format_text, locate, to_json_obj  # noqa: E402

@@ -47,7 +47,8 @@ for _p in (os.path.dirname(_HERE), _HERE):
 import invariants as inv  # noqa: E402
 from fuzz_strategies import uri_key  # noqa: E402  (the engine target)
 from irilint import convert, parse  # noqa: E402
-from irilint.engine import Engine, _WholeTextScanner, fixes_to_apply  # noqa: E402
+from irilint.engine import Engine, _WholeTextScanner  # noqa: E402
+from irilint.fix_loop import fixes_to_apply  # noqa: E402
 from irilint.fileio import apply_edits  # noqa: E402
 from irilint.lines import LineIndex  # noqa: E402
 from irilint.lsp import convert_positions  # noqa: E402
