@@ -137,7 +137,7 @@ class SuppressionCheck:
 
 
 def _unused_suppressions(rule, severity, suppressions, text, index, scanner, path) -> List[Finding]:
-    from .anatomy import quoted
+    from .unicode_security import quoted
 
     out: List[Finding] = []
     for s in suppressions:
