@@ -13,6 +13,10 @@ ratios, which are what to compare between runs:
 * ``floor``: the ``cli`` command with every scanner finding nothing
   (bench/no_candidates.py) vs the ``cli`` command and rg: the fixed cost of
   a run, which no speed-up of the scanners and rules removes;
+* ``free-scan``: the ``cli`` command with scanning made free
+  (bench/free_scanning.py: each scanner replays what it found in a run
+  before, in one process) vs the whole run in that process: what no faster
+  scanner removes, against the 100 MB/s budget;
 * ``startup``: ``irilint check one.md`` (default jobs, cache on) vs
   ``python -c pass``, wall times;
 * ``combining``: in-process ``Engine().check_text`` per MB of
@@ -46,6 +50,7 @@ the progress on stderr.
 from __future__ import annotations
 
 import argparse
+import json
 import shutil
 import sys
 import tempfile
@@ -57,7 +62,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import (BENCH, CORPUS, RG_URL_REGEX, BenchError, irilint_argv, loadavg,  # noqa: E402
                      median, p95, run_timed, shell, tree_bytes, wait_for_quiet)
 
-ROWS = ["cli", "html", "floor", "startup", "combining", "cache", "findings", "server"]
+ROWS = ["cli", "html", "floor", "free-scan", "startup", "combining", "cache", "findings", "server"]
 MB = 1_000_000
 
 
@@ -162,6 +167,29 @@ def row_floor(corpus: Path, runs: int) -> Row:
                "the whole run %.2f s; %s" % (ti, rg_side), "%.0f%% of the whole run" % (100 * tf / ti),
                "- (bounds the >= 100 MB/s goal)", None, shell(floor) + "  vs  " + shell(ir),
                "%s .. %s" % (load, loadavg()))
+
+
+def row_free_scan(corpus: Path, runs: int) -> Row:
+    total, files = tree_bytes(corpus)
+    args = ["check", "--jobs", "1", "--no-cache", "-q", str(corpus)]
+    cmd = [sys.executable, str(BENCH / "free_scanning.py")] + args
+    log("  free-scan: %.1f MB in %d files, %d rounds" % (total / MB, files, runs))
+    load = wait_for_quiet()
+    whole: List[float] = []
+    free: List[float] = []
+    for _ in range(runs):
+        run = run_timed(cmd, ok_codes=(0,))
+        figures = json.loads(run.stderr.decode("utf-8", "replace").strip().splitlines()[-1])
+        whole.append(figures["whole_s"])
+        free.append(figures["free_scan_s"])
+        log("    whole %.3f s, scanning free %.3f s (load %s)" % (whole[-1], free[-1], loadavg()))
+    tw, tf = median(whole), median(free)
+    budget = total / MB / 100
+    return Row("CLI with scanning made free (free_scanning.py), corpus",
+               "%.1f MB/s (%.2f s)" % (total / MB / tf, tf),
+               "the whole run %.2f s (both in one process)" % tw,
+               "%.0f%% of the whole run; 100 MB/s is %.2f s" % (100 * tf / tw, budget),
+               "- (bounds what faster scanners give)", None, shell(cmd), "%s .. %s" % (load, loadavg()))
 
 
 #: Runs a command with its stdout to a file and prints its wall time and
@@ -374,7 +402,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     if unknown:
         raise SystemExit("unknown row(s) %s; known: %s" % (", ".join(unknown), ", ".join(ROWS)))
     corpus = (args.corpus or default_corpus()).resolve()
-    if any(r in only for r in ("cli", "html", "floor", "combining", "cache")) and not corpus.is_dir():
+    if any(r in only for r in ("cli", "html", "floor", "free-scan", "combining", "cache")) and not corpus.is_dir():
         raise BenchError("no corpus folder at %s: give one with --corpus DIR "
                          "(or build bench/corpus with `python bench/build_corpus.py`)" % corpus)
     rows: List[Row] = []
@@ -383,6 +411,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         "cli": lambda: [row_cli(corpus, args.runs)],
         "html": lambda: [row_html(corpus, args.runs)],
         "floor": lambda: [row_floor(corpus, args.runs)],
+        "free-scan": lambda: [row_free_scan(corpus, args.runs)],
         "startup": lambda: [row_startup(max(5, args.runs * 3))],
         "combining": lambda: [row_combining(corpus, max(5, args.runs))],
         "cache": lambda: [row_cache(corpus, args.runs)],
