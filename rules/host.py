@@ -62,9 +62,11 @@ from irilint.chars import to_nfc
 from irilint.idn_display import display_verdict, imitation, map_label, tld_uses_character
 from irilint.iri import LABEL_SPLIT_RE
 from irilint.unicode_security import (
+    UNKNOWN,
     char_name,
     describe,
     mixed_script,
+    script_of,
     visible_text,
     whole_script_confusable,
 )
@@ -202,6 +204,14 @@ def _label_problems(u: str) -> List[Tuple[str, Optional[int], str]]:
     for pos, ch in enumerate(u):
         cp = ord(ch)
         if idna.intranges_contain(cp, _PVALID):
+            if script_of(ch) != UNKNOWN:
+                continue
+            # PVALID in the installed idna's Unicode, newer than irilint's
+            # (unicode_data.UNICODE_VERSION), which has not assigned it:
+            # judged by irilint's version, as the other rules judge it, so
+            # that the finding does not depend on the idna release
+            out.append(("unassigned", pos, "is not an assigned character, so IDNA2008 does not "
+                                           "allow it (IDNA2008 UNASSIGNED)"))
             continue
         if idna.intranges_contain(cp, _CONTEXTJ):
             if not _contextj_ok(u, pos):
@@ -266,7 +276,9 @@ def idn_invalid(ctx):
     outside ``l·l``, Arabic-Indic digits mixed with Extended ones), a
     leading combining mark, hyphens at the ends or in positions 3-4, and
     labels whose A-label would exceed 63 characters.  Each code point
-    problem is its own finding, on that character.
+    problem is its own finding, on that character.  Unassigned means
+    unassigned in the Unicode version of irilint's tables (16.0), whatever
+    the installed ``idna`` package's version, as for every other rule.
 
     ## Why
     The host cannot be converted to an A-label, so the link fails in

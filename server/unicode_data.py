@@ -56,8 +56,9 @@ CONFUSABLE_DELETED
     Default_Ignorable_Code_Points); boundary list like IDENTIFIER_ALLOWED.
 NFD_SUPPLEMENT, NAMES, NAME_RANGES
     Full canonical decompositions and names of characters added after
-    Unicode 13.0; NAME_RANGES holds (first, last, prefix) for names of
-    the form prefix + hex code point.
+    Unicode 13.0; NAME_RANGES holds (first, last, prefix) for every name
+    of the form prefix + hex code point, whatever its age (the standard
+    library has no name for some of them, e.g. the Tangut ideographs).
 """
 
 UNICODE_VERSION = "16.0.0"
@@ -9326,11 +9327,23 @@ NAMES = {
 
 
 NAME_RANGES = (
-    (0x9FFD, 0x9FFF, "CJK UNIFIED IDEOGRAPH-"),
+    (0x3400, 0x4DBF, "CJK UNIFIED IDEOGRAPH-"),
+    (0x4E00, 0x9FFF, "CJK UNIFIED IDEOGRAPH-"),
+    (0xF900, 0xFA6D, "CJK COMPATIBILITY IDEOGRAPH-"),
+    (0xFA70, 0xFAD9, "CJK COMPATIBILITY IDEOGRAPH-"),
     (0x13460, 0x143FA, "EGYPTIAN HIEROGLYPH-"),
+    (0x17000, 0x187F7, "TANGUT IDEOGRAPH-"),
+    (0x18B00, 0x18CD5, "KHITAN SMALL SCRIPT CHARACTER-"),
     (0x18CFF, 0x18CFF, "KHITAN SMALL SCRIPT CHARACTER-"),
-    (0x2A6DE, 0x2A6DF, "CJK UNIFIED IDEOGRAPH-"),
-    (0x2B735, 0x2B739, "CJK UNIFIED IDEOGRAPH-"),
+    (0x18D00, 0x18D08, "TANGUT IDEOGRAPH-"),
+    (0x1B170, 0x1B2FB, "NUSHU CHARACTER-"),
+    (0x20000, 0x2A6DF, "CJK UNIFIED IDEOGRAPH-"),
+    (0x2A700, 0x2B739, "CJK UNIFIED IDEOGRAPH-"),
+    (0x2B740, 0x2B81D, "CJK UNIFIED IDEOGRAPH-"),
+    (0x2B820, 0x2CEA1, "CJK UNIFIED IDEOGRAPH-"),
+    (0x2CEB0, 0x2EBE0, "CJK UNIFIED IDEOGRAPH-"),
     (0x2EBF0, 0x2EE5D, "CJK UNIFIED IDEOGRAPH-"),
+    (0x2F800, 0x2FA1D, "CJK COMPATIBILITY IDEOGRAPH-"),
+    (0x30000, 0x3134A, "CJK UNIFIED IDEOGRAPH-"),
     (0x31350, 0x323AF, "CJK UNIFIED IDEOGRAPH-"),
 )

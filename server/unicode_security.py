@@ -578,7 +578,8 @@ def char_name(ch: str) -> str:
     "LINE FEED"); C1 controls, whose aliases are obscure, get the code point
     label first ("<control-0085> NEXT LINE").  Characters without a name
     give "<private-use>", "<noncharacter>", "<surrogate>" or "<unassigned>".
-    Names of characters newer than the running Python's ``unicodedata``
+    Names the running Python's ``unicodedata`` lacks (characters newer
+    than it, and the Tangut ideographs, which Python 3.11 leaves unnamed)
     come from the generated data.
     """
     cp = _cp(ch)

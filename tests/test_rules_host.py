@@ -126,6 +126,34 @@ def test_idn_invalid_disallowed_code_point():
     assert f.code == "IRI501" and f.severity == Severity.ERROR and f.fixes == []
 
 
+def test_idn_invalid_judges_code_points_by_irilints_unicode_version():
+    # U+3E8AC is unassigned in Unicode 16.0, the version of irilint's
+    # tables, whatever the installed idna's tables (newer ones may list it
+    # PVALID): the label cannot be registered under Unicode 16.0, and the
+    # finding does not change with the idna release
+    value = "http://\U0003e8ac.example/"
+    f = one(value, "idn-invalid")
+    assert spanned(value, f) == "\U0003e8ac"
+    assert f.message == ("U+3E8AC <unassigned> is not an assigned character, so IDNA2008 does not allow it "
+                         "(IDNA2008 UNASSIGNED)")
+
+
+def test_idn_invalid_any_code_point_the_tables_leave_unassigned_is_reported():
+    # every code point the installed idna calls PVALID but irilint's tables
+    # (unicode_data.UNICODE_VERSION) do not assign; none when idna's
+    # Unicode is not newer
+    from idna import idnadata
+
+    from irilint.rules.host import _label_problems
+    from irilint.unicode_security import UNKNOWN, script_of
+
+    newer = [cp for packed in idnadata.codepoint_classes["PVALID"]
+             for cp in range(packed >> 32, packed & 0xFFFFFFFF) if script_of(chr(cp)) == UNKNOWN]
+    for cp in newer[::97] + newer[-1:]:
+        kinds = [kind for kind, _pos, _why in _label_problems("a" + chr(cp))]
+        assert kinds == ["unassigned"], hex(cp)
+
+
 def test_idn_invalid_percent_encoded_label():
     value = "http://%E2%92%88x.example.com/"
     f = one(value, "idn-invalid")

@@ -386,6 +386,22 @@ def test_char_name():
     assert char_name("\u0378") == "<unassigned>"
     assert char_name("\U0001F6DC") == "WIRELESS"  # Unicode 15.0, newer than some Pythons
     assert char_name("\U00031350") == "CJK UNIFIED IDEOGRAPH-31350"
+    # older than the names baseline, but without a name in some Pythons'
+    # unicodedata (3.11): the generated ranges name them
+    assert char_name("\U00017000") == "TANGUT IDEOGRAPH-17000"
+    assert char_name("\U00018D08") == "TANGUT IDEOGRAPH-18D08"
+
+
+def test_every_assigned_character_has_a_name():
+    # A character the tables give a script is assigned: char_name must not
+    # call it "<unassigned>" in a message, whichever Python runs irilint.
+    # (Unknown script: unassigned, private use, surrogates, noncharacters.)
+    from irilint.unicode_security import UNKNOWN, script_of
+
+    nameless = [cp for cp in range(0x110000)
+                if script_of(chr(cp)) != UNKNOWN and char_name(chr(cp)).startswith("<")
+                and not (cp < 0x20 or 0x7F <= cp < 0xA0)]
+    assert nameless == [], ["U+%04X" % cp for cp in nameless[:20]]
     assert describe("\u202e") == "U+202E RIGHT-TO-LEFT OVERRIDE"
     assert describe("\U000e0041") == "U+E0041 TAG LATIN CAPITAL LETTER A"
     assert describe("\x00") == "U+0000 NULL"

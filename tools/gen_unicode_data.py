@@ -317,20 +317,23 @@ def extract_nfd_supplement(nfd) -> Dict[int, str]:
 
 
 def extract_names():
-    """Names of characters newer than BASELINE_AGE.
-
-    Names of the form ``PREFIX-<hex code point>`` (CJK UNIFIED IDEOGRAPH-,
-    EGYPTIAN HIEROGLYPH-, TANGUT IDEOGRAPH-, ...) are stored as ranges.
+    """Names of characters newer than BASELINE_AGE, and every name of the
+    form ``PREFIX-<hex code point>`` (CJK UNIFIED IDEOGRAPH-, EGYPTIAN
+    HIEROGLYPH-, TANGUT IDEOGRAPH-, ...), stored as ranges, whatever its age:
+    the standard library leaves some of those out (Python 3.11 has no name
+    for a Tangut ideograph).
     """
     names: Dict[int, str] = {}
     ranges: List[List[object]] = []
     for cp in code_points():
-        if not is_assigned(cp) or age(cp) <= BASELINE_AGE:
+        if not is_assigned(cp):
             continue
         name = icu.Char.charName(cp)
         if not name:
             continue
         suffix = "-%04X" % cp
+        if age(cp) <= BASELINE_AGE and not name.endswith(suffix):
+            continue
         if name.endswith(suffix):
             prefix = name[: -len(suffix) + 1]
             if ranges and ranges[-1][1] == cp - 1 and ranges[-1][2] == prefix:
@@ -405,8 +408,9 @@ CONFUSABLE_DELETED
     Default_Ignorable_Code_Points); boundary list like IDENTIFIER_ALLOWED.
 NFD_SUPPLEMENT, NAMES, NAME_RANGES
     Full canonical decompositions and names of characters added after
-    Unicode {baseline}; NAME_RANGES holds (first, last, prefix) for names of
-    the form prefix + hex code point.
+    Unicode {baseline}; NAME_RANGES holds (first, last, prefix) for every name
+    of the form prefix + hex code point, whatever its age (the standard
+    library has no name for some of them, e.g. the Tangut ideographs).
 """
 
 UNICODE_VERSION = {unicode_version_lit}
