@@ -65,6 +65,7 @@ from irilint.unicode_security import (
     UNKNOWN,
     char_name,
     describe,
+    general_category,
     mixed_script,
     script_of,
     visible_text,
@@ -199,7 +200,7 @@ def _label_problems(u: str) -> List[Tuple[str, Optional[int], str]]:
         out.append(("hyphen", None, "starts with a hyphen, which IDNA2008 does not allow"))
     elif u.endswith("-"):
         out.append(("hyphen", None, "ends with a hyphen, which IDNA2008 does not allow"))
-    if unicodedata.category(u[0]).startswith("M") and idna.intranges_contain(ord(u[0]), _PVALID):
+    if general_category(u[0]).startswith("M") and idna.intranges_contain(ord(u[0]), _PVALID):
         out.append(("combiner", 0, "begins the label, which IDNA2008 does not allow for a combining mark"))
     for pos, ch in enumerate(u):
         cp = ord(ch)

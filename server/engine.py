@@ -99,9 +99,9 @@ class KeptPiece:
 def _shown(text: str) -> str:
     """``text`` for a message, with controls, format characters (bidi
     controls among them) and spaces written as <U+XXXX>."""
-    import unicodedata
+    from irilint.unicode_security import general_category
 
-    return "".join("<U+%04X>" % ord(c) if unicodedata.category(c)[0] in "CZ" else c for c in text)
+    return "".join("<U+%04X>" % ord(c) if general_category(c)[0] in "CZ" else c for c in text)
 
 
 @dataclass

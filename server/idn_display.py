@@ -47,6 +47,7 @@ from .unicode_security import (
     LATIN,
     RestrictionLevel,
     describe,
+    general_category,
     identifier_allowed,
     identifier_type,
     is_default_ignorable,
@@ -266,7 +267,7 @@ def _yiddish_point(label: str, i: int) -> bool:
     prev = label[i - 1]
     if prev in _YIDDISH_POINTS:  # dagesh and a vowel point on one letter
         return _yiddish_point(label, i - 1)
-    return unicodedata.category(prev) == "Lo" and _specific(prev) == {"Hebr"} and \
+    return general_category(prev) == "Lo" and _specific(prev) == {"Hebr"} and \
         resolved_script_set(label) == frozenset(("Hebr",))
 
 
@@ -315,7 +316,7 @@ def _specific(c: str) -> FrozenSet[str]:
 
 
 def _is_non_ascii_latin_letter(c: str) -> bool:
-    return not c.isascii() and unicodedata.category(c).startswith("L") and _specific(c) == {LATIN}
+    return not c.isascii() and general_category(c).startswith("L") and _specific(c) == {LATIN}
 
 
 @lru_cache(maxsize=8192)
@@ -367,7 +368,7 @@ DIGIT_LOOKALIKES: FrozenSet[str] = frozenset(
 
 def _numbering_system(c: str) -> Optional[int]:
     """The zero of the decimal digit ``c`` (its numbering system), or None."""
-    if unicodedata.category(c) != "Nd":
+    if general_category(c) != "Nd":
         return None
     value = unicodedata.digit(c, None)
     return None if value is None else ord(c) - value
@@ -434,7 +435,7 @@ def _in(c: Optional[str], scripts: FrozenSet[str]) -> bool:
 
 
 def _is_mark(c: str) -> bool:
-    return unicodedata.category(c) in ("Mn", "Me", "Mc")
+    return general_category(c) in ("Mn", "Me", "Mc")
 
 
 #: The blocks of combining marks shared by all scripts (Combining
@@ -694,7 +695,7 @@ def tld_allows_script(scripts: FrozenSet[str], tld: str) -> bool:
         return True
     if tld.isascii():
         return False
-    return any(not scripts.isdisjoint(_specific(c)) for c in tld if unicodedata.category(c).startswith("L"))
+    return any(not scripts.isdisjoint(_specific(c)) for c in tld if general_category(c).startswith("L"))
 
 
 # ---------------------------------------------------------------------------

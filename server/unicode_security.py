@@ -39,6 +39,7 @@ __all__ = [
     "MixedScript",
     "script_extensions",
     "script_of",
+    "general_category",
     "script_name",
     "script_code",
     "scripts_in",
@@ -145,6 +146,23 @@ def script_of(ch: str) -> str:
     """
     i = bisect_right(_data.SCRIPT_STARTS, _cp(ch)) - 1
     return _data.SCRIPT_VALUES[4 * i:4 * i + 4]
+
+
+def general_category(ch: str) -> str:
+    """The General_Category of ``ch`` ("Lu", "Mn", "Cf"...) in the Unicode
+    version of irilint's tables, whichever Python runs it: the running
+    Python's ``unicodedata`` for the characters it knows, the generated
+    table for those it calls unassigned ("Cn") but the tables do not
+    (a Nag Mundari letter is "Lo" on Python 3.11 too).
+
+    >>> general_category("a"), general_category("\U0001e4d0")
+    ('Ll', 'Lo')
+    """
+    category = unicodedata.category(ch)
+    if category != "Cn":
+        return category
+    i = bisect_right(_data.NEWER_CATEGORY_STARTS, _cp(ch)) - 1
+    return _data.NEWER_CATEGORY_VALUES[2 * i:2 * i + 2]
 
 
 def _augmented(ch: str) -> Optional[FrozenSet[str]]:
@@ -415,7 +433,7 @@ def _latin_looking(ch: str) -> bool:
     # Cyrillic "ё" -> "e" + U+0308 still counts as looking Latin).
     if ch.isascii():
         return True
-    return (unicodedata.category(ch).startswith("M")
+    return (general_category(ch).startswith("M")
             and not script_extensions(ch).isdisjoint((INHERITED, COMMON, LATIN)))
 
 
@@ -622,7 +640,7 @@ def is_invisible(ch: str) -> bool:
     Such characters are never written raw in a message or a report."""
     if ch == " ":
         return False
-    if unicodedata.category(ch) in _INVISIBLE_CATEGORIES:
+    if general_category(ch) in _INVISIBLE_CATEGORIES:
         return True
     if ch.isascii():
         return False

@@ -392,6 +392,31 @@ def test_char_name():
     assert char_name("\U00018D08") == "TANGUT IDEOGRAPH-18D08"
 
 
+def test_general_category_is_the_tables_version_on_any_python():
+    from irilint.unicode_security import general_category, is_invisible, visible_text
+
+    assert general_category("a") == "Ll"
+    assert general_category("\u0378") == "Cn"  # unassigned
+    assert general_category("\U0001e4d0") == "Lo"  # NAG MUNDARI LETTER O, Unicode 15.0
+    assert general_category("\U0002ebf0") == "Lo"  # CJK Extension I, Unicode 15.1
+    assert general_category("\U00013439") == "Cf"  # EGYPTIAN HIEROGLYPH INSERT AT MIDDLE, 15.0
+    assert general_category("\U0001e5d0") == "Lo"  # OL ONAL LETTER O, Unicode 16.0
+    # what messages and reports show follows: a letter is shown, a format
+    # character is not
+    assert visible_text("\U0001e4d0\U0002ebf0") == "\U0001e4d0\U0002ebf0"
+    assert is_invisible("\U00013439")
+
+
+def test_every_character_the_tables_assign_has_a_category():
+    # A character with a script is assigned in the tables' Unicode version:
+    # it has a category other than "Cn", whichever Python runs irilint.
+    from irilint.unicode_security import UNKNOWN, general_category, script_of
+
+    uncategorized = [cp for cp in range(0x110000)
+                     if script_of(chr(cp)) != UNKNOWN and general_category(chr(cp)) == "Cn"]
+    assert uncategorized == [], ["U+%04X" % cp for cp in uncategorized[:20]]
+
+
 def test_every_assigned_character_has_a_name():
     # A character the tables give a script is assigned: char_name must not
     # call it "<unassigned>" in a message, whichever Python runs irilint.

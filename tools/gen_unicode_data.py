@@ -265,6 +265,22 @@ def extract_id_types():
     return sets, [s for s, _ in runs], [set_index[v] for _, v in runs]  # type: ignore[index]
 
 
+def extract_newer_categories() -> Tuple[List[int], str]:
+    """General_Category of the characters newer than BASELINE_AGE as runs:
+    (starts, two letters per run); every other code point is "Cn" here
+    (the standard library knows its category)."""
+    prop = icu.UProperty.GENERAL_CATEGORY
+    short = icu.UPropertyNameChoice.SHORT_PROPERTY_NAME
+
+    def newer_category(cp: int) -> str:
+        if cp in SURROGATES or not is_assigned(cp) or age(cp) <= BASELINE_AGE:
+            return "Cn"
+        return icu.Char.getPropertyValueName(prop, icu.Char.charType(cp), short)
+
+    runs = segment(newer_category)
+    return [start for start, _ in runs], "".join(str(v) for _, v in runs)
+
+
 def extract_joining_types() -> Tuple[List[int], str]:
     """Joining_Type as runs: (starts, one code letter per run)."""
     prop = icu.UProperty.JOINING_TYPE
@@ -393,6 +409,12 @@ DEFAULT_IGNORABLE
 EXTENDED_PICTOGRAPHIC
     Extended_Pictographic (UTS #51, emoji-data.txt), boundary list like
     IDENTIFIER_ALLOWED.
+NEWER_CATEGORY_STARTS, NEWER_CATEGORY_VALUES
+    General_Category of the characters added after Unicode {baseline}, which
+    an older ``unicodedata`` calls "Cn": run i covers NEWER_CATEGORY_STARTS[i]
+    .. NEWER_CATEGORY_STARTS[i + 1] - 1 and has the category
+    NEWER_CATEGORY_VALUES[2 * i:2 * i + 2]; every older character is "Cn"
+    here (the standard library has its category).
 JOINING_TYPE_STARTS, JOINING_TYPE_VALUES
     Joining_Type (ArabicShaping.txt, derived values included): run i covers
     JOINING_TYPE_STARTS[i] .. JOINING_TYPE_STARTS[i + 1] - 1 and has the
@@ -491,6 +513,11 @@ def generate() -> str:
     parts.append(tuple_block(
         "EXTENDED_PICTOGRAPHIC",
         ["0x%X" % b for b in boundaries(lambda cp: icu.Char.hasBinaryProperty(cp, ep))]))
+
+    gc_starts, gc_values = extract_newer_categories()
+    parts.append(tuple_block("NEWER_CATEGORY_STARTS", ["0x%X" % s for s in gc_starts]))
+    parts.append("NEWER_CATEGORY_VALUES = (\n" + "\n".join(
+        "    %s" % pystr(gc_values[i:i + 64]) for i in range(0, len(gc_values), 64)) + "\n)\n")
 
     jt_starts, jt_values = extract_joining_types()
     parts.append(tuple_block("JOINING_TYPE_STARTS", ["0x%X" % s for s in jt_starts]))

@@ -12,7 +12,7 @@ from typing import Dict, Optional, Tuple
 from irilint.chars import positions_of
 from irilint.convert import percent_encode
 from irilint.iri import IDNA_DOTS
-from irilint.unicode_security import LATIN, describe, skeleton
+from irilint.unicode_security import LATIN, describe, general_category, skeleton
 
 from ..context import LITERAL
 from ..registry import rule
@@ -109,7 +109,7 @@ def _native_neighbour(text: str, i: int) -> bool:
         k = i + step
         while 0 <= k < len(text):
             c = text[k]
-            if unicodedata.category(c).startswith("M"):
+            if general_category(c).startswith("M"):
                 k += step
                 continue
             if not _scripts_of(c).isdisjoint(own):
@@ -140,7 +140,7 @@ def _is_cjk_punctuation_char(c: str) -> bool:
 
 def _passed_over(c: str) -> bool:
     """What :func:`_cjk_neighbours` looks past: CJK punctuation and marks."""
-    return _is_cjk_punctuation_char(c) or unicodedata.category(c).startswith("M")
+    return _is_cjk_punctuation_char(c) or general_category(c).startswith("M")
 
 
 #: (text, start, end) of the run of _passed_over characters found last: a

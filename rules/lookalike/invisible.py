@@ -11,6 +11,7 @@ from typing import FrozenSet, Optional
 from irilint.chars import is_bidi_control, positions_of
 from irilint.convert import DNS_SCHEMES
 from irilint.unicode_security import (
+    general_category,
     describe,
     is_default_ignorable,
     is_extended_pictographic,
@@ -36,7 +37,7 @@ _CANCEL_TAG = "\U000E007F"
 def _is_han(c: str) -> bool:
     if "Hani" not in script_extensions(c):
         return False
-    return unicodedata.category(c) in ("Lo", "Nl", "Cn")
+    return general_category(c) in ("Lo", "Nl", "Cn")
 
 
 def _is_emoji_modifier(c: str) -> bool:
@@ -84,7 +85,7 @@ def _emoji_tag_positions(text: str) -> FrozenSet[int]:
 
 
 def _is_mongolian(c: str) -> bool:
-    return "Mong" in script_extensions(c) and unicodedata.category(c)[0] == "L"
+    return "Mong" in script_extensions(c) and general_category(c)[0] == "L"
 
 
 @lru_cache(maxsize=4096)

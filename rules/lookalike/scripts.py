@@ -20,6 +20,7 @@ from irilint.idn_display import (
 )
 from irilint.iri import LABEL_SPLIT_RE
 from irilint.unicode_security import (
+    general_category,
     LATIN,
     describe,
     RestrictionLevel,
@@ -63,7 +64,8 @@ def _is_word_char(c: str) -> bool:
     # Invisible format characters (bidi controls, zero-width characters)
     # do not end a word: a reader does not see them, so "раураӏ1<RLO>login"
     # is one word, as it is once the control is removed.
-    return unicodedata.category(c)[0] in "LMN" or unicodedata.category(c) == "Cf"
+    category = general_category(c)
+    return category[0] in "LMN" or category == "Cf"
 
 
 def _words(comp: Component) -> Iterable[Tuple[int, int]]:

@@ -15,11 +15,11 @@ review are shown as text, never as links; invisible characters are chips.
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from irilint.anatomy import char_label, chip_label, glyph, is_bidi, is_invisible, looks_like, visual_order
+from irilint.unicode_security import general_category
 
 from .collect import characters
 from .model import SEVERITIES, Card, LookalikeGroup, ReportData, counts_phrase, plural
@@ -80,7 +80,7 @@ def text_pieces(s: str) -> List[Piece]:
 
 
 def _word_char(ch: str) -> bool:
-    return unicodedata.category(ch)[0] in "LMN"
+    return general_category(ch)[0] in "LMN"
 
 
 class _ChipQueue:
