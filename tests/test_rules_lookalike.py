@@ -496,6 +496,15 @@ def test_mixed_script_path_word():
     assert "path segment" in f.message and "U+0430 CYRILLIC SMALL LETTER A" in f.message
 
 
+def test_mixed_script_word_with_a_letter_newer_than_the_running_python():
+    # U+1E4D0 NAG MUNDARI LETTER O (Unicode 15.0) is a letter on any Python
+    # (general_category), so it is inside the word, not a break in it
+    value = "http://example.com/ab\U0001e4d0cd/x"
+    f = one(value, "mixed-script")
+    assert value[f.start:f.end] == "ab\U0001e4d0cd"
+    assert "Nag Mundari" in f.message and "U+1E4D0 NAG MUNDARI LETTER O" in f.message
+
+
 def test_mixed_script_percent_encoded_and_punycode():
     value = "http://p%D0%B0ypal.com/"
     f = one(value, "mixed-script")
