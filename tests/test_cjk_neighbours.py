@@ -4,13 +4,13 @@ as the reference."""
 from __future__ import annotations
 
 import threading
-import unicodedata
 from typing import Optional
 
 from hypothesis import given, settings, strategies as st
 
 from irilint.rules.lookalike import delimiters
 from irilint.rules.lookalike.delimiters import _cjk_neighbours, _is_cjk_punctuation_char
+from irilint.unicode_security import general_category
 
 
 def _side(text: str, i: int, step: int) -> Optional[str]:
@@ -18,7 +18,7 @@ def _side(text: str, i: int, step: int) -> Optional[str]:
     k = i + step
     while 0 <= k < len(text):
         c = text[k]
-        if not (_is_cjk_punctuation_char(c) or unicodedata.category(c).startswith("M")):
+        if not (_is_cjk_punctuation_char(c) or general_category(c).startswith("M")):
             return c
         k += step
     return None

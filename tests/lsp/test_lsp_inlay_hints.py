@@ -13,6 +13,7 @@ from pytest_lsp import LanguageClient
 
 from irilint.convert import percent_encode_component
 from irilint.lsp.inlay_hints import reference_hints, shown
+from irilint.unicode_security import general_category
 
 HEBREW = "\u05e9\u05dc\u05d5\u05dd"  # שלום
 EXAMPLE_2 = "http://ab.\u05d2\u05d3\u05d4.\u05d5\u05d6\u05d7/ij/kl/mn/op.html"
@@ -50,7 +51,7 @@ async def test_hints_for_escapes_labels_and_display_order(client: LanguageClient
         (at(TEXT, "%E2%80%AE", encoding), "= ⟨U+202E⟩"),
     ]
     for h in hints:
-        assert not any(unicodedata.category(ch) == "Cf" for ch in h.label)
+        assert not any(general_category(ch) == "Cf" for ch in h.label)
 
 
 async def test_only_hints_in_the_requested_range(client: LanguageClient, tmp_path):
@@ -108,7 +109,7 @@ def test_decoded_text_never_raw(decoded):
     escaped = [label for _, label, _ in hints if label.startswith("= ")]
     assert escaped, value
     for label in escaped:
-        assert not any(unicodedata.category(ch) in _INVISIBLE_CATEGORIES for ch in label)
+        assert not any(general_category(ch) in _INVISIBLE_CATEGORIES for ch in label)
         assert not any(unicodedata.bidirectional(ch) in ("LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI",
                                                          "FSI", "PDI") for ch in label)
     # the escapes of the text are one run or several (ASCII between them
@@ -122,7 +123,7 @@ def test_decoded_text_never_raw(decoded):
 @given(st.text(max_size=30))
 def test_shown_is_reversible_and_visible(text):
     out = shown(text)
-    assert not any(unicodedata.category(ch) in _INVISIBLE_CATEGORIES for ch in out)
+    assert not any(general_category(ch) in _INVISIBLE_CATEGORIES for ch in out)
     if "⟨" not in text:
         assert unescape(out) == text
 
