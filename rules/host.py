@@ -204,15 +204,8 @@ def _label_problems(u: str) -> List[Tuple[str, Optional[int], str]]:
         out.append(("combiner", 0, "begins the label, which IDNA2008 does not allow for a combining mark"))
     for pos, ch in enumerate(u):
         cp = ord(ch)
-        if idna.intranges_contain(cp, _PVALID):
-            if script_of(ch) != UNKNOWN:
-                continue
-            # PVALID in the installed idna's Unicode, newer than irilint's
-            # (unicode_data.UNICODE_VERSION), which has not assigned it:
-            # judged by irilint's version, as the other rules judge it, so
-            # that the finding does not depend on the idna release
-            out.append(("unassigned", pos, "is not an assigned character, so IDNA2008 does not "
-                                           "allow it (IDNA2008 UNASSIGNED)"))
+        pvalid = idna.intranges_contain(cp, _PVALID)
+        if pvalid and script_of(ch) != UNKNOWN:
             continue
         if idna.intranges_contain(cp, _CONTEXTJ):
             if not _contextj_ok(u, pos):
@@ -222,7 +215,11 @@ def _label_problems(u: str) -> List[Tuple[str, Optional[int], str]]:
                 if 0x0660 <= cp <= 0x06F9 and _digit_kind(cp) == _first_digit_kind(u):
                     continue  # mixed digits: report the ones of the other kind only
                 out.append(("contexto", pos, _contexto_reason(u, pos) + " (IDNA2008 CONTEXTO)"))
-        elif char_name(ch) == "<unassigned>":
+        elif pvalid or char_name(ch) == "<unassigned>":
+            # PVALID here: in the installed idna's Unicode, newer than
+            # irilint's (unicode_data.UNICODE_VERSION), which has not
+            # assigned it; judged by irilint's version, as the other rules
+            # judge it, so that the finding does not depend on the idna release
             out.append(("unassigned", pos, "is not an assigned character, so IDNA2008 does not "
                                            "allow it (IDNA2008 UNASSIGNED)"))
         else:
